@@ -1,0 +1,3 @@
+from siftui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,194 @@
+"""The command line: the contract's string on stdout, byte for byte.
+
+Exit codes: 0 success, 1 a document error, 2 a bad option. Every failure is
+one line on stderr. Textual is imported only when the TUI is started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from siftui import __version__
+from siftui.load import LoadError, load_doc, load_source
+from siftui.output import encode_utf8, rendered_json, write_new_file
+from siftui.render import DEFAULT_OUT_CAP, Options, render
+
+EXIT_DOCUMENT = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A bad option: exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+RENDER_EXAMPLES = """examples:
+  siftui render thesis.pdf                      # what the agent gets with no options
+  siftui render thesis.pdf --outcap 20000       # ... with a 20,000-rune budget
+  siftui render thesis.pdf --pages 12-40        # a page range
+  siftui render thesis.pdf --grep 'lemma \\d+'   # grep blocks with page numbers (RE2)
+  siftui render doc.json --json                 # from a saved Doc, as JSON
+"""
+
+EXTRACT_EXAMPLES = """examples:
+  siftui extract thesis.pdf -o thesis.json
+  siftui extract locked.pdf --password secret --max-pages 50 > doc.json
+"""
+
+TUI_EXAMPLES = """commands:
+  siftui [FILE]            open FILE (or the bundled sample) in the TUI
+  siftui render FILE ...   print what the agent receives (siftui render --help)
+  siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
+
+examples:
+  siftui thesis.pdf
+  siftui render thesis.pdf --outcap 20000 | wc -m
+"""
+
+
+def _render_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui render",
+        description="Print the string an agent's bounded read tool returns for a document.",
+        epilog=RENDER_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
+    parser.add_argument("--pages", default="", help='a page range: "a-b", "a" or "a-"')
+    parser.add_argument("--grep", default="", help="an RE2 pattern (smart case)")
+    parser.add_argument(
+        "--outcap",
+        type=_whole_number,
+        default=DEFAULT_OUT_CAP,
+        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+    )
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print every field of the answer as JSON"
+    )
+    return parser
+
+
+def _extract_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui extract",
+        description="Extract a document into the contract's Doc JSON.",
+        epilog=EXTRACT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...)")
+    parser.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
+    parser.add_argument(
+        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
+    )
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    return parser
+
+
+def _tui_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui",
+        description="See exactly what an LLM agent receives when it reads a PDF.",
+        epilog=TUI_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "path", metavar="FILE", nargs="?", help="a document (default: the bundled sample)"
+    )
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument("--version", action="version", version=f"siftui {__version__}")
+    return parser
+
+
+def _check_max_pages(max_pages: int | None) -> None:
+    if max_pages is not None and max_pages < 0:
+        raise UsageError(f"--max-pages must be >= 0, not {max_pages}")
+
+
+def _write_stdout(data: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        # The reader (head, less) left early; that is its right, not an error of ours.
+        sys.stdout = None
+
+
+def _cmd_render(argv: Sequence[str]) -> int:
+    args = _render_parser().parse_args(argv)
+    _check_max_pages(args.max_pages)
+    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
+    if options.out_cap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
+    doc = load_doc(args.path, max_pages=args.max_pages, password=args.password)
+    try:
+        answer = render(doc, options)
+    except ValueError as error:  # BadPages, BadGrep
+        raise UsageError(str(error)) from None
+    payload = rendered_json(answer) if args.json else answer.content
+    _write_stdout(encode_utf8(payload))
+    return 0
+
+
+def _cmd_extract(argv: Sequence[str]) -> int:
+    args = _extract_parser().parse_args(argv)
+    _check_max_pages(args.max_pages)
+    text = load_source(args.path, max_pages=args.max_pages, password=args.password)
+    data = encode_utf8(text)
+    if args.output is None:
+        _write_stdout(data)
+    else:
+        write_new_file(args.output, data, overwrite=args.force)
+    return 0
+
+
+def _cmd_tui(argv: Sequence[str]) -> int:
+    args = _tui_parser().parse_args(argv)
+    from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
+
+    return run_tui(args.path, password=args.password)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    commands = {"render": _cmd_render, "extract": _cmd_extract}
+    try:
+        if arguments and arguments[0] in commands:
+            return commands[arguments[0]](arguments[1:])
+        return _cmd_tui(arguments)
+    except UsageError as error:
+        print(f"siftui: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (LoadError, OSError) as error:
+        print(f"siftui: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_DOCUMENT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.filename and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,114 @@
+"""What every rendering of a Doc needs, computed once per Doc.
+
+render() is called on every slider step, so anything that does not depend on
+the options lives here: page blocks, their lengths and prefix sums, the map's
+fixed lines, and per-page stripped line tables for grep.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from siftui.doc import Doc
+
+SEPARATOR = "\n\n"
+
+
+def marker(page: int) -> str:
+    """The line that opens page ``page`` (1-based) in every rendering."""
+    return f"--- page {page} ---"
+
+
+def page_block(page: int, text: str) -> str:
+    return marker(page) + SEPARATOR + text.strip()
+
+
+def collapse_whitespace(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass
+class DocIndex:
+    """Option-independent facts about one Doc. Build with :func:`index_of`."""
+
+    pages: tuple[str, ...]
+    blocks: tuple[str, ...]
+    # ends[i] = len of blocks[0..i] joined by SEPARATOR, so a run of pages is sized in O(1).
+    ends: tuple[int, ...]
+    outline_lines: tuple[str, ...]
+    _full: str | None = field(default=None, repr=False)
+    _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+
+    @property
+    def extracted(self) -> int:
+        return len(self.blocks)
+
+    @property
+    def full_length(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = SEPARATOR.join(self.blocks)
+        return self._full
+
+    def run_length(self, first: int, last: int) -> int:
+        """Length of pages first..last (1-based, inclusive) joined as in R1."""
+        if last < first:
+            return 0
+        before = self.ends[first - 2] + len(SEPARATOR) if first > 1 else 0
+        return self.ends[last - 1] - before
+
+    def last_fitting(self, first: int, last: int, budget: int) -> int:
+        """The last page p in first..last with pages first..p fitting ``budget``;
+        first - 1 when not even page ``first`` fits."""
+        before = self.ends[first - 2] + len(SEPARATOR) if first > 1 else 0
+        # ends[p-1] - before <= budget  <=>  ends[p-1] <= budget + before
+        p = bisect_right(self.ends, budget + before, first - 1, last)
+        return p
+
+    def join(self, first: int, last: int) -> str:
+        return SEPARATOR.join(self.blocks[first - 1 : last])
+
+    def lines(self, page: int) -> tuple[str, ...]:
+        """The stripped lines of page ``page``, as grep sees them."""
+        table = self._lines.get(page)
+        if table is None:
+            table = tuple(line.strip() for line in self.pages[page - 1].split("\n"))
+            self._lines[page] = table
+        return table
+
+
+def _outline_line(level: int, title: str, page: int) -> str:
+    indent = "  " * (max(level, 1) - 1)
+    where = f" (p. {page})" if page >= 1 else ""
+    return f"{indent}- {collapse_whitespace(title)}{where}"
+
+
+def _build(doc: Doc) -> DocIndex:
+    blocks = tuple(page_block(i, text) for i, text in enumerate(doc.pages, start=1))
+    lengths = [len(b) + len(SEPARATOR) for b in blocks]
+    ends = tuple(end - len(SEPARATOR) for end in accumulate(lengths))
+    outline = tuple(_outline_line(it.level, it.title, it.page) for it in doc.outline)
+    return DocIndex(pages=doc.pages, blocks=blocks, ends=ends, outline_lines=outline)
+
+
+_cache: weakref.WeakKeyDictionary[Doc, DocIndex] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def index_of(doc: Doc) -> DocIndex:
+    """The DocIndex of ``doc``, built on first use and kept while the Doc lives."""
+    # The index holds the pages, never the Doc itself, so the weak key can die.
+    with _lock:
+        found = _cache.get(doc)
+    if found is not None:
+        return found
+    built = _build(doc)
+    with _lock:
+        _cache[doc] = built
+    return built

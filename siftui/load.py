@@ -1,0 +1,86 @@
+"""Open what the user named: a document (through extract) or a saved Doc JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from siftui import __version__
+from siftui.doc import Doc
+from siftui.docjson import BadDocJson, from_json, to_json
+from siftui.extract import ExtractError, check_file, extract, pymupdf_version
+
+JSON_SNIFF_BYTES = 64
+
+
+class LoadError(Exception):
+    """The file cannot be turned into a Doc; ``str(error)`` is one line for users."""
+
+
+def is_doc_json(path: str | os.PathLike[str]) -> bool:
+    """True when the file looks like JSON (an object) rather than a document."""
+    with open(path, "rb") as handle:
+        head = handle.read(JSON_SNIFF_BYTES)
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+
+
+def read_doc_json(path: str | os.PathLike[str]) -> Doc:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LoadError(f"{path}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        return from_json(text)
+    except BadDocJson as error:
+        raise LoadError(f"{path}: {error}") from None
+
+
+def load_doc(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+) -> Doc:
+    try:
+        check_file(path)
+        if is_doc_json(path):
+            doc = read_doc_json(path)
+            if max_pages is not None and max_pages < len(doc.pages):
+                doc = Doc(doc.title, doc.page_count, doc.pages[:max_pages], doc.outline)
+            return doc
+        return extract(path, max_pages=max_pages, password=password)
+    except ExtractError as error:
+        raise LoadError(str(error)) from None
+    except OSError as error:
+        raise LoadError(f"{path}: {error.strerror or error}") from None
+
+
+def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return {
+        "path": str(path),
+        "size": os.path.getsize(path),
+        "sha256": digest.hexdigest(),
+        "extractor": f"siftui {__version__}, PyMuPDF {pymupdf_version()}",
+    }
+
+
+def load_source(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+) -> str:
+    """The Doc JSON of a document, with a "source" key describing the file."""
+    try:
+        doc = extract(path, max_pages=max_pages, password=password)
+        return to_json(doc, source_info(path))
+    except ExtractError as error:
+        raise LoadError(str(error)) from None
+    except OSError as error:
+        raise LoadError(f"{path}: {error.strerror or error}") from None
