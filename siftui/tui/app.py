@@ -1,0 +1,383 @@
+"""The siftui TUI: the agent-eye view of a document, live, with an exact copy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from siftui.doc import Doc
+from siftui.docindex import index_of
+from siftui.extract import ExtractError, NeedsPassword, WrongPassword, extract
+from siftui.load import LoadError, is_doc_json, read_doc_json
+from siftui.output import encode_utf8, rendered_json, write_new_file
+from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
+from siftui.tui.counter import DocTotals, counter_text
+from siftui.tui.display import Prepared, prepare
+from siftui.tui.outcap import OutCapControl
+from siftui.tui.screens import ConfirmScreen, HelpScreen, PasswordScreen, PathScreen
+from siftui.tui.view import ContentView
+
+DEFAULT_OUT_CAP = Options().out_cap
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the view holds: the options asked, the answer, and its drawable form."""
+
+    options: Options
+    answer: Rendered
+    prepared: Prepared
+
+
+class SiftApp(App[int]):
+    """Shows what an agent receives for a document, and copies it exactly."""
+
+    CSS_PATH = "siftui.tcss"
+    TITLE = "siftui"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy", "Copy"),
+        Binding("s", "save", "Save"),
+        Binding("j", "copy_json", "Copy JSON"),
+        Binding("slash", "focus_grep", "Grep"),
+        Binding("p", "focus_pages", "Pages"),
+        Binding("m", "map", "Map/Full"),
+        Binding("left_square_bracket", "outcap_down", "OutCap-"),
+        Binding("right_square_bracket", "outcap_up", "OutCap+"),
+        Binding("o", "open", "Open"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "focus_view", "To view", show=False),
+    ]
+
+    doc: reactive[Doc | None] = reactive(None, init=False)
+    shown: reactive[Shown | None] = reactive(None, init=False)
+
+    def __init__(self, path: str | Path | None = None, password: str | None = None) -> None:
+        super().__init__()
+        self._path = Path(path) if path is not None else None
+        self._password = password
+        self._generation = 0
+        self.last_copy: CopyReport | None = None
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="controls"):
+            with Horizontal(id="request"):
+                yield Label("Pages", classes="field-label")
+                yield Input(placeholder="a-b, a or a-", id="pages", compact=True)
+                yield Label("Grep", classes="field-label")
+                yield Input(placeholder="RE2 pattern (smart case)", id="grep", compact=True)
+            yield Static("", id="request-error", classes="error")
+            yield OutCapControl(id="outcap")
+            yield Static("", id="counter")
+            yield ProgressBar(id="loading", show_eta=False)
+        yield Static("", id="note")
+        yield ContentView(id="content")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#loading", ProgressBar).display = False
+        self._set_request_error("")
+        self.query_one(ContentView).focus()
+        if self._path is not None:
+            self.open_document(self._path, self._password)
+
+    # -------------------------------------------------------------- documents
+
+    def open_document(self, path: Path, password: str | None = None) -> None:
+        self.sub_title = f"opening {path.name} ..."
+        bar = self.query_one("#loading", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.display = True
+        self._load(path, password)
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self, path: Path, password: str | None) -> None:
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.call_from_thread(self._progress, done, total)
+
+        try:
+            if is_doc_json(path):
+                doc = read_doc_json(path)
+            else:
+                doc = extract(path, password=password, progress=progress)
+        except NeedsPassword:
+            self.call_from_thread(self._ask_password, path, "")
+            return
+        except WrongPassword:
+            self.call_from_thread(self._ask_password, path, "Wrong password, try again.")
+            return
+        except (ExtractError, LoadError) as error:
+            self.call_from_thread(self._load_failed, str(error))
+            return
+        except OSError as error:
+            self.call_from_thread(self._load_failed, f"{path}: {error.strerror or error}")
+            return
+        if not worker.is_cancelled:
+            self.call_from_thread(self._loaded, path, doc)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.query_one("#loading", ProgressBar).update(total=total, progress=done)
+
+    def _ask_password(self, path: Path, error: str) -> None:
+        self.query_one("#loading", ProgressBar).display = False
+
+        def answered(password: str | None) -> None:
+            if password is None:
+                self._load_failed(f"{path}: not opened (it needs a password)")
+            else:
+                self.open_document(path, password)
+
+        self.push_screen(PasswordScreen(path.name, error), answered)
+
+    def _load_failed(self, message: str) -> None:
+        self.query_one("#loading", ProgressBar).display = False
+        self.sub_title = self._path.name if self.doc is not None and self._path else ""
+        self.notify(message, title="Cannot open", severity="error", timeout=8)
+        if self.doc is None:
+            self._set_note(message, error=True)
+
+    def _loaded(self, path: Path, doc: Doc) -> None:
+        self.query_one("#loading", ProgressBar).display = False
+        self._path = path
+        self.sub_title = path.name
+        self.doc = doc
+
+    def watch_doc(self, doc: Doc | None) -> None:
+        if doc is not None:
+            self.refresh_view()
+
+    # ------------------------------------------------------------- rendering
+
+    def current_options(self) -> Options:
+        """The request as typed: exactly what the agent would send."""
+        return Options(
+            pages=self.query_one("#pages", Input).value,
+            grep=self.query_one("#grep", Input).value,
+            out_cap=self.query_one(OutCapControl).value,
+        )
+
+    def refresh_view(self) -> None:
+        if self.doc is None:
+            return
+        self._generation += 1
+        self._render(self.doc, self.current_options(), self._generation)
+
+    @work(thread=True, exclusive=True, group="render")
+    def _render(self, doc: Doc, options: Options, generation: int) -> None:
+        try:
+            answer = render(doc, options)
+        except (BadPages, BadGrep) as error:
+            self.call_from_thread(self._bad_request, generation, str(error))
+            return
+        prepared = prepare(answer.content, is_map=answer.map, is_grep=bool(options.grep))
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._rendered, generation, Shown(options, answer, prepared))
+
+    def _bad_request(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self._set_request_error(message)
+
+    def _rendered(self, generation: int, shown: Shown) -> None:
+        # The newest request wins: an older answer arriving late is dropped.
+        if generation == self._generation:
+            self._set_request_error("")
+            self.shown = shown
+
+    def watch_shown(self, shown: Shown | None) -> None:
+        if shown is None or self.doc is None:
+            return
+        view = self.query_one(ContentView)
+        view.show(shown.prepared, shown.options.grep)
+        view.border_title = f"what the agent receives · {_mode(shown)}"
+        index = index_of(self.doc)
+        totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
+        counter = counter_text(
+            shown.answer, shown.options.out_cap, totals, bool(shown.options.grep)
+        )
+        self.query_one("#counter", Static).update(counter)
+        self._set_note(shown.answer.note)
+
+    def _set_request_error(self, message: str) -> None:
+        widget = self.query_one("#request-error", Static)
+        widget.update(message)
+        widget.display = bool(message)
+
+    def _set_note(self, note: str, error: bool = False) -> None:
+        widget = self.query_one("#note", Static)
+        widget.update(note)
+        widget.set_class(bool(note), "visible")
+        widget.set_class(error, "error")
+
+    @on(Input.Changed, "#pages, #grep")
+    def _request_changed(self) -> None:
+        self.refresh_view()
+
+    @on(OutCapControl.Changed)
+    def _outcap_changed(self) -> None:
+        self.refresh_view()
+
+    # ---------------------------------------------------------------- actions
+
+    def _answer(self) -> Rendered | None:
+        if self.shown is None:
+            self.notify("Nothing to copy yet: no document is open.", severity="warning")
+            return None
+        return self.shown.answer
+
+    def action_copy(self) -> None:
+        answer = self._answer()
+        if answer is not None:
+            self._copy(answer.content, "the answer")
+
+    def action_copy_json(self) -> None:
+        answer = self._answer()
+        if answer is not None:
+            self._copy(rendered_json(answer), "the answer as JSON")
+
+    def _copy(self, text: str, what: str) -> None:
+        # OSC 52 goes through the terminal; app.clipboard keeps the text either way.
+        self.copy_to_clipboard(text)
+        self._copy_system(text, what, not self.is_headless)
+
+    @work(thread=True, group="copy")
+    def _copy_system(self, text: str, what: str, osc52_sent: bool) -> None:
+        report = CopyReport(
+            what=what,
+            runes=len(text),
+            osc52_sent=osc52_sent,
+            osc52_too_large=osc52_too_large(text),
+            system_error=copy_system(text),
+        )
+        self.call_from_thread(self._copied, report)
+
+    def _copied(self, report: CopyReport) -> None:
+        self.last_copy = report
+        self.notify(report.message(), title="Copy", severity=report.severity, timeout=8)
+
+    def action_save(self) -> None:
+        answer = self._answer()
+        if answer is None:
+            return
+        stem = self._path.stem if self._path else "answer"
+        suggestion = str(Path.cwd() / f"{stem}.agent-view.txt")
+
+        def chosen(target: str | None) -> None:
+            if target is not None:
+                self._save(Path(target), answer.content)
+
+        self.push_screen(PathScreen("Save the answer to", suggestion), chosen)
+
+    def _save(self, target: Path, content: str) -> None:
+        if target.exists() and not target.is_dir():
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._write(target, content, overwrite=True)
+                else:
+                    self.notify(f"Not saved: {target} was left as it was.")
+
+            self.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), confirmed)
+        else:
+            self._write(target, content, overwrite=False)
+
+    def _write(self, target: Path, content: str, *, overwrite: bool) -> None:
+        try:
+            write_new_file(target, encode_utf8(content), overwrite=overwrite)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            self.notify(f"Not saved: {target}: {reason}", severity="error", timeout=8)
+            return
+        self.notify(f"Saved {len(content):,} runes to {target}")
+
+    def action_focus_grep(self) -> None:
+        self.query_one("#grep", Input).focus()
+
+    def action_focus_pages(self) -> None:
+        self.query_one("#pages", Input).focus()
+
+    def action_focus_view(self) -> None:
+        self.query_one(ContentView).focus()
+
+    def action_map(self) -> None:
+        self.query_one("#pages", Input).value = ""
+        self.query_one("#grep", Input).value = ""
+        self.query_one(ContentView).focus()
+
+    def action_outcap_down(self) -> None:
+        self.query_one(OutCapControl).step_down()
+
+    def action_outcap_up(self) -> None:
+        self.query_one(OutCapControl).step_up()
+
+    def action_open(self) -> None:
+        def chosen(target: str | None) -> None:
+            if target is not None:
+                self.open_document(Path(target))
+
+        start = str(self._path.parent) + "/" if self._path else ""
+        title = "Open a document (PDF, EPUB, XPS, ... or Doc JSON)"
+        self.push_screen(PathScreen(title, start), chosen)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.show:
+                yield SystemCommand(
+                    f"{binding.description} ({binding.key_display or binding.key})",
+                    _HELP_TEXT.get(binding.action, binding.description),
+                    lambda action=binding.action: self.run_action(action),
+                )
+
+
+def _mode(shown: Shown) -> str:
+    pages = shown.options.pages.strip()
+    if shown.options.grep:
+        return "grep" + (f" in pages {pages}" if pages else "")
+    if pages:
+        return f"pages {pages}"
+    return "map" if shown.answer.map else "full text"
+
+
+_HELP_TEXT = {
+    "copy": "Copy the answer, byte for byte, to the clipboard",
+    "save": "Save the answer to a file",
+    "copy_json": "Copy the answer as JSON, as siftui render --json prints it",
+    "focus_grep": "Search the document with an RE2 pattern",
+    "focus_pages": "Ask for a page range",
+    "map": "Back to the map or the full text",
+    "outcap_down": "OutCap one step down",
+    "outcap_up": "OutCap one step up",
+    "open": "Open another document",
+    "help": "Keys and what the view shows",
+}
+
+
+def create_app(path: str | Path | None = None, password: str | None = None) -> SiftApp:
+    """The app for ``path``; the bundled sample when ``path`` is None."""
+    if path is None:
+        from siftui.sample import sample_path
+
+        path = sample_path()
+    return SiftApp(path, password)

@@ -1,0 +1,92 @@
+"""Putting the exact answer on a clipboard, and saying honestly what worked.
+
+Two ways can reach a user: the terminal's clipboard through OSC 52 (works over
+SSH and in tmux, but the terminal never answers, so it cannot be confirmed) and
+the system clipboard through pyperclip (xclip, wl-copy, pbcopy, ...), which is
+confirmed by reading the text back.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Literal
+
+import pyperclip
+
+# Many terminals drop OSC 52 payloads past roughly this many base64 bytes
+# (xterm's and several emulators' defaults sit around 100 kB).
+OSC52_SAFE_BYTES = 100_000
+
+
+def osc52_payload(text: str) -> str:
+    """The escape sequence that asks the terminal to set its clipboard to ``text``."""
+    return "\x1b]52;c;" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "\a"
+
+
+def osc52_too_large(text: str) -> bool:
+    return (len(text.encode("utf-8")) + 2) // 3 * 4 > OSC52_SAFE_BYTES
+
+
+def copy_system(text: str) -> str | None:
+    """Copy with pyperclip and read it back: None when confirmed, else why not."""
+    try:
+        pyperclip.copy(text)
+        back = pyperclip.paste()
+    except pyperclip.PyperclipException as error:
+        return _first_line(str(error)) or "no system clipboard"
+    except OSError as error:
+        return _first_line(str(error)) or type(error).__name__
+    if back != text:
+        return "the system clipboard did not give the text back unchanged"
+    return None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().split("\n", 1)[0].split(". ", 1)[0]
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    """What a copy attempt achieved, and the one notification to show for it."""
+
+    what: str
+    runes: int
+    osc52_sent: bool
+    osc52_too_large: bool
+    system_error: str | None
+
+    @property
+    def confirmed(self) -> bool:
+        return self.system_error is None
+
+    @property
+    def reached(self) -> bool:
+        return self.confirmed or self.osc52_sent
+
+    @property
+    def severity(self) -> Literal["information", "warning", "error"]:
+        if self.confirmed and not (self.osc52_sent and self.osc52_too_large):
+            return "information"
+        return "warning" if self.reached else "error"
+
+    def message(self) -> str:
+        size = f"{self.runes:,} runes"
+        osc = "terminal clipboard (OSC 52, sent; terminals do not confirm)"
+        large = (
+            " This is larger than many terminals accept over OSC 52; the terminal may drop it."
+            if self.osc52_sent and self.osc52_too_large
+            else ""
+        )
+        if self.confirmed:
+            ways = "system clipboard (checked)" + (f" and {osc}" if self.osc52_sent else "")
+            return f"Copied {self.what}, {size}, to the {ways}.{large}"
+        if self.osc52_sent:
+            return (
+                f"Sent {self.what}, {size}, to the {osc}; not confirmed. "
+                f"System clipboard: {self.system_error}.{large} Press s to save it to a file."
+            )
+        return (
+            f"Not copied: no clipboard could be reached ({self.system_error}). "
+            "Press s to save it to a file."
+        )

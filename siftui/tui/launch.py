@@ -1,0 +1,12 @@
+"""Start the TUI from the command line."""
+
+from __future__ import annotations
+
+from siftui.tui.app import create_app
+
+
+def run_tui(path: str | None, password: str | None = None) -> int:
+    """Run the app until the user quits; the exit code of the process."""
+    app = create_app(path, password)
+    result = app.run()
+    return 0 if result is None else int(result)
