@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from siftui import __version__
+from siftui.doc import Doc
 from siftui.load import LoadError, load_doc, load_source
-from siftui.output import encode_utf8, rendered_json, write_new_file
-from siftui.render import DEFAULT_OUT_CAP, Options, render
+from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
+from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
 
 EXIT_DOCUMENT = 1
 EXIT_USAGE = 2
@@ -138,6 +139,7 @@ def _cmd_render(argv: Sequence[str]) -> int:
     options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
+    _check_options(options)
     doc = load_doc(args.path, max_pages=args.max_pages, password=args.password)
     try:
         answer = render(doc, options)
@@ -148,9 +150,31 @@ def _cmd_render(argv: Sequence[str]) -> int:
     return 0
 
 
+def _check_options(options: Options) -> None:
+    """Reject a malformed --pages or --grep before a long extraction, not after.
+
+    A one-page probe document checks what does not depend on the document (the
+    syntax of the range, the pattern); render() checks the range again later.
+    """
+    probe = Doc(title="", page_count=1, pages=("",))
+    if options.pages.strip():
+        try:
+            render(probe, Options(pages=options.pages, out_cap=options.out_cap))
+        except BadPages as error:
+            if str(error).startswith("invalid pages"):
+                raise UsageError(str(error)) from None
+    if options.grep:
+        try:
+            render(probe, Options(grep=options.grep, out_cap=options.out_cap))
+        except BadGrep as error:
+            raise UsageError(str(error)) from None
+
+
 def _cmd_extract(argv: Sequence[str]) -> int:
     args = _extract_parser().parse_args(argv)
     _check_max_pages(args.max_pages)
+    if args.output is not None:
+        check_new_file(args.output, overwrite=args.force)  # before, not after, the work
     text = load_source(args.path, max_pages=args.max_pages, password=args.password)
     data = encode_utf8(text)
     if args.output is None:

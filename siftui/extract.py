@@ -114,8 +114,7 @@ def extract(
             pages.append(_page_text(document, number, path))
             if progress is not None:
                 progress(number + 1, extracted)
-        metadata = document.metadata or {}
-        title = metadata.get("title") or ""
+        title = _title(document)
         outline = tuple(_outline(document, path))
     finally:
         document.close()
@@ -129,6 +128,15 @@ def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:
         raise NotReadable(
             f"{path}: page {number + 1} cannot be read ({_one_line(error)})"
         ) from None
+
+
+def _title(document: Any) -> str:
+    try:
+        metadata = document.metadata or {}
+    except Exception:  # damaged metadata: the title is optional, the text is not
+        return ""
+    title = metadata.get("title")
+    return title if isinstance(title, str) else ""
 
 
 def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:

@@ -20,15 +20,26 @@ class LoadError(Exception):
 
 
 def is_doc_json(path: str | os.PathLike[str]) -> bool:
-    """True when the file looks like JSON (an object) rather than a document."""
+    """True when the file is meant as JSON: a ``.json`` name or a leading ``{``.
+
+    Leading white space (and a UTF-8 byte order mark) is skipped however long it
+    is; no document format PyMuPDF opens starts with ``{``.
+    """
+    if Path(path).suffix.lower() == ".json":
+        return True
     with open(path, "rb") as handle:
         head = handle.read(JSON_SNIFF_BYTES)
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
+        while head and not head.lstrip(b" \t\r\n"):
+            head = handle.read(JSON_SNIFF_BYTES)
+    return head.lstrip(b" \t\r\n").startswith(b"{")
 
 
 def read_doc_json(path: str | os.PathLike[str]) -> Doc:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
+        text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise LoadError(f"{path}: not a Doc JSON file (not UTF-8 text)") from None
     try:
@@ -78,6 +89,9 @@ def load_source(
 ) -> str:
     """The Doc JSON of a document, with a "source" key describing the file."""
     try:
+        check_file(path)
+        if is_doc_json(path):
+            raise LoadError(f"{path}: already a Doc JSON file; use siftui render to read it")
         doc = extract(path, max_pages=max_pages, password=password)
         return to_json(doc, source_info(path))
     except ExtractError as error:

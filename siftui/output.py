@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -38,6 +39,32 @@ def rendered_json(answer: Rendered) -> str:
     )
 
 
+def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+    """Raise the OSError :func:`write_new_file` would raise before any data is made."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    if not overwrite and (target.exists() or target.is_symlink()):
+        raise FileExistsError(errno.EEXIST, "exists already; use --force to overwrite", str(target))
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
+
+
+def _umask() -> int:
+    # os.umask() can only be read by setting it, which races with other threads;
+    # Linux shows it in /proc, elsewhere the set-and-restore is the only way.
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> None:
     """Write ``data`` atomically; an existing file is kept unless ``overwrite``.
 
@@ -45,13 +72,13 @@ def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool
     full disk never leaves a half-written file under the user's name.
     """
     target = Path(path)
-    if target.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(target))
-    if not overwrite and target.exists():
-        raise FileExistsError(17, "exists already; use --force to overwrite", str(target))
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    check_new_file(target, overwrite=overwrite)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
+            # mkstemp makes the file private (0600); a new output file gets the
+            # permissions any other new file would get (0666 minus the umask).
+            os.fchmod(stream.fileno(), 0o666 & ~_umask())
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
@@ -59,9 +86,30 @@ def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool
             os.replace(temporary, target)
         else:
             # link() refuses an existing name, so a file that appeared meanwhile survives.
-            os.link(temporary, target)
+            try:
+                os.link(temporary, target)
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                _write_exclusive(target, data)  # a file system without hard links
             os.unlink(temporary)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
+        raise
+
+
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
+
+
+def _write_exclusive(target: Path, data: bytes) -> None:
+    """Create ``target`` (never an existing one) and write ``data`` to it."""
+    handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        os.unlink(target)
         raise
