@@ -1,0 +1,320 @@
+"""The TUI driven with Pilot: modes, OutCap, copy, save, password, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+from tui_support import long_doc, run, settle, wait_until, write_doc
+
+from siftui.doc import Doc
+from siftui.output import rendered_json
+from siftui.render import Options, render
+from siftui.tui import app as app_module
+from siftui.tui.app import SiftApp
+from siftui.tui.outcap import OutCapControl
+from siftui.tui.screens import ConfirmScreen, PasswordScreen, PathScreen
+from siftui.tui.view import ContentView
+
+DOC = long_doc()
+
+
+@pytest.fixture
+def doc_path(tmp_path: Path) -> Path:
+    return write_doc(DOC, tmp_path)
+
+
+@pytest.fixture
+def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The system clipboard, replaced by a list that records what was copied."""
+    copied: list[str] = []
+
+    def fake_copy(text: str) -> str | None:
+        copied.append(text)
+        return None
+
+    monkeypatch.setattr(app_module, "copy_system", fake_copy)
+    return copied
+
+
+def request_error(app: SiftApp) -> str:
+    return str(app.query_one("#request-error", Static).render())
+
+
+async def type_into(pilot: Pilot[int], key: str, text: str) -> None:
+    await pilot.press(key)
+    await pilot.press(*text)
+
+
+def test_starts_with_the_cli_defaults(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.options == Options()
+        assert app.shown.answer == render(DOC, Options())
+        assert app.shown.answer.map
+        view = app.query_one(ContentView)
+        assert view.lines == app.shown.answer.content.split("\n")
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_pages_mode_and_bad_pages_keep_the_last_good_view(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await type_into(pilot, "p", "3-5")
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer == render(DOC, Options(pages="3-5"))
+        good = app.shown
+        await pilot.press("x")  # "3-5x"
+        await settle(app, pilot)
+        assert request_error(app) == 'invalid pages "3-5x": use "a-b", "a" or "a-"'
+        assert app.shown is good
+        await pilot.press("backspace", "backspace", "9", "9")  # "3-99"
+        await settle(app, pilot)
+        assert request_error(app) == ""
+        assert app.shown.answer == render(DOC, Options(pages="3-99"))
+        input_ = app.query_one("#pages", Input)
+        input_.value = "70"
+        await settle(app, pilot)
+        assert request_error(app) == "pages out of range (1-60)"
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_grep_mode_with_a_range_and_a_bad_pattern(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await type_into(pilot, "slash", "page 1[0-2]:")
+        await settle(app, pilot)
+        assert app.shown is not None
+        expected = render(DOC, Options(grep="page 1[0-2]:"))
+        assert app.shown.answer == expected
+        assert expected.grep_hits == 3 * 40
+        app.query_one("#pages", Input).value = "11-"
+        await settle(app, pilot)
+        assert app.shown.answer == render(DOC, Options(grep="page 1[0-2]:", pages="11-"))
+        app.query_one("#grep", Input).value = "(unclosed"
+        await settle(app, pilot)
+        assert request_error(app) == "invalid grep: missing ): (unclosed"
+        assert app.shown.options.grep == "page 1[0-2]:"
+        app.query_one(ContentView).focus()
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert app.shown.options == Options()
+        assert app.query_one("#grep", Input).value == ""
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_outcap_keys_follow_the_slider(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("right_square_bracket")
+        await settle(app, pilot)
+        assert app.query_one(OutCapControl).value == 120_000
+        assert app.shown is not None
+        assert app.shown.answer == render(DOC, Options(out_cap=120_000))
+        for _ in range(3):
+            await pilot.press("left_square_bracket")
+        await settle(app, pilot)
+        assert app.shown.options.out_cap == 60_000
+        assert app.shown.answer == render(DOC, Options(out_cap=60_000))
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_copy_puts_the_exact_answer_on_the_clipboard(doc_path: Path, clipboard: list[str]) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one("#pages", Input).value = "7"
+        await settle(app, pilot)
+        app.query_one(ContentView).focus()
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.last_copy is not None)
+        expected = render(DOC, Options(pages="7")).content
+        assert "中文页面" in expected and "🙂" in expected
+        assert app.clipboard == expected
+        assert clipboard == [expected]
+        assert app.last_copy is not None
+        assert app.last_copy.message().startswith("Copied the answer, ")
+        await pilot.press("j")
+        await wait_until(pilot, lambda: len(clipboard) == 2)
+        assert clipboard[1] == rendered_json(render(DOC, Options(pages="7")))
+        assert json.loads(clipboard[1])["content"] == expected
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_copy_never_claims_success_without_a_clipboard(
+    doc_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "copy_system", lambda text: "no clipboard here")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.last_copy is not None)
+        assert app.last_copy is not None
+        message = app.last_copy.message()
+        assert "Copied" not in message
+        assert "no clipboard here" in message and "Press s" in message
+        assert app.last_copy.severity == "error"
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_control_characters_are_shown_escaped_but_copied_unchanged(
+    doc_path: Path, clipboard: list[str]
+) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one("#pages", Input).value = "9"
+        await settle(app, pilot)
+        view = app.query_one(ContentView)
+        view.focus()
+        shown = "".join(
+            segment.text for y in range(view.size.height) for segment in view.render_line(y)
+        )
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert "␛" in shown
+        await pilot.press("c")
+        await wait_until(pilot, lambda: clipboard)
+        assert "\x1b]52;c;aGk=\x07" in clipboard[0]
+
+    run(SiftApp(doc_path), scenario, size=(160, 60))
+
+
+def test_save_asks_before_overwriting(doc_path: Path, tmp_path: Path) -> None:
+    target = tmp_path / "answer.txt"
+    target.write_text("precious", encoding="utf-8")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        expected = render(DOC, Options()).content
+        for answer, content in (("n", "precious"), ("y", expected)):
+            await pilot.press("s")
+            await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+            app.screen.query_one(Input).value = str(target)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press(answer)
+            await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+            await pilot.pause()
+            assert target.read_bytes() == content.encode("utf-8")
+        fresh = tmp_path / "fresh.txt"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one(Input).value = str(fresh)
+        await pilot.press("enter")
+        await wait_until(pilot, fresh.exists)
+        assert fresh.read_bytes() == expected.encode("utf-8")
+
+    run(SiftApp(doc_path), scenario)
+
+
+def _encrypted_pdf(path: Path) -> Path:
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "secret page")
+    document.save(
+        path,
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="open",
+        owner_pw="owner",
+    )
+    document.close()
+    return path
+
+
+def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
+    path = _encrypted_pdf(tmp_path / "locked.pdf")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, PasswordScreen))
+        await pilot.press(*"nope", "enter")
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, PasswordScreen)
+                and "Wrong password"
+                in str(app.screen.query_one("#password-error", Static).render())
+            ),
+        )
+        await pilot.press(*"open", "enter")
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer.content == "--- page 1 ---\n\nsecret page"
+
+    run(SiftApp(path), scenario)
+
+    async def cancel(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, PasswordScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "needs a password" in str(app.query_one("#note").render()))
+        assert app.shown is None
+        assert app.is_running
+
+    run(SiftApp(path), cancel)
+
+
+@pytest.mark.parametrize("kind", ["missing", "not-a-pdf", "directory", "bad-json"])
+def test_a_file_that_cannot_be_opened_keeps_the_app_running(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "x.pdf"
+    if kind == "not-a-pdf":
+        path.write_text("hello, not a pdf", encoding="utf-8")
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "bad-json":
+        path = tmp_path / "doc.json"
+        path.write_text('{"title": "t", "page_count": "two"}', encoding="utf-8")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        note = app.query_one("#note", Static)
+        await wait_until(pilot, lambda: str(note.render()).strip() != "")
+        assert app.is_running and app.shown is None
+        assert "\n" not in str(note.render()).strip()
+        await pilot.press("c")  # nothing to copy: a warning, not a crash
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running
+
+    run(SiftApp(path), scenario)
+
+
+def test_open_another_file(doc_path: Path, tmp_path: Path) -> None:
+    other = write_doc(Doc("Other", 1, ("just one page",)), tmp_path, "other.json")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one(Input).value = str(other)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.doc is not None and app.doc.title == "Other")
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer.content == "--- page 1 ---\n\njust one page"
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_a_tiny_terminal_does_not_crash(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        for key in ("right_square_bracket", "p", "2", "escape", "slash", "a", "escape", "m"):
+            await pilot.press(key)
+        await settle(app, pilot)
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.is_running
+
+    run(SiftApp(doc_path), scenario, size=(40, 12))

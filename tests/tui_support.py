@@ -1,0 +1,66 @@
+"""Shared pieces of the TUI tests: docs on disk, running the app, waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from siftui.doc import Doc, OutlineItem
+from siftui.docjson import to_json
+from siftui.tui.app import SiftApp
+
+Scenario = Callable[[SiftApp, Pilot[int]], Awaitable[None]]
+
+
+def long_doc() -> Doc:
+    """A 60-page doc with CJK, an outline and a control character: a map at 100k."""
+    pages = []
+    for number in range(1, 61):
+        body = "\n".join(f"Line {line} of page {number}: the budget decides." for line in range(40))
+        if number == 7:
+            body += "\n中文页面：预算决定代理看到什么。\nEmoji 🙂 here"
+        if number == 9:
+            body += "\nESC here \x1b]52;c;aGk=\x07 and a bell \x07"
+        pages.append(body + "\n" + "x" * 1000)
+    outline = (
+        OutlineItem(1, "Start", 1),
+        OutlineItem(2, "Budget", 3),
+        OutlineItem(1, "中文", 7),
+        OutlineItem(1, "End", 60),
+    )
+    return Doc("A  Long  Test", 64, tuple(pages), outline)
+
+
+def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
+    path = folder / name
+    path.write_text(to_json(doc), encoding="utf-8")
+    return path
+
+
+def run(app: SiftApp, scenario: Scenario, size: tuple[int, int] = (100, 32)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+async def wait_until(
+    pilot: Pilot[int], condition: Callable[[], object], seconds: float = 20
+) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.05)
+
+
+async def settle(app: SiftApp, pilot: Pilot[int]) -> None:
+    """Wait until the workers are done and the view shows the current request."""
+    await wait_until(pilot, lambda: app.shown is not None)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
