@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -15,6 +16,7 @@ MAX_SHOWN = 100
 LINE_WINDOW = 400
 ELLIPSIS = "…"
 NARROW = 'narrow the pattern or add pages="a-b"'
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BadGrep(ValueError):
@@ -58,6 +60,19 @@ def _error_text(error: Exception) -> str:
     return str(detail)
 
 
+def _search(regex: Any, line: str) -> Any:
+    """The first match of ``regex`` in ``line``, or None.
+
+    RE2 sees UTF-8, and a lone surrogate (possible in a Doc read from JSON) has
+    none: it is searched as U+FFFD, one code point for one, so that positions
+    and the shown line stay those of the original text.
+    """
+    try:
+        return regex.search(line)
+    except UnicodeEncodeError:
+        return regex.search(_SURROGATE.sub("\ufffd", line))
+
+
 def _window(line: str, start: int) -> str:
     if len(line) <= LINE_WINDOW:
         return line
@@ -94,7 +109,7 @@ def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> 
     for page in range(first, last + 1):
         lines = index.lines(page)
         for at, line in enumerate(lines):
-            found = regex.search(line)
+            found = _search(regex, line)
             if found is None:
                 continue
             hits += 1

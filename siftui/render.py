@@ -31,6 +31,10 @@ MAX_PAGES_PER_ANSWER = 100
 UNTITLED = "Untitled PDF"
 INSTRUCTION = 'This document is longer than one answer: ask for pages="a-b" or grep="pattern".'
 _PAGES = re.compile(r"([0-9]+)(-([0-9]*))?", re.ASCII)
+# Any page number with more significant digits than this is beyond every E; int()
+# would refuse a digit string past 4300 digits with a plain ValueError (R5).
+_MAX_DIGITS = 18
+_HUGE = 10**_MAX_DIGITS
 
 
 class BadPages(ValueError):
@@ -71,16 +75,22 @@ def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
     found = _PAGES.fullmatch(text)
     if found is None:
         raise BadPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
-    first = int(found.group(1))
+    first = _number(found.group(1))
     if found.group(2) is None:
         last = first
     elif found.group(3):
-        last = int(found.group(3))
+        last = _number(found.group(3))
     else:
         last = extracted
     if first < 1 or last < first or first > extracted:
         raise BadPages(f"pages out of range (1-{extracted})")
     return first, min(last, extracted)
+
+
+def _number(digits: str) -> int:
+    """The value of an ASCII digit string, or _HUGE (> any E) when it is longer."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= _MAX_DIGITS else _HUGE
 
 
 def render(doc: Doc, opt: Options) -> Rendered:
