@@ -46,6 +46,8 @@ class SiftApp(App[int]):
 
     CSS_PATH = "siftui.tcss"
     TITLE = "siftui"
+    # Short terminals keep the content visible: the controls shrink first.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (24, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy", "Copy"),

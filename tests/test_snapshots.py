@@ -1,0 +1,92 @@
+"""Snapshot tests of the main views (pytest-textual-snapshot).
+
+Docs are written as Doc JSON so that the pictures do not depend on the
+PyMuPDF version. Update with `pytest tests/test_snapshots.py --snapshot-update`
+after checking the new pictures by eye.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+from tui_support import long_doc, wait_until, write_doc
+
+from siftui.tui.app import SiftApp
+from siftui.tui.outcap import OutCapControl
+from siftui.tui.screens import PasswordScreen
+
+SnapCompare = Callable[..., bool]
+SIZE = (110, 34)
+
+
+@pytest.fixture
+def doc_path(tmp_path: Path) -> Path:
+    return write_doc(long_doc(), tmp_path)
+
+
+async def _settled(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    assert isinstance(app, SiftApp)
+    await wait_until(pilot, lambda: app.shown is not None)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Any:
+    async def before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, SiftApp)
+        await _settled(pilot)
+        if out_cap is not None:
+            app.query_one(OutCapControl).value = out_cap
+        app.query_one("#pages", Input).value = pages
+        app.query_one("#grep", Input).value = grep
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        app.action_focus_view()
+        await pilot.pause()
+
+    return before
+
+
+def test_map_view(snap_compare: SnapCompare, doc_path: Path) -> None:
+    assert snap_compare(SiftApp(doc_path), terminal_size=SIZE, run_before=_request())
+
+
+def test_page_range_with_a_cut_note(snap_compare: SnapCompare, doc_path: Path) -> None:
+    before = _request(pages="5-40", out_cap=5_000)
+    assert snap_compare(SiftApp(doc_path), terminal_size=SIZE, run_before=before)
+
+
+def test_grep_results(snap_compare: SnapCompare, doc_path: Path) -> None:
+    before = _request(grep="page 7:|中文", pages="6-8")
+    assert snap_compare(SiftApp(doc_path), terminal_size=SIZE, run_before=before)
+
+
+def test_bad_grep_keeps_the_last_view(snap_compare: SnapCompare, doc_path: Path) -> None:
+    before = _request(grep="(unclosed")
+    assert snap_compare(SiftApp(doc_path), terminal_size=SIZE, run_before=before)
+
+
+def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    path = tmp_path / "locked.pdf"
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "secret")
+    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
+    document.close()
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PasswordScreen))
+        await pilot.pause()
+
+    assert snap_compare(SiftApp(path), terminal_size=SIZE, run_before=before)
+
+
+def test_tiny_terminal(snap_compare: SnapCompare, doc_path: Path) -> None:
+    assert snap_compare(SiftApp(doc_path), terminal_size=(40, 12), run_before=_request())
