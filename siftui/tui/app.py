@@ -156,6 +156,7 @@ class SiftApp(App[int]):
         self.notify(message, title="Cannot open", severity="error", timeout=8)
         if self.doc is None:
             self._set_note(message, error=True)
+            self.query_one(ContentView).border_title = "no document · press o to open a file"
 
     def _loaded(self, path: Path, doc: Doc) -> None:
         self.query_one("#loading", ProgressBar).display = False
