@@ -47,7 +47,7 @@ class SiftApp(App[int]):
     CSS_PATH = "siftui.tcss"
     TITLE = "siftui"
     # Short terminals keep the content visible: the controls shrink first.
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (24, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy", "Copy"),
