@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -12,16 +13,19 @@ from siftui.render import Rendered
 
 
 def encode_utf8(text: str) -> bytes:
-    """UTF-8 bytes of ``text``; a lone surrogate (not encodable) becomes U+FFFD."""
-    return text.encode("utf-8", "replace") if _has_surrogate(text) else text.encode("utf-8")
+    """UTF-8 bytes of ``text``; a lone surrogate (not encodable) becomes U+FFFD.
 
-
-def _has_surrogate(text: str) -> bool:
+    One code point for one code point, so a length measured before encoding
+    (the budget) still holds. Text from a broken PDF or a Doc JSON with a
+    ``\\ud800`` escape can hold such surrogates; the output stays valid UTF-8.
+    """
     try:
-        text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def rendered_json(answer: Rendered) -> str:
