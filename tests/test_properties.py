@@ -1,0 +1,349 @@
+"""render() against the naive reference of CONTRACT.md, and R5 directly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+from reference import ref_block, ref_full, reference
+
+from siftui.doc import Doc, OutlineItem
+from siftui.render import BadGrep, BadPages, Options, Rendered, full, render
+
+# Characters that stress the rules: CJK (3 UTF-8 bytes), emoji (4; a ZWJ family is
+# 5 code points), case pairs, Unicode whitespace that str.strip/str.split know,
+# CR for CRLF pages, and regex metacharacters for the random patterns.
+LETTERS = "abcXYZ中文字😀👨‍👩‍👧ÉéßİΣσ-().*"
+SPACES = [" ", "\t", "\r", "\u00a0", "\u2003", "\u2028", "\x85", "\x1c"]
+PAGE_CHARS = LETTERS + "".join(SPACES) + "\n\n\n"
+
+Outcome = tuple[object, ...]
+
+
+def page_texts() -> st.SearchStrategy[str]:
+    plain = st.text(PAGE_CHARS, max_size=120)
+    blank = st.text("".join(SPACES) + "\n", max_size=6)
+    crlf = st.lists(st.text(LETTERS + " ", max_size=20), max_size=6).map("\r\n".join)
+    huge_line = st.tuples(
+        plain,
+        st.sampled_from(["a", "中", "😀", "x "]),
+        st.integers(150, 700),
+        st.sampled_from(["", "X", "needle", "中文"]),
+        st.integers(0, 700),
+        plain,
+    ).map(lambda t: t[0] + t[1] * t[2] + t[3] + t[1] * t[4] + t[5])
+    return st.one_of(plain, plain, blank, crlf, huge_line, st.just(""))
+
+
+def titles() -> st.SearchStrategy[str]:
+    return st.text("Ab中😀\n" + "".join(SPACES), max_size=12)
+
+
+@st.composite
+def docs(draw: st.DrawFn, min_pages: int = 0) -> Doc:
+    if draw(st.integers(0, 19)) == 0:
+        # many small pages: the 100-page limit and more than 100 grep matches
+        count = draw(st.integers(95, 140))
+        pages = tuple(f"line {i}\nhit {i % 7}" for i in range(count))
+    else:
+        pages = tuple(draw(st.lists(page_texts(), min_size=min_pages, max_size=10)))
+    extra = draw(st.sampled_from([0, 0, 0, 1, 2, 50]))
+    outline = tuple(
+        draw(
+            st.lists(
+                st.builds(
+                    OutlineItem,
+                    level=st.integers(-2, 5),
+                    title=titles(),
+                    page=st.integers(-2, len(pages) + extra + 2),
+                ),
+                max_size=draw(st.sampled_from([0, 5, 40, 160])),
+            )
+        )
+    )
+    return Doc(draw(titles()), len(pages) + extra, pages, outline)
+
+
+def page_specs(doc_pages: int) -> st.SearchStrategy[str]:
+    numbers = st.integers(0, doc_pages + 3)
+    formed = st.one_of(
+        numbers.map(str),
+        numbers.map(lambda a: f"{a}-"),
+        st.tuples(numbers, st.integers(-2, 250)).map(lambda t: f"{t[0]}-{t[0] + t[1]}"),
+    )
+    padded = st.tuples(st.sampled_from(["", " ", "\t", " \n"]), formed).map(
+        lambda t: t[0] + t[1] + t[0]
+    )
+    odd = st.sampled_from(["", " ", "３", "1-２", "-1", "1--2", "1-2-3", "a", "0", "00", "1-0"])
+    return st.one_of(st.just(""), st.just(""), formed, padded, odd, st.text(max_size=5))
+
+
+PATTERNS = [
+    "a",
+    "A",
+    "a$",
+    "^",
+    "^$",
+    ".",
+    "hit",
+    "needle",
+    "X",
+    "中文",
+    "😀",
+    "\\S",
+    "\\s",
+    "e.*e",
+    "(a|b)+",
+    "σ",
+    "Σ",
+    "é",
+    "(unclosed",
+    "[",
+    "a**",
+    "x{1001}",
+    " ",
+    "a" * 200,
+    "a" * 201,
+    "é" * 101,
+    "\ud800",
+]
+
+
+LIKELY = ["a", "A", ".", "^", "a$", "\\S", "中", "😀", "é", "σ", "x", "hit", "(a|b)+"]
+
+
+def patterns() -> st.SearchStrategy[str]:
+    random_regex = st.lists(st.sampled_from([*LETTERS, "^", "$", "[", "]", "\\", "|", "?"]))
+    return st.one_of(
+        st.just(""),
+        st.just(""),
+        st.sampled_from(PATTERNS),
+        random_regex.map("".join),
+        st.text(max_size=4),
+    )
+
+
+def out_caps() -> st.SearchStrategy[int]:
+    return st.one_of(
+        st.integers(1, 40),
+        st.integers(1, 700),
+        st.integers(100, 5000),
+        st.integers(1, 10**7),
+    )
+
+
+def valid_pages(doc_pages: int) -> st.SearchStrategy[str]:
+    first = st.integers(1, max(1, doc_pages))
+    return st.one_of(
+        first.map(str),
+        first.map(lambda a: f" {a}- "),
+        st.tuples(first, st.integers(0, 150)).map(lambda t: f"{t[0]}-{t[0] + t[1]}"),
+    )
+
+
+KINDS = ["view", "pages", "grep", "grep pages", "anything"]
+
+
+@st.composite
+def cases(draw: st.DrawFn, kind: str = "") -> tuple[Doc, Options]:
+    """A doc and options of one kind (the default: any kind)."""
+    kind = kind or draw(st.sampled_from(KINDS))
+    doc = draw(docs(min_pages=1 if kind.startswith("grep") else 0))
+    extracted = len(doc.pages)
+    pages, grep, out_cap = "", "", draw(out_caps())
+    if kind == "pages":
+        pages = draw(valid_pages(extracted))
+    elif kind == "grep":
+        grep = draw(st.sampled_from(LIKELY))
+    elif kind == "grep pages":
+        pages = draw(valid_pages(extracted))
+        grep = draw(patterns())
+    elif kind == "anything":
+        pages, grep = draw(page_specs(extracted)), draw(patterns())
+        out_cap = draw(st.one_of(st.just(out_cap), st.integers(-2, 0)))
+    return doc, Options(pages=pages, grep=grep, out_cap=out_cap)
+
+
+def outcome_of_render(doc: Doc, options: Options) -> Outcome:
+    try:
+        result = render(doc, options)
+    except (BadPages, BadGrep) as error:
+        return ("error", type(error), str(error))
+    except ValueError as error:
+        assert type(error) is ValueError
+        return ("error", ValueError)
+    return ("ok", result)
+
+
+def outcome_of_reference(doc: Doc, options: Options) -> Outcome:
+    try:
+        answer = reference(doc, options.pages, options.grep, options.out_cap)
+    except (BadPages, BadGrep) as error:
+        return ("error", type(error), str(error))
+    except ValueError:
+        return ("error", ValueError)
+    return (
+        "ok",
+        Rendered(
+            answer.content, answer.map, answer.first, answer.last, answer.grep_hits, answer.note
+        ),
+    )
+
+
+def check_against_reference(doc: Doc, options: Options) -> None:
+    got = outcome_of_render(doc, options)
+    assert got == outcome_of_reference(doc, options)
+    event(_kind(options, got))
+
+
+def _kind(options: Options, got: Outcome) -> str:
+    if got[0] == "error":
+        return "error " + getattr(got[1], "__name__", "?")
+    result = got[1]
+    assert isinstance(result, Rendered)
+    if options.grep:
+        if result.note.startswith("showing the first"):
+            return "grep over 100"
+        if result.note:
+            return "grep cut"
+        return "grep " + ["no hits", "1 hit", "hits"][min(result.grep_hits, 2)]
+    if result.map:
+        return "map, outline cut" if "more)" in result.content else "map"
+    if options.pages.strip():
+        return "pages cut" if result.note else "pages"
+    return "full"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_render_equals_reference(kind: str, data: st.DataObject) -> None:
+    check_against_reference(*data.draw(cases(kind)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_render_equals_reference_10000(kind: str, data: st.DataObject) -> None:
+    """10,000 examples in all: 2,000 of each kind."""
+    check_against_reference(*data.draw(cases(kind)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs(), st.integers(1, 3000))
+def test_map_or_full_equals_reference(doc: Doc, out_cap: int) -> None:
+    """No options but a budget near the doc's size: full and map around their border."""
+    size = len(ref_full(doc))
+    for cap in {out_cap, max(1, size - out_cap % 50), max(1, size), size + 1}:
+        check_against_reference(doc, Options(out_cap=cap))
+
+
+@st.composite
+def outlined(draw: st.DrawFn) -> tuple[Doc, int]:
+    """A doc too long for the budget with an outline about as long as the budget."""
+    pages = tuple(draw(st.lists(page_texts(), min_size=1, max_size=4)))
+    pages = (pages[0] + "x" * draw(st.integers(3000, 6000)), *pages[1:])
+    items = draw(st.integers(1, 160))
+    outline = tuple(
+        OutlineItem(
+            draw(st.integers(0, 4)), draw(titles()) + f"Part {i}", draw(st.integers(-1, 99))
+        )
+        for i in range(items)
+    )
+    doc = Doc(draw(titles()), len(pages) + draw(st.integers(0, 3)), pages, outline)
+    return doc, draw(st.integers(1, 2900))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(outlined())
+def test_map_outline_cut_equals_reference(case: tuple[Doc, int]) -> None:
+    doc, out_cap = case
+    check_against_reference(doc, Options(out_cap=out_cap))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_invariants(case: tuple[Doc, Options]) -> None:
+    doc, options = case
+    try:
+        result = render(doc, options)
+    except (BadPages, BadGrep):
+        assume(False)
+        return
+    except ValueError as error:
+        # only out_cap < 1 may raise a plain ValueError
+        assert type(error) is ValueError
+        assert options.out_cap < 1
+        return
+    assert options.out_cap >= 1
+    assert len(result.content) <= options.out_cap
+
+    # deterministic, also for an equal Doc that is another object (per-Doc caches)
+    again = Doc(doc.title, doc.page_count, tuple(doc.pages), tuple(doc.outline))
+    assert render(doc, options) == result
+    assert render(again, options) == result
+    assert full(again) == full(doc) == ref_full(doc)
+
+    extracted = len(doc.pages)
+    if options.grep:
+        assert (result.map, result.first, result.last) == (False, 0, 0)
+        assert result.grep_hits >= 0
+        header = f'grep "{options.grep}": '
+        assert result.content.startswith(header[: options.out_cap])
+        return
+    assert result.grep_hits == 0
+    if result.map:
+        assert not options.pages.strip()
+        assert len(full(doc)) > options.out_cap
+        assert result.first == 1
+        assert 1 <= result.last <= extracted
+        assert result.note == ""
+        return
+
+    # R5: not a map, not grep: a prefix-exact concatenation of R1 blocks
+    blocks = [ref_block(p, doc.pages[p - 1]) for p in range(1, extracted + 1)]
+    if extracted == 0:
+        assert (result.content, result.first, result.last) == ("", 0, 0)
+        return
+    assert 1 <= result.first <= result.last <= extracted
+    run = "\n\n".join(blocks[result.first - 1 : result.last])
+    if result.content != run:
+        # only page a's own block may be cut, and then only to out_cap
+        assert result.first == result.last
+        assert run.startswith(result.content)
+        assert len(result.content) == options.out_cap < len(run)
+        assert result.note.startswith(f"page {result.first} cut to {options.out_cap} of ")
+
+
+@st.composite
+def ranged(draw: st.DrawFn) -> tuple[Doc, str, int]:
+    doc = draw(docs())
+    assume(len(doc.pages) > 0)
+    first = draw(st.integers(1, len(doc.pages)))
+    last = draw(st.one_of(st.just(""), st.integers(first, len(doc.pages) + 5).map(str)))
+    return doc, f"{first}-{last}", draw(st.integers(1, 3000))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ranged())
+def test_page_notes_name_the_call_that_continues(case: tuple[Doc, str, int]) -> None:
+    """Following each `ask for pages="x-y"` continues exactly after the last page shown,
+    and a range that was not cut has no note."""
+    doc, pages, out_cap = case
+    result = render(doc, Options(pages=pages, out_cap=out_cap))
+    wanted_last = int(pages.split("-")[1] or len(doc.pages))
+    wanted_last = min(wanted_last, len(doc.pages))
+    asked = re.search(r'ask for pages="(\d+)-(\d+)"$', result.note)
+    if result.last == wanted_last:
+        assert asked is None
+        if result.note:
+            assert result.note.startswith(f"page {result.last} cut to {out_cap} of ")
+        return
+    assert asked is not None
+    start, end = int(asked.group(1)), int(asked.group(2))
+    assert (start, end) == (result.last + 1, wanted_last)
+    following = render(doc, Options(pages=f"{start}-{end}", out_cap=out_cap))
+    assert following.first == start
