@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pymupdf
-
 from siftui.doc import Doc, OutlineItem
 
 Progress = Callable[[int, int], None]
 
-# MuPDF prints repair warnings and errors to stderr by default; siftui reports
-# problems itself, in one line, so the library's own chatter is turned off.
-pymupdf.TOOLS.mupdf_display_errors(False)
-pymupdf.TOOLS.mupdf_display_warnings(False)
+
+@functools.cache
+def _pymupdf() -> Any:
+    """PyMuPDF, imported on first use: it is 3/4 of the CLI's start-up time, and
+    `siftui render doc.json` or a bad option never needs it."""
+    import pymupdf
+
+    # MuPDF prints repair warnings and errors to stderr by default; siftui reports
+    # problems itself, in one line, so the library's own chatter is turned off.
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    return pymupdf
 
 
 class ExtractError(Exception):
@@ -49,7 +56,7 @@ class NoPages(ExtractError):
 
 
 def pymupdf_version() -> str:
-    return str(pymupdf.VersionBind)
+    return str(_pymupdf().VersionBind)
 
 
 def check_file(path: str | os.PathLike[str]) -> Path:
@@ -78,7 +85,7 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     """An open, authenticated PyMuPDF document with at least one page."""
     where = check_file(path)
     try:
-        document = pymupdf.open(where)
+        document = _pymupdf().open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
         raise NotReadable(f"{where}: not a document siftui can read ({_one_line(error)})") from None
     try:

@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
 """Small test documents made with PyMuPDF, written where the test says (tmp_path).
 
 Each helper returns the path it wrote. Nothing here is a test: pytest collects
@@ -91,7 +93,7 @@ def make_encrypted_pdf(path: Path, text: str = "secret text") -> Path:
     document.new_page().insert_text((72, 72), text, fontname="helv")
     document.save(
         path,
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        encryption=pymupdf.mupdf.PDF_ENCRYPT_AES_256,
         user_pw=USER_PASSWORD,
         owner_pw=OWNER_PASSWORD,
     )

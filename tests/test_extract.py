@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
 """extract(): the Doc of the contract, from documents the tests make and from the corpus."""
 
 from __future__ import annotations
