@@ -1,0 +1,97 @@
+"""Following the notes as an agent would: next_call and walk."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from pdfs import CORPUS, CorpusDocs, corpus_docs
+
+from siftui.doc import Doc
+from siftui.render import Options, Rendered, render
+from siftui.walk import next_call, walk
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    return corpus_docs(tmp_path_factory)
+
+
+def pages_doc(sizes: list[int], page_count: int | None = None) -> Doc:
+    pages = tuple(f"p{i} " + "x" * max(0, size - 3) for i, size in enumerate(sizes, 1))
+    return Doc("T", page_count or len(sizes), pages)
+
+
+def assert_reads_every_page_once(doc: Doc, out_cap: int) -> None:
+    calls = walk(doc, out_cap)
+    seen: list[int] = []
+    for call in calls:
+        assert render(doc, call.options) == call.answer
+        assert len(call.answer.content) <= out_cap
+        assert call.options.out_cap == out_cap and call.options.grep == ""
+        if call.answer.first:
+            seen.extend(range(call.answer.first, call.answer.last + 1))
+    assert seen == list(range(1, doc.extracted + 1))
+    assert calls[0].options == Options(out_cap=out_cap)
+
+
+def test_a_doc_that_fits_is_one_call() -> None:
+    doc = pages_doc([10, 10])
+    calls = walk(doc, 1000)
+    assert [c.options for c in calls] == [Options(out_cap=1000)]
+    assert not calls[0].answer.map
+
+
+def test_map_then_the_rest_then_each_note() -> None:
+    doc = pages_doc([100] * 30)
+    calls = walk(doc, 1000)
+    assert calls[0].answer.map
+    k = calls[0].answer.last
+    assert calls[1].options.pages == f"{k + 1}-"
+    for before, after in pairwise(calls[1:]):
+        assert (
+            before.answer.note
+            == f'cut at page {before.answer.last}; ask for pages="{after.options.pages}"'
+        )
+    assert calls[-1].answer.note == ""
+    assert_reads_every_page_once(doc, 1000)
+
+
+def test_a_page_cut_to_fit_counts_as_seen() -> None:
+    doc = pages_doc([50, 5000, 50, 5000, 5000])
+    assert_reads_every_page_once(doc, 1000)
+    notes = [call.answer.note for call in walk(doc, 1000)]
+    assert 'page 2 cut to 1000 of 5016 characters; ask for pages="3-5"' in notes
+    assert notes[-1] == "page 5 cut to 1000 of 5016 characters"
+
+
+def test_page_one_cut_in_the_map() -> None:
+    doc = pages_doc([9000, 10, 10], page_count=7)
+    calls = walk(doc, 2000)
+    assert calls[0].answer.map and calls[0].answer.last == 1
+    assert calls[1].options.pages == "2-"
+    assert_reads_every_page_once(doc, 2000)
+
+
+@pytest.mark.parametrize("out_cap", [1, 7, 100, 333, 4000])
+def test_small_budgets_still_read_every_page(out_cap: int) -> None:
+    assert_reads_every_page_once(pages_doc([120, 0, 300, 40, 2500, 1, 77]), out_cap)
+
+
+def test_next_call_is_none_for_grep_and_full_answers() -> None:
+    doc = pages_doc([100] * 3)
+    assert next_call(Options(out_cap=10_000), render(doc, Options(out_cap=10_000)), 3) is None
+    grep = Options(grep="p", out_cap=40)
+    assert next_call(grep, render(doc, grep), 3) is None
+    odd = Rendered("x", False, 2, 3, 0, 'cut at page 3; ask for pages="4-9"')
+    assert next_call(Options(out_cap=5), odd, 9) == Options(pages="4-9", out_cap=5)
+
+
+@pytest.mark.parametrize(
+    "name", ["ksp-thesis.pdf", "sample-sigconf.pdf", "lshort-zh-cn.pdf", "beameruserguide.pdf"]
+)
+@pytest.mark.parametrize("out_cap", [2_000, 20_000, 200_000])
+def test_walk_on_corpus_files(corpus: CorpusDocs, name: str, out_cap: int) -> None:
+    assert_reads_every_page_once(corpus[name], out_cap)
