@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from siftui import __version__
 from siftui.doc import Doc
+from siftui.extract import shown
 from siftui.load import LoadError, load_doc, load_source
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
@@ -199,10 +200,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands[arguments[0]](arguments[1:])
         return _cmd_tui(arguments)
     except UsageError as error:
-        print(f"siftui: error: {error}", file=sys.stderr)
+        print(f"siftui: error: {shown(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except (LoadError, OSError) as error:
-        print(f"siftui: error: {_one_line(error)}", file=sys.stderr)
+        print(f"siftui: error: {shown(_one_line(error))}", file=sys.stderr)
         return EXIT_DOCUMENT
     except KeyboardInterrupt:
         return 130
@@ -210,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename and error.strerror:
-        return f"{error.filename}: {error.strerror}"
+        return f"{shown(error.filename)}: {error.strerror}"
     return " ".join(str(error).split()) or type(error).__name__
 
 

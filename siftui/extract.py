@@ -59,25 +59,38 @@ def pymupdf_version() -> str:
     return str(_pymupdf().VersionBind)
 
 
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(32), 127)} | {
+    ord("\n"): "\\n",
+    ord("\r"): "\\r",
+    ord("\t"): "\\t",
+}
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as error messages show it: control characters escaped, so that a
+    file name holding a newline cannot break the one-line message in two."""
+    return os.fspath(path).translate(_CONTROL)
+
+
 def check_file(path: str | os.PathLike[str]) -> Path:
     """The path as a regular, readable file, or an :class:`ExtractError`."""
     where = Path(path)
     try:
         info = where.stat()
     except FileNotFoundError:
-        raise NotFound(f"{where}: no such file") from None
+        raise NotFound(f"{shown(where)}: no such file") from None
     except PermissionError:
-        raise NotReadable(f"{where}: permission denied") from None
+        raise NotReadable(f"{shown(where)}: permission denied") from None
     except OSError as error:
-        raise NotReadable(f"{where}: {error.strerror or error}") from None
+        raise NotReadable(f"{shown(where)}: {error.strerror or error}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise NotAFile(f"{where}: is a directory, not a file")
+        raise NotAFile(f"{shown(where)}: is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
-        raise NotAFile(f"{where}: not a regular file")
+        raise NotAFile(f"{shown(where)}: not a regular file")
     if not os.access(where, os.R_OK):
-        raise NotReadable(f"{where}: permission denied")
+        raise NotReadable(f"{shown(where)}: permission denied")
     if info.st_size == 0:
-        raise NotReadable(f"{where}: empty file, not a document")
+        raise NotReadable(f"{shown(where)}: empty file, not a document")
     return where
 
 
@@ -87,15 +100,16 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     try:
         document = _pymupdf().open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
-        raise NotReadable(f"{where}: not a document siftui can read ({_one_line(error)})") from None
+        reason = _one_line(error)
+        raise NotReadable(f"{shown(where)}: not a document siftui can read ({reason})") from None
     try:
         if document.needs_pass:
             if password is None:
-                raise NeedsPassword(f"{where}: needs a password (use --password)")
+                raise NeedsPassword(f"{shown(where)}: needs a password (use --password)")
             if not document.authenticate(password):
-                raise WrongPassword(f"{where}: wrong password")
+                raise WrongPassword(f"{shown(where)}: wrong password")
         if document.page_count < 1:
-            raise NoPages(f"{where}: the document has no pages")
+            raise NoPages(f"{shown(where)}: the document has no pages")
     except BaseException:
         document.close()
         raise
@@ -133,7 +147,7 @@ def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:
         return str(document[number].get_text())
     except Exception as error:  # a damaged page: say which one, in one line
         raise NotReadable(
-            f"{path}: page {number + 1} cannot be read ({_one_line(error)})"
+            f"{shown(path)}: page {number + 1} cannot be read ({_one_line(error)})"
         ) from None
 
 
@@ -150,7 +164,8 @@ def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
     try:
         toc = document.get_toc(simple=True)
     except Exception as error:
-        raise NotReadable(f"{path}: the outline cannot be read ({_one_line(error)})") from None
+        reason = _one_line(error)
+        raise NotReadable(f"{shown(path)}: the outline cannot be read ({reason})") from None
     return [
         OutlineItem(level=int(level), title=str(title), page=int(page))
         for level, title, page, *_ in toc

@@ -10,7 +10,7 @@ from typing import Any
 from siftui import __version__
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
-from siftui.extract import ExtractError, check_file, extract, pymupdf_version
+from siftui.extract import ExtractError, check_file, extract, pymupdf_version, shown
 
 JSON_SNIFF_BYTES = 64
 
@@ -41,11 +41,11 @@ def read_doc_json(path: str | os.PathLike[str]) -> Doc:
         # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise LoadError(f"{path}: not a Doc JSON file (not UTF-8 text)") from None
+        raise LoadError(f"{shown(path)}: not a Doc JSON file (not UTF-8 text)") from None
     try:
         return from_json(text)
     except BadDocJson as error:
-        raise LoadError(f"{path}: {error}") from None
+        raise LoadError(f"{shown(path)}: {error}") from None
 
 
 def load_doc(
@@ -65,7 +65,7 @@ def load_doc(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{path}: {error.strerror or error}") from None
+        raise LoadError(f"{shown(path)}: {error.strerror or error}") from None
 
 
 def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -91,10 +91,10 @@ def load_source(
     try:
         check_file(path)
         if is_doc_json(path):
-            raise LoadError(f"{path}: already a Doc JSON file; use siftui render to read it")
+            raise LoadError(f"{shown(path)}: already a Doc JSON file; use siftui render to read it")
         doc = extract(path, max_pages=max_pages, password=password)
         return to_json(doc, source_info(path))
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{path}: {error.strerror or error}") from None
+        raise LoadError(f"{shown(path)}: {error.strerror or error}") from None

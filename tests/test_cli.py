@@ -28,6 +28,7 @@ from pdfs import (
 from siftui.doc import Doc
 from siftui.docjson import from_json, to_json
 from siftui.extract import extract
+from siftui.output import encode_utf8, write_new_file
 from siftui.render import Options, render
 
 TIMEOUT = 60
@@ -240,6 +241,55 @@ def test_output_is_a_directory(rich: Path, tmp_path: Path) -> None:
     assert error == f"{tmp_path}: is a directory"
 
 
+def test_write_new_file_never_clobbers(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    write_new_file(target, b"first")
+    assert target.read_bytes() == b"first"
+    with pytest.raises(FileExistsError):
+        write_new_file(target, b"second")
+    assert target.read_bytes() == b"first"
+    write_new_file(target, b"third", overwrite=True)
+    assert target.read_bytes() == b"third"
+    dangling = tmp_path / "link.json"
+    dangling.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(FileExistsError):
+        write_new_file(dangling, b"x")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["link.json", "out.json"]
+
+
+def test_write_new_file_without_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a file system that refuses link() (FAT, some FUSE), the file is still made."""
+
+    def refuse(source: object, target: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refuse)
+    target = tmp_path / "out.json"
+    write_new_file(target, b"data")
+    assert target.read_bytes() == b"data"
+    with pytest.raises(FileExistsError):
+        write_new_file(target, b"other")
+    assert [path.name for path in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_write_new_file_leaves_no_temporary_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        write_new_file(tmp_path / "out.json", b"data")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_encode_utf8() -> None:
+    assert encode_utf8("中文 ·") == "中文 ·".encode()
+    assert encode_utf8("a\ud800b\udfff") == "a\ufffdb\ufffd".encode()
+    assert len(encode_utf8("\ud83d\ude00").decode("utf-8")) == 2  # one for one
+
+
 def test_json_output(rich: Path, rich_json: Path) -> None:
     doc = extract(rich)
     for flags, options in [
@@ -361,6 +411,18 @@ def test_document_errors(tmp_path: Path) -> None:
     assert "not a document siftui can read" in one_line_error(siftui("render", noise), 1)
     zero = make_zero_page_pdf(tmp_path / "zero.pdf")
     assert one_line_error(siftui("render", zero), 1) == f"{zero}: the document has no pages"
+
+
+def test_control_characters_never_break_the_line(rich_json: Path, tmp_path: Path) -> None:
+    odd = tmp_path / "two\nlines.pdf"
+    assert one_line_error(siftui("render", odd), 1) == f"{tmp_path}/two\\nlines.pdf: no such file"
+    assert one_line_error(siftui("render", rich_json, "--pages", "1\n2"), 2) == (
+        'invalid pages "1\\n2": use "a-b", "a" or "a-"'
+    )
+    out = tmp_path / "no\rdir" / "x.json"
+    assert one_line_error(siftui("extract", rich_json, "-o", out), 1).endswith(
+        "no\\rdir: no such directory"
+    )
 
 
 def test_unreadable_file(tmp_path: Path) -> None:

@@ -158,9 +158,9 @@ def test_text_file_is_a_document(tmp_path: Path) -> None:
 # Errors: one family, one line each
 
 
-def _one_line_error(path: Path, kind: type[ExtractError], **kwargs: str) -> str:
+def _one_line_error(path: Path, kind: type[ExtractError]) -> str:
     with pytest.raises(kind) as caught:
-        extract(path, **kwargs)  # type: ignore[arg-type]
+        extract(path)
     message = str(caught.value)
     assert "\n" not in message
     assert isinstance(caught.value, ExtractError)
@@ -176,6 +176,17 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_missing_parent_is_not_found(tmp_path: Path) -> None:
     path = tmp_path / "no" / "such" / "dir.pdf"
     assert _one_line_error(path, NotFound) == f"{path}: no such file"
+
+
+def test_control_characters_in_the_name_stay_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "two\nlines\tand\x1b.pdf"
+    with pytest.raises(NotFound) as caught:
+        extract(path)
+    assert str(caught.value) == f"{tmp_path}/two\\nlines\\tand\\x1b.pdf: no such file"
+    path.write_bytes(b"not a pdf at all")
+    with pytest.raises(NotReadable) as unreadable:
+        extract(path)
+    assert "\n" not in str(unreadable.value)
 
 
 def test_directory(tmp_path: Path) -> None:
