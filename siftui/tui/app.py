@@ -25,9 +25,13 @@ from siftui.render import BadGrep, BadPages, Options, Rendered, render
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
 from siftui.tui.counter import DocTotals, counter_text
 from siftui.tui.display import Prepared, prepare
+from siftui.tui.history import CallHistory
 from siftui.tui.outcap import OutCapControl
+from siftui.tui.pagestrip import PageStrip
 from siftui.tui.screens import ConfirmScreen, HelpScreen, PasswordScreen, PathScreen
+from siftui.tui.strip_model import PageFacts, cap_page, facts_of, kinds_for
 from siftui.tui.view import ContentView
+from siftui.walk import next_call
 
 DEFAULT_OUT_CAP = Options().out_cap
 
@@ -52,12 +56,15 @@ class SiftApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy", "Copy"),
         Binding("s", "save", "Save"),
-        Binding("j", "copy_json", "Copy JSON"),
+        Binding("j", "copy_json", "JSON"),
         Binding("slash", "focus_grep", "Grep"),
         Binding("p", "focus_pages", "Pages"),
-        Binding("m", "map", "Map/Full"),
-        Binding("left_square_bracket", "outcap_down", "OutCap-"),
-        Binding("right_square_bracket", "outcap_up", "OutCap+"),
+        Binding("m", "map", "Map"),
+        Binding("n", "follow", "Next"),
+        Binding("b", "history_back", "Back", show=False),
+        Binding("f", "history_forward", "Forward", show=False),
+        Binding("left_square_bracket", "outcap_down", "Cap-"),
+        Binding("right_square_bracket", "outcap_up", "Cap+"),
         Binding("o", "open", "Open"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -73,6 +80,9 @@ class SiftApp(App[int]):
         self._password = password
         self._generation = 0
         self.last_copy: CopyReport | None = None
+        self.history = CallHistory()
+        self._facts: PageFacts | None = None
+        self._record_next = True
 
     # ----------------------------------------------------------------- layout
 
@@ -87,10 +97,12 @@ class SiftApp(App[int]):
             yield Static("", id="request-error", classes="error")
             yield OutCapControl(id="outcap")
             yield Static("", id="counter")
+            yield PageStrip(id="strip")
+            yield Static("", id="history")
             yield ProgressBar(id="loading", show_eta=False)
         yield Static("", id="note")
         yield ContentView(id="content")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#loading", ProgressBar).display = False
@@ -162,7 +174,20 @@ class SiftApp(App[int]):
         self.query_one("#loading", ProgressBar).display = False
         self._path = path
         self.sub_title = path.name
+        self._facts = facts_of(doc)
+        self.history.clear()
+        self._record_next = True
         self.doc = doc
+        blank = self._facts.empty_pages
+        if blank:
+            listed = ", ".join(map(str, blank[:20])) + (" ..." if len(blank) > 20 else "")
+            self.notify(
+                f"{len(blank)} of {len(doc.pages)} pages have no text (image-only or scanned): "
+                f"p. {listed}. The agent gets only their page markers.",
+                title="Pages without text",
+                severity="warning",
+                timeout=10,
+            )
 
     def watch_doc(self, doc: Doc | None) -> None:
         if doc is not None:
@@ -203,6 +228,9 @@ class SiftApp(App[int]):
         # The newest request wins: an older answer arriving late is dropped.
         if generation == self._generation:
             self._set_request_error("")
+            if self._record_next:
+                self._record_next = False
+                self.history.record(shown.options, len(shown.answer.content))
             self.shown = shown
 
     def watch_shown(self, shown: Shown | None) -> None:
@@ -218,6 +246,29 @@ class SiftApp(App[int]):
         )
         self.query_one("#counter", Static).update(counter)
         self._set_note(shown.answer.note)
+        self._show_strip(self.doc, shown)
+        self._show_history()
+
+    def _show_strip(self, doc: Doc, shown: Shown) -> None:
+        if self._facts is None:
+            return
+        answer, options = shown.answer, shown.options
+        start = answer.first if answer.first >= 1 else 1
+        if options.grep and options.pages.strip():
+            start = int(options.pages.strip().split("-")[0])
+        kinds = kinds_for(doc, self._facts, answer)
+        self.query_one(PageStrip).show(
+            self._facts, kinds, cap_page(doc, answer, start, options.out_cap)
+        )
+
+    def _show_history(self) -> None:
+        calls = len(self.history.calls)
+        spent = self.history.spent_runes()
+        position = self.history.position + 1
+        self.query_one("#history", Static).update(
+            f"calls {position}/{calls} · spent {spent:,} runes · ~{spent // 4:,} tokens"
+            "   n next call · b back · f forward"
+        )
 
     def _set_request_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
@@ -321,8 +372,53 @@ class SiftApp(App[int]):
         self.query_one(ContentView).focus()
 
     def action_map(self) -> None:
-        self.query_one("#pages", Input).value = ""
-        self.query_one("#grep", Input).value = ""
+        self._ask(Options(out_cap=self.query_one(OutCapControl).value))
+        self.query_one(ContentView).focus()
+
+    def _ask(self, options: Options) -> None:
+        """Make a call as the agent would: set the request and record it."""
+        self._record_next = True
+        pages = self.query_one("#pages", Input)
+        grep = self.query_one("#grep", Input)
+        if pages.value == options.pages and grep.value == options.grep:
+            self.refresh_view()
+        pages.value = options.pages
+        grep.value = options.grep
+        if options.out_cap != self.query_one(OutCapControl).value:
+            self.query_one(OutCapControl).value = options.out_cap
+
+    def action_follow(self) -> None:
+        if self.shown is None or self.doc is None:
+            return
+        call = next_call(self.shown.options, self.shown.answer, self.doc.extracted)
+        if call is None:
+            self.notify("Nothing to follow: this answer names no next call.")
+            return
+        self._ask(call)
+
+    def action_history_back(self) -> None:
+        self._travel(self.history.back(), "the first call")
+
+    def action_history_forward(self) -> None:
+        self._travel(self.history.forward(), "the newest call")
+
+    def _travel(self, options: Options | None, limit: str) -> None:
+        if options is None:
+            self.notify(f"Already at {limit}.")
+            return
+        self._ask(options)
+        self._record_next = False
+
+    @on(PageStrip.Selected)
+    def _strip_selected(self, event: PageStrip.Selected) -> None:
+        pages = str(event.first) if event.first == event.last else f"{event.first}-{event.last}"
+        grep = self.query_one("#grep", Input).value
+        self._ask(Options(pages=pages, grep=grep, out_cap=self.query_one(OutCapControl).value))
+
+    @on(Input.Submitted, "#pages, #grep")
+    def _request_submitted(self) -> None:
+        self._record_next = True
+        self.refresh_view()
         self.query_one(ContentView).focus()
 
     def action_outcap_down(self) -> None:
@@ -346,7 +442,7 @@ class SiftApp(App[int]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.show:
+            if isinstance(binding, Binding) and binding.action in _HELP_TEXT:
                 yield SystemCommand(
                     f"{binding.description} ({binding.key_display or binding.key})",
                     _HELP_TEXT.get(binding.action, binding.description),
@@ -374,6 +470,10 @@ _HELP_TEXT = {
     "outcap_up": "OutCap one step up",
     "open": "Open another document",
     "help": "Keys and what the view shows",
+    "follow": "Make the call the note names, as the agent would",
+    "history_back": "Back to the previous call",
+    "history_forward": "Forward to the next call",
+    "quit": "Quit siftui",
 }
 
 

@@ -1,0 +1,159 @@
+"""The page strip: every page's size, and what the current answer did with it."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from siftui.tui.strip_model import Cell, Kind, PageFacts, cells
+
+_LEGEND = (
+    (Kind.WHOLE, "▆", "whole"),
+    (Kind.CUT, "▆", "cut"),
+    (Kind.HIT, "▆", "grep hit"),
+    (Kind.EMPTY, "×", "no text"),
+)
+
+
+class PageStrip(Widget, can_focus=True):
+    """One cell per page (or bucket of pages); selecting a cell asks for those pages."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        *(f"pagestrip--{kind.value}" for kind in Kind),
+        "pagestrip--cursor",
+        "pagestrip--cap",
+        "pagestrip--legend",
+    }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Previous page", show=False),
+        Binding("right", "move(1)", "Next page", show=False),
+        Binding("enter", "select", "Ask for these pages", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    PageStrip {
+        height: 2;
+    }
+    """
+
+    cursor: reactive[int] = reactive(-1)
+
+    class Selected(Message):
+        """The user asked for pages ``first``..``last``."""
+
+        def __init__(self, strip: PageStrip, first: int, last: int) -> None:
+            super().__init__()
+            self.strip = strip
+            self.first = first
+            self.last = last
+
+        @property
+        def control(self) -> PageStrip:
+            return self.strip
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._facts: PageFacts | None = None
+        self._kinds: list[Kind] = []
+        self._cap_page: int | None = None
+
+    def show(self, facts: PageFacts, kinds: list[Kind], cap_page: int | None) -> None:
+        """Draw ``kinds`` of ``facts``; ``cap_page`` is where OutCap runs out."""
+        self._facts = facts
+        self._kinds = kinds
+        self._cap_page = cap_page
+        self.refresh()
+
+    def current_cells(self) -> list[Cell]:
+        if self._facts is None:
+            return []
+        return cells(self._facts, self._kinds, max(1, self.content_size.width))
+
+    def render(self) -> Text:
+        strip = Text(no_wrap=True, overflow="crop")
+        marks = Text(no_wrap=True, overflow="crop")
+        drawn = self.current_cells()
+        for number, cell in enumerate(drawn):
+            style = self.get_component_rich_style(f"pagestrip--{cell.kind.value}")
+            if number == self.cursor and self.has_focus:
+                style += self.get_component_rich_style("pagestrip--cursor")
+            strip.append(cell.glyph, style)
+        cap_cell = next(
+            (
+                n
+                for n, cell in enumerate(drawn)
+                if self._cap_page is not None and cell.first <= self._cap_page <= cell.last
+            ),
+            None,
+        )
+        legend = self._legend(cap_cell is not None)
+        cap_style = self.get_component_rich_style("pagestrip--cap")
+        if cap_cell is not None:
+            marks.append(" " * cap_cell)
+            marks.append("▲", cap_style)
+            room = self.content_size.width - cap_cell - 1
+            if room >= len(legend.plain) + 1:
+                marks.append(" ")
+                marks.append_text(legend)
+            elif cap_cell >= len(legend.plain) + 1:
+                marks = Text(no_wrap=True, overflow="crop")
+                marks.append_text(legend)
+                marks.append(" " * (cap_cell - len(legend.plain)))
+                marks.append("▲", cap_style)
+        else:
+            marks.append_text(legend)
+        return Text("\n", no_wrap=True).join([strip, marks])
+
+    def _legend(self, capped: bool) -> Text:
+        legend = Text(no_wrap=True)
+        if capped and self._cap_page is not None:
+            legend.append(
+                f"OutCap runs out at p. {self._cap_page}  ",
+                self.get_component_rich_style("pagestrip--cap"),
+            )
+        dim = self.get_component_rich_style("pagestrip--legend")
+        for kind, glyph, label in _LEGEND:
+            legend.append(glyph, self.get_component_rich_style(f"pagestrip--{kind.value}"))
+            legend.append(f" {label}  ", dim)
+        return legend
+
+    def _cell_at(self, x: int) -> int | None:
+        drawn = self.current_cells()
+        return x if 0 <= x < len(drawn) else None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        number = self._cell_at(event.x) if event.y == 0 else None
+        if number is None:
+            self.tooltip = None
+            return
+        cell = self.current_cells()[number]
+        self.tooltip = f"p. {cell.pages} · {cell.runes:,} runes · {cell.kind.value}"
+
+    def on_click(self, event: events.Click) -> None:
+        number = self._cell_at(event.x)
+        if number is not None and event.y == 0:
+            self.cursor = number
+            self._select(number)
+
+    def action_move(self, delta: int) -> None:
+        drawn = self.current_cells()
+        if drawn:
+            start = self.cursor if self.cursor >= 0 else 0
+            self.cursor = max(0, min(len(drawn) - 1, start + delta))
+
+    def action_select(self) -> None:
+        if self.cursor >= 0:
+            self._select(self.cursor)
+
+    def _select(self, number: int) -> None:
+        drawn = self.current_cells()
+        if 0 <= number < len(drawn):
+            cell = drawn[number]
+            self.post_message(self.Selected(self, cell.first, cell.last))

@@ -1,0 +1,138 @@
+"""The page strip's model, the call history, and following notes in the TUI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+from tui_support import long_doc, run, settle, wait_until, write_doc
+
+from siftui.doc import Doc
+from siftui.render import Options, render
+from siftui.tui.app import SiftApp
+from siftui.tui.history import CallHistory
+from siftui.tui.outcap import OutCapControl
+from siftui.tui.pagestrip import PageStrip
+from siftui.tui.strip_model import Kind, cap_page, cells, facts_of, kinds_for
+from siftui.walk import walk
+
+DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
+
+
+def test_kinds_for_a_page_range_cut_in_the_middle() -> None:
+    facts = facts_of(DOC)
+    answer = render(DOC, Options(pages="3-5", out_cap=400))
+    assert answer.first == 3 and answer.last == 4
+    assert kinds_for(DOC, facts, answer) == [
+        Kind.OTHER,
+        Kind.EMPTY,
+        Kind.WHOLE,
+        Kind.WHOLE,
+        Kind.OTHER,
+        Kind.MISSING,
+    ]
+
+
+def test_a_page_cut_to_fit_is_marked_cut() -> None:
+    facts = facts_of(DOC)
+    answer = render(DOC, Options(pages="5", out_cap=500))
+    assert answer.note.startswith("page 5 cut to 500")
+    assert kinds_for(DOC, facts, answer)[4] is Kind.CUT
+
+
+def test_grep_marks_pages_with_shown_hits() -> None:
+    facts = facts_of(DOC)
+    answer = render(DOC, Options(grep="b|d"))
+    kinds = kinds_for(DOC, facts, answer)
+    assert [page for page, kind in enumerate(kinds, 1) if kind is Kind.HIT] == [3, 5]
+
+
+def test_buckets_cover_every_page_and_prefer_cut_over_whole() -> None:
+    facts = facts_of(DOC)
+    kinds = [Kind.WHOLE, Kind.CUT, Kind.OTHER, Kind.EMPTY, Kind.OTHER, Kind.MISSING]
+    drawn = cells(facts, kinds, 4)
+    assert [(cell.first, cell.last) for cell in drawn] == [(1, 2), (3, 4), (5, 6)]
+    assert [cell.kind for cell in drawn] == [Kind.CUT, Kind.OTHER, Kind.OTHER]
+    assert drawn[0].runes == len("--- page 1 ---\n\n") + 100 + len("--- page 2 ---\n\n")
+    one_each = cells(facts, kinds, 80)
+    assert len(one_each) == 6 and one_each[5].glyph == "·" and one_each[3].glyph == "×"
+    assert one_each[4].glyph == "█"  # the largest page
+
+
+def test_cap_page_is_where_the_budget_runs_out() -> None:
+    answer = render(DOC, Options())
+    sizes = facts_of(DOC).block_sizes
+    assert cap_page(DOC, answer, 1, sizes[0]) == 2
+    assert cap_page(DOC, answer, 1, sizes[0] + 2 + sizes[1]) == 3
+    assert cap_page(DOC, answer, 1, 10**6) is None
+    assert cap_page(DOC, answer, 9, 10) is None
+
+
+def test_history_records_goes_back_and_forward_and_drops_forward_calls() -> None:
+    history = CallHistory()
+    a, b, c = Options(), Options(pages="2-"), Options(pages="5-")
+    history.record(a, 10)
+    history.record(b, 20)
+    history.record(b, 20)  # the same call twice is one call
+    assert history.spent_runes() == 30 and len(history.calls) == 2
+    assert history.back() == a and history.spent_runes() == 10
+    assert history.back() is None
+    assert history.forward() == b and history.forward() is None
+    history.back()
+    history.record(c, 5)
+    assert [call.options for call in history.calls] == [a, c]
+    assert history.spent_runes() == 15
+
+
+def test_n_follows_the_walk_exactly(tmp_path: Path) -> None:
+    doc = long_doc()
+    path = write_doc(doc, tmp_path)
+    expected = walk(doc, 20_000)
+    assert len(expected) > 3
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 20_000
+        await settle(app, pilot)
+        app.history.clear()
+        app.action_map()
+        await settle(app, pilot)
+        for number, call in enumerate(expected):
+            assert app.shown is not None
+            assert app.shown.options == call.options, number
+            assert app.shown.answer == call.answer
+            await pilot.press("n")
+            await settle(app, pilot)
+        spent = sum(len(call.answer.content) for call in expected)
+        assert app.history.spent_runes() == spent
+        await pilot.press("b")
+        await settle(app, pilot)
+        assert app.shown is not None and app.shown.options == expected[-2].options
+        assert app.history.spent_runes() == spent - len(expected[-1].answer.content)
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert app.shown.options == expected[-1].options
+
+    run(SiftApp(path), scenario)
+
+
+def test_clicking_the_strip_asks_for_that_page(tmp_path: Path) -> None:
+    path = write_doc(long_doc(), tmp_path)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        strip = app.query_one(PageStrip)
+        cell = strip.current_cells()[9]
+        assert (cell.first, cell.last) == (10, 10)
+        await pilot.click(PageStrip, offset=(9, 0))
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.query_one("#pages", Input).value == "10")
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer == render(long_doc(), Options(pages="10"))
+        strip.focus()
+        await pilot.press("right", "enter")
+        await wait_until(pilot, lambda: app.query_one("#pages", Input).value == "11")
+
+    run(SiftApp(path), scenario, size=(120, 40))
