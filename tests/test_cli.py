@@ -374,6 +374,14 @@ def test_broken_pipe(big_json: Path, flags: tuple[str, ...]) -> None:
     assert result.returncode == 0
 
 
+@needs_corpus
+def test_broken_pipe_real_pdf() -> None:
+    result = _read_then_close(["render", CORPUS / "beameruserguide.pdf", "--outcap", "1000000"])
+    assert result.stdout == b"--- page 1"  # 665k characters fit: the whole text
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
 def test_broken_pipe_extract(big_json: Path, tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "many.pdf", [f"page {i} " + "y" * 80 for i in range(1, 800)])
     result = _read_then_close(["extract", pdf])

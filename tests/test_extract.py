@@ -211,6 +211,15 @@ def test_no_read_permission(tmp_path: Path) -> None:
         path.chmod(0o600)
 
 
+def test_no_read_permission_as_seen_by_access(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same check as above, reachable as root: os.access() says no."""
+    path = make_pdf(tmp_path / "private.pdf", ["hidden"])
+    monkeypatch.setattr("siftui.extract.os.access", lambda *args, **kwargs: False)
+    assert _one_line_error(path, NotReadable) == f"{path}: permission denied"
+
+
 def test_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "empty.pdf"
     path.write_bytes(b"")
