@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 from tui_support import long_doc, run, settle, wait_until, write_doc
 
 from siftui.doc import Doc
@@ -15,6 +15,7 @@ from siftui.tui.history import CallHistory
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.pagestrip import PageStrip
 from siftui.tui.strip_model import Kind, cap_page, cells, facts_of, kinds_for
+from siftui.tui.walkscreen import WalkScreen
 from siftui.walk import walk
 
 DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
@@ -134,5 +135,27 @@ def test_clicking_the_strip_asks_for_that_page(tmp_path: Path) -> None:
         strip.focus()
         await pilot.press("right", "enter")
         await wait_until(pilot, lambda: app.query_one("#pages", Input).value == "11")
+
+    run(SiftApp(path), scenario, size=(120, 40))
+
+
+def test_walk_screen_lists_the_walk_and_asks_a_chosen_call(tmp_path: Path) -> None:
+    doc = long_doc()
+    path = write_doc(doc, tmp_path)
+    expected = walk(doc, 30_000)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 30_000
+        await settle(app, pilot)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WalkScreen))
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == len(expected)
+        assert table.get_row_at(1)[1] == f'pages="{expected[1].options.pages}"'
+        await pilot.press("down", "down", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, WalkScreen))
+        await settle(app, pilot)
+        assert app.shown is not None and app.shown.options == expected[2].options
 
     run(SiftApp(path), scenario, size=(120, 40))

@@ -31,7 +31,8 @@ from siftui.tui.pagestrip import PageStrip
 from siftui.tui.screens import ConfirmScreen, HelpScreen, PasswordScreen, PathScreen
 from siftui.tui.strip_model import PageFacts, cap_page, facts_of, kinds_for
 from siftui.tui.view import ContentView
-from siftui.walk import next_call
+from siftui.tui.walkscreen import WalkScreen
+from siftui.walk import Call, next_call, walk
 
 DEFAULT_OUT_CAP = Options().out_cap
 
@@ -61,6 +62,7 @@ class SiftApp(App[int]):
         Binding("p", "focus_pages", "Pages"),
         Binding("m", "map", "Map"),
         Binding("n", "follow", "Next"),
+        Binding("w", "walk", "Walk"),
         Binding("b", "history_back", "Back", show=False),
         Binding("f", "history_forward", "Forward", show=False),
         Binding("left_square_bracket", "outcap_down", "Cap-"),
@@ -396,6 +398,23 @@ class SiftApp(App[int]):
             return
         self._ask(call)
 
+    def action_walk(self) -> None:
+        if self.doc is not None:
+            self._walk(self.doc, self.query_one(OutCapControl).value)
+
+    @work(thread=True, exclusive=True, group="walk")
+    def _walk(self, doc: Doc, out_cap: int) -> None:
+        calls = walk(doc, out_cap)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_walk, calls, out_cap)
+
+    def _show_walk(self, calls: list[Call], out_cap: int) -> None:
+        def chosen(options: Options | None) -> None:
+            if options is not None:
+                self._ask(options)
+
+        self.push_screen(WalkScreen(calls, out_cap), chosen)
+
     def action_history_back(self) -> None:
         self._travel(self.history.back(), "the first call")
 
@@ -471,6 +490,7 @@ _HELP_TEXT = {
     "open": "Open another document",
     "help": "Keys and what the view shows",
     "follow": "Make the call the note names, as the agent would",
+    "walk": "Every call an agent makes to read the whole document",
     "history_back": "Back to the previous call",
     "history_forward": "Forward to the next call",
     "quit": "Quit siftui",

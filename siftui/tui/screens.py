@@ -132,6 +132,10 @@ for byte.
 | `/` | grep: an RE2 pattern (smart case); pages, if set, limit the search |
 | `p` | pages: `a-b`, `a` or `a-` |
 | `m` | back to the map / full text (clears pages and grep) |
+| `n` | make the call the note names (as the agent would) |
+| `b` `f` | back / forward through the calls made |
+| `w` | the walk: every call needed to read the whole document |
+| page strip | click a page (or arrows + Enter on it) to ask for it |
 | `[` `]` | OutCap one step down / up |
 | `o` | open another file |
 | `ctrl+p` | command palette |
