@@ -7,6 +7,7 @@ one line on stderr. Textual is imported only when the TUI is started.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -17,6 +18,7 @@ from siftui.extract import shown
 from siftui.load import LoadError, load_doc, load_source
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
+from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
 EXIT_USAGE = 2
@@ -55,6 +57,7 @@ TUI_EXAMPLES = """commands:
   siftui [FILE]            open FILE (or the bundled sample) in the TUI
   siftui render FILE ...   print what the agent receives (siftui render --help)
   siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
+  siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
 
 examples:
   siftui thesis.pdf
@@ -103,6 +106,50 @@ def _extract_parser() -> argparse.ArgumentParser:
     parser.add_argument("--password", default=None, help="the document's password")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
     return parser
+
+
+WALK_EXAMPLES = """examples:
+  siftui walk thesis.pdf --outcap 20000     # every call an agent makes to read it all
+  siftui walk thesis.pdf --json | jq .total_runes
+"""
+
+
+def _walk_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui walk",
+        description=(
+            "List the calls an agent makes to read the whole document by following the "
+            "map and every note: first no options, then the rest of the pages, until each "
+            "extracted page was seen once."
+        ),
+        epilog=WALK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
+    parser.add_argument(
+        "--outcap",
+        type=_whole_number,
+        default=DEFAULT_OUT_CAP,
+        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+    )
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
+    )
+    parser.add_argument("--json", action="store_true", help="print the walk as JSON")
+    return parser
+
+
+def _cmd_walk(argv: Sequence[str]) -> int:
+    args = _walk_parser().parse_args(argv)
+    _check_max_pages(args.max_pages)
+    if args.outcap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    doc = load_doc(args.path, max_pages=args.max_pages, password=args.password)
+    report = walk_report(walk(doc, args.outcap), token_counter())
+    text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
+    _write_stdout(encode_utf8(text))
+    return 0
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -185,6 +232,11 @@ def _cmd_extract(argv: Sequence[str]) -> int:
     return 0
 
 
+def token_counter() -> TokenCounter:
+    """runes/4, plus real counts when the shipped vocabularies load."""
+    return estimate_tokens
+
+
 def _cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
@@ -194,7 +246,7 @@ def _cmd_tui(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = {"render": _cmd_render, "extract": _cmd_extract}
+    commands = {"render": _cmd_render, "extract": _cmd_extract, "walk": _cmd_walk}
     try:
         if arguments and arguments[0] in commands:
             return commands[arguments[0]](arguments[1:])

@@ -7,7 +7,9 @@ the calls :func:`walk` returns.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from siftui.doc import Doc
 from siftui.render import Options, Rendered, render
@@ -45,3 +47,64 @@ def walk(doc: Doc, out_cap: int) -> list[Call]:
         calls.append(Call(options, answer))
         options = next_call(options, answer, doc.extracted)
     return calls
+
+
+TokenCounter = Callable[[str], dict[str, int]]
+
+
+def estimate_tokens(text: str) -> dict[str, int]:
+    """The contract's estimate only: runes / 4."""
+    return {"runes/4": len(text) // 4}
+
+
+def _describe(options: Options) -> str:
+    parts = [f'pages="{options.pages}"'] if options.pages else []
+    if options.grep:
+        parts.append(f'grep="{options.grep}"')
+    return ", ".join(parts) or "(no options)"
+
+
+def walk_report(calls: list[Call], count: TokenCounter = estimate_tokens) -> dict[str, Any]:
+    """The walk as `siftui walk --json` prints it."""
+    entries: list[dict[str, Any]] = []
+    for call in calls:
+        entries.append(
+            {
+                "pages": call.options.pages,
+                "grep": call.options.grep,
+                "first": call.answer.first,
+                "last": call.answer.last,
+                "map": call.answer.map,
+                "runes": len(call.answer.content),
+                "tokens": count(call.answer.content),
+                "note": call.answer.note,
+            }
+        )
+    totals: dict[str, int] = {}
+    for entry in entries:
+        for name, value in entry["tokens"].items():
+            totals[name] = totals.get(name, 0) + value
+    return {
+        "calls": entries,
+        "total_runes": sum(entry["runes"] for entry in entries),
+        "total_tokens": totals,
+    }
+
+
+def walk_text(report: dict[str, Any], out_cap: int) -> str:
+    """One line per call, then the totals: what `siftui walk` prints."""
+    lines = []
+    for number, entry in enumerate(report["calls"], 1):
+        options = _describe(Options(pages=entry["pages"], grep=entry["grep"]))
+        first, last = entry["first"], entry["last"]
+        shown = "-" if first < 1 else str(first) if first == last else f"{first}-{last}"
+        kind = "map" if entry["map"] else "text"
+        tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
+        runes = f"{entry['runes']:>9,} runes"
+        lines.append(f"{number:>4}  {options:<22} {kind:<4}  pages {shown:<11} {runes}  {tokens}")
+    totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
+    lines.append(
+        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
+        f"{report['total_runes']:,} runes  {totals}"
+    )
+    return "\n".join(lines) + "\n"

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from pdfs import CORPUS, CorpusDocs, corpus_docs
 
 from siftui.doc import Doc
+from siftui.docjson import to_json
 from siftui.render import Options, Rendered, render
-from siftui.walk import next_call, walk
+from siftui.walk import next_call, walk, walk_report, walk_text
 
 
 @pytest.fixture(scope="session")
@@ -95,3 +100,47 @@ def test_next_call_is_none_for_grep_and_full_answers() -> None:
 @pytest.mark.parametrize("out_cap", [2_000, 20_000, 200_000])
 def test_walk_on_corpus_files(corpus: CorpusDocs, name: str, out_cap: int) -> None:
     assert_reads_every_page_once(corpus[name], out_cap)
+
+
+def test_walk_report_and_text() -> None:
+    doc = pages_doc([100] * 30)
+    calls = walk(doc, 1000)
+    report = walk_report(calls)
+    assert [entry["pages"] for entry in report["calls"]] == [c.options.pages for c in calls]
+    assert report["total_runes"] == sum(len(c.answer.content) for c in calls)
+    assert report["calls"][0]["tokens"] == {"runes/4": len(calls[0].answer.content) // 4}
+    assert report["total_tokens"]["runes/4"] == sum(len(c.answer.content) // 4 for c in calls)
+    text = walk_text(report, 1000)
+    lines = text.splitlines()
+    assert len(lines) == len(calls) + 1
+    assert lines[0].split()[:3] == ["1", "(no", "options)"]
+    assert f'pages="{calls[1].options.pages}"' in lines[1]
+    assert lines[-1].startswith(f"total: {len(calls)} calls at OutCap 1,000, ")
+
+
+def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
+    doc = pages_doc([100] * 30, page_count=33)
+    path = tmp_path / "doc.json"
+    path.write_text(to_json(doc), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "900", "--json"],
+        capture_output=True,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    calls = walk(doc, 900)
+    assert [(e["first"], e["last"], e["note"]) for e in report["calls"]] == [
+        (c.answer.first, c.answer.last, c.answer.note) for c in calls
+    ]
+    assert report["total_runes"] == sum(len(c.answer.content) for c in calls)
+    assert set(report["calls"][0]["tokens"]) >= {"runes/4"}
+    text = subprocess.run(
+        [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "900"],
+        capture_output=True,
+        check=True,
+    )
+    assert text.stdout.decode().count("\n") == len(calls) + 1
+    bad = subprocess.run(
+        [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "0"], capture_output=True
+    )
+    assert bad.returncode == 2 and bad.stderr.decode().count("\n") == 1

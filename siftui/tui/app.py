@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,10 +126,15 @@ class SiftApp(App[int]):
     @work(thread=True, exclusive=True, group="load")
     def _load(self, path: Path, password: str | None) -> None:
         worker = get_current_worker()
+        shown = [0.0]
 
         def progress(done: int, total: int) -> None:
-            if not worker.is_cancelled:
-                self.call_from_thread(self._progress, done, total)
+            # A repaint per page would cost more than the page itself: ~20 updates a second.
+            now = time.monotonic()
+            if worker.is_cancelled or (now - shown[0] < 0.05 and done < total):
+                return
+            shown[0] = now
+            self.call_from_thread(self._progress, done, total)
 
         try:
             if is_doc_json(path):
