@@ -153,6 +153,10 @@ class SiftApp(App[int]):
         except OSError as error:
             self.call_from_thread(self._load_failed, f"{path}: {error.strerror or error}")
             return
+        except Exception as error:  # a PyMuPDF failure outside its usual types: say so, keep running
+            detail = " ".join(f"{type(error).__name__}: {error}".split())
+            self.call_from_thread(self._load_failed, f"{path}: cannot be read ({detail})")
+            return
         if not worker.is_cancelled:
             self.call_from_thread(self._loaded, path, doc)
 
@@ -223,6 +227,10 @@ class SiftApp(App[int]):
             answer = render(doc, options)
         except (BadPages, BadGrep) as error:
             self.call_from_thread(self._bad_request, generation, str(error))
+            return
+        except Exception as error:  # a bug in siftui: show it, keep the last good view
+            detail = " ".join(f"{type(error).__name__}: {error}".split())
+            self.call_from_thread(self._bad_request, generation, f"internal error: {detail}")
             return
         prepared = prepare(answer.content, is_map=answer.map, is_grep=bool(options.grep))
         if not get_current_worker().is_cancelled:
@@ -316,9 +324,12 @@ class SiftApp(App[int]):
             self._copy(rendered_json(answer), "the answer as JSON")
 
     def _copy(self, text: str, what: str) -> None:
+        # The bytes `siftui render` writes: a lone surrogate (only a Doc JSON can hold
+        # one) becomes U+FFFD there, so it does here too.
+        wire = encode_utf8(text).decode("utf-8")
         # OSC 52 goes through the terminal; app.clipboard keeps the text either way.
-        self.copy_to_clipboard(text)
-        self._copy_system(text, what, not self.is_headless)
+        self.copy_to_clipboard(wire)
+        self._copy_system(wire, what, not self.is_headless)
 
     @work(thread=True, group="copy")
     def _copy_system(self, text: str, what: str, osc52_sent: bool) -> None:

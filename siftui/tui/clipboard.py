@@ -35,7 +35,7 @@ def copy_system(text: str) -> str | None:
         back = pyperclip.paste()
     except pyperclip.PyperclipException as error:
         return _first_line(str(error)) or "no system clipboard"
-    except OSError as error:
+    except (OSError, UnicodeError) as error:
         return _first_line(str(error)) or type(error).__name__
     if back != text:
         return "the system clipboard did not give the text back unchanged"
