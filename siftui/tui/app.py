@@ -153,7 +153,7 @@ class SiftApp(App[int]):
         except OSError as error:
             self.call_from_thread(self._load_failed, f"{path}: {error.strerror or error}")
             return
-        except Exception as error:  # a PyMuPDF failure outside its usual types: say so, keep running
+        except Exception as error:  # PyMuPDF failed outside its usual types: say so, keep running
             detail = " ".join(f"{type(error).__name__}: {error}".split())
             self.call_from_thread(self._load_failed, f"{path}: cannot be read ({detail})")
             return
