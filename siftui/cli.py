@@ -57,6 +57,7 @@ TUI_EXAMPLES = """commands:
   siftui [FILE]            open FILE (or the bundled sample) in the TUI
   siftui render FILE ...   print what the agent receives (siftui render --help)
   siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
+  siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
 
 examples:
@@ -88,6 +89,9 @@ def _render_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="print every field of the answer as JSON"
     )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
     return parser
 
 
@@ -105,6 +109,9 @@ def _extract_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--password", default=None, help="the document's password")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
     return parser
 
 
@@ -137,6 +144,9 @@ def _walk_parser() -> argparse.ArgumentParser:
         "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
     )
     parser.add_argument("--json", action="store_true", help="print the walk as JSON")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
     return parser
 
 
@@ -145,7 +155,9 @@ def _cmd_walk(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
-    doc = load_doc(args.path, max_pages=args.max_pages, password=args.password)
+    doc = load_doc(
+        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+    )
     report = walk_report(walk(doc, args.outcap), token_counter())
     text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
     _write_stdout(encode_utf8(text))
@@ -188,7 +200,9 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
-    doc = load_doc(args.path, max_pages=args.max_pages, password=args.password)
+    doc = load_doc(
+        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+    )
     try:
         answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
@@ -223,7 +237,9 @@ def _cmd_extract(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    text = load_source(args.path, max_pages=args.max_pages, password=args.password)
+    text = load_source(
+        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+    )
     data = encode_utf8(text)
     if args.output is None:
         _write_stdout(data)
@@ -233,8 +249,14 @@ def _cmd_extract(argv: Sequence[str]) -> int:
 
 
 def token_counter() -> TokenCounter:
-    """runes/4, plus real counts when the shipped vocabularies load."""
-    return estimate_tokens
+    """runes/4, plus o200k_base and cl100k_base counts when their vocabularies load."""
+    from siftui.tokens import token_counts  # tiktoken only for the commands that count
+
+    def count(text: str) -> dict[str, int]:
+        counts = token_counts(text)
+        return {**estimate_tokens(text), **dict(counts.tokens)}
+
+    return count
 
 
 def _cmd_tui(argv: Sequence[str]) -> int:
@@ -244,9 +266,85 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(args.path, password=args.password)
 
 
+MCP_EXAMPLES = """examples:
+  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap 100,000
+  siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
+
+Register it with an MCP client (Claude Desktop, Claude Code) as the command
+"siftui" with these arguments; replay a log with: siftui log calls.jsonl
+"""
+
+
+def _mcp_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui mcp",
+        description=(
+            "Serve the read tool siftui previews (read_pdf: path, pages, grep) to an agent "
+            "over the Model Context Protocol on stdin/stdout. Only files under the roots "
+            "are readable; every answer is bounded by the OutCap, which is yours, not the agent's."
+        ),
+        epilog=MCP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--root",
+        action="append",
+        required=True,
+        metavar="DIR",
+        help="a directory the agent may read from (repeatable; relative paths use the first)",
+    )
+    parser.add_argument(
+        "--outcap",
+        type=_whole_number,
+        default=DEFAULT_OUT_CAP,
+        help=f"the budget of every answer in code points (default {DEFAULT_OUT_CAP:,})",
+    )
+    parser.add_argument(
+        "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds one extraction may take (default 120)"
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=_whole_number,
+        default=200_000_000,
+        help="refuse files larger than this (default 200,000,000)",
+    )
+    return parser
+
+
+def _cmd_mcp(argv: Sequence[str]) -> int:
+    args = _mcp_parser().parse_args(argv)
+    if args.outcap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
+    if args.max_bytes < 1:
+        raise UsageError(f"--max-bytes must be >= 1, not {args.max_bytes}")
+    from siftui.access import RootError, Roots
+
+    try:
+        roots = Roots(args.root)
+    except RootError as error:
+        raise UsageError(str(error)) from None
+    # The MCP SDK is imported only for this command.
+    from siftui.calllog import CallLog
+    from siftui.docstore import DocStore
+    from siftui.mcp_server import ReadTool, serve
+
+    log = CallLog(args.log) if args.log else None
+    store = DocStore(timeout=args.timeout, max_bytes=args.max_bytes)
+    try:
+        return serve(ReadTool(roots, out_cap=args.outcap, store=store, log=log))
+    finally:
+        if log is not None:
+            log.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = {"render": _cmd_render, "extract": _cmd_extract, "walk": _cmd_walk}
+    commands = {"render": _cmd_render, "extract": _cmd_extract, "mcp": _cmd_mcp, "walk": _cmd_walk}
     try:
         if arguments and arguments[0] in commands:
             return commands[arguments[0]](arguments[1:])

@@ -14,6 +14,7 @@ from tui_support import long_doc, run, settle, wait_until, write_doc
 from siftui.doc import Doc
 from siftui.output import rendered_json
 from siftui.render import Options, render
+from siftui.tokens import count_tokens
 from siftui.tui import app as app_module
 from siftui.tui.app import SiftApp
 from siftui.tui.outcap import OutCapControl
@@ -318,3 +319,16 @@ def test_a_tiny_terminal_does_not_crash(doc_path: Path) -> None:
         assert app.is_running
 
     run(SiftApp(doc_path), scenario, size=(40, 12))
+
+
+def test_real_token_counts_beside_the_estimate(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert app.shown is not None
+        content = app.shown.answer.content
+        line = str(app.query_one("#tokens", Static).render())
+        assert f"~{len(content) // 4:,} runes/4" in line
+        for name in ("o200k_base", "cl100k_base"):
+            assert f"{name} {count_tokens(content, name):,}" in line
+
+    run(SiftApp(doc_path), scenario)

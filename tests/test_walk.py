@@ -14,6 +14,7 @@ from pdfs import CORPUS, CorpusDocs, corpus_docs
 from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.render import Options, Rendered, render
+from siftui.tokens import count_tokens
 from siftui.walk import next_call, walk, walk_report, walk_text
 
 
@@ -133,7 +134,9 @@ def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
         (c.answer.first, c.answer.last, c.answer.note) for c in calls
     ]
     assert report["total_runes"] == sum(len(c.answer.content) for c in calls)
-    assert set(report["calls"][0]["tokens"]) >= {"runes/4"}
+    assert set(report["calls"][0]["tokens"]) == {"runes/4", "o200k_base", "cl100k_base"}
+    first = calls[0].answer.content
+    assert report["calls"][0]["tokens"]["o200k_base"] == count_tokens(first, "o200k_base")
     text = subprocess.run(
         [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "900"],
         capture_output=True,

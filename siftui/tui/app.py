@@ -23,8 +23,9 @@ from siftui.extract import ExtractError, NeedsPassword, WrongPassword, extract
 from siftui.load import LoadError, is_doc_json, read_doc_json
 from siftui.output import encode_utf8, rendered_json, write_new_file
 from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.tokens import TokenCounts, VocabularyError, count_pages, token_counts
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
-from siftui.tui.counter import DocTotals, counter_text
+from siftui.tui.counter import DocTotals, counter_text, tokens_text
 from siftui.tui.display import Prepared, prepare
 from siftui.tui.history import CallHistory
 from siftui.tui.outcap import OutCapControl
@@ -84,6 +85,7 @@ class SiftApp(App[int]):
         self._generation = 0
         self.last_copy: CopyReport | None = None
         self.history = CallHistory()
+        self._token_cache: dict[str, TokenCounts] = {}
         self._facts: PageFacts | None = None
         self._record_next = True
 
@@ -100,6 +102,7 @@ class SiftApp(App[int]):
             yield Static("", id="request-error", classes="error")
             yield OutCapControl(id="outcap")
             yield Static("", id="counter")
+            yield Static("", id="tokens")
             yield PageStrip(id="strip")
             yield Static("", id="history")
             yield ProgressBar(id="loading", show_eta=False)
@@ -190,6 +193,7 @@ class SiftApp(App[int]):
         self.history.clear()
         self._record_next = True
         self.doc = doc
+        self._count_pages(doc)
         blank = self._facts.empty_pages
         if blank:
             listed = ", ".join(map(str, blank[:20])) + (" ..." if len(blank) > 20 else "")
@@ -264,6 +268,39 @@ class SiftApp(App[int]):
         self._set_note(shown.answer.note)
         self._show_strip(self.doc, shown)
         self._show_history()
+        self._show_tokens(shown.answer.content)
+
+    def _show_tokens(self, content: str) -> None:
+        counts = self._token_cache.get(content)
+        self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
+        if counts is None:
+            self._count_tokens(content)
+
+    @work(thread=True, exclusive=True, group="tokens")
+    def _count_tokens(self, content: str) -> None:
+        counts = token_counts(content)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._counted, content, counts)
+
+    def _counted(self, content: str, counts: TokenCounts) -> None:
+        self._token_cache[content] = counts
+        while len(self._token_cache) > 16:
+            del self._token_cache[next(iter(self._token_cache))]
+        if self.shown is not None and self.shown.answer.content == content:
+            self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
+
+    @work(thread=True, exclusive=True, group="page-tokens")
+    def _count_pages(self, doc: Doc) -> None:
+        try:
+            counts = count_pages(doc, "o200k_base")
+        except VocabularyError:
+            return  # the tokens line already says the vocabulary could not be loaded
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._pages_counted, doc, counts)
+
+    def _pages_counted(self, doc: Doc, counts: tuple[int, ...]) -> None:
+        if self.doc is doc:
+            self.query_one(PageStrip).set_page_tokens(counts)
 
     def _show_strip(self, doc: Doc, shown: Shown) -> None:
         if self._facts is None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from siftui.render import Rendered
+from siftui.tokens import TokenCounts
 
 BAR_CELLS = 20
 
@@ -51,4 +52,24 @@ def counter_text(answer: Rendered, out_cap: int, totals: DocTotals, is_grep: boo
     if totals.extracted < totals.page_count:
         text.append(f" ({totals.extracted:,} extracted)")
     text.append(f" · full text {totals.full_runes:,} runes")
+    return text
+
+
+def tokens_text(runes: int, counts: TokenCounts | None) -> Text:
+    """Real token counts beside the contract's runes / 4, with the difference."""
+    estimate = runes // 4
+    text = Text()
+    text.append("tokens: ", style="bold")
+    text.append(f"~{estimate:,} runes/4")
+    if counts is None:
+        text.append("  · counting o200k_base and cl100k_base ...", style="italic")
+        return text
+    for name, real in counts.tokens:
+        text.append("  · ")
+        text.append(f"{name} {real:,}", style="bold")
+        if real:
+            text.append(f" (runes/4 {(estimate - real) / real * 100:+.0f}%)")
+    for name, _ in counts.errors:
+        text.append("  · ")
+        text.append(f"{name}: vocabulary could not be loaded, showing runes/4", style="italic")
     return text

@@ -63,6 +63,7 @@ class PageStrip(Widget, can_focus=True):
         self._facts: PageFacts | None = None
         self._kinds: list[Kind] = []
         self._cap_page: int | None = None
+        self._page_tokens: tuple[int, ...] = ()
 
     def show(self, facts: PageFacts, kinds: list[Kind], cap_page: int | None) -> None:
         """Draw ``kinds`` of ``facts``; ``cap_page`` is where OutCap runs out."""
@@ -70,6 +71,10 @@ class PageStrip(Widget, can_focus=True):
         self._kinds = kinds
         self._cap_page = cap_page
         self.refresh()
+
+    def set_page_tokens(self, counts: tuple[int, ...]) -> None:
+        """o200k_base tokens of each page's text, for the tooltips."""
+        self._page_tokens = counts
 
     def current_cells(self) -> list[Cell]:
         if self._facts is None:
@@ -134,7 +139,12 @@ class PageStrip(Widget, can_focus=True):
             self.tooltip = None
             return
         cell = self.current_cells()[number]
-        self.tooltip = f"p. {cell.pages} · {cell.runes:,} runes · {cell.kind.value}"
+        tip = f"p. {cell.pages} · {cell.kind.value} · {cell.runes:,} runes"
+        tip += f" · ~{cell.runes // 4:,} tokens"
+        if self._page_tokens:
+            real = sum(self._page_tokens[cell.first - 1 : min(cell.last, len(self._page_tokens))])
+            tip += f" (runes/4) · {real:,} o200k_base tokens of text"
+        self.tooltip = tip
 
     def on_click(self, event: events.Click) -> None:
         number = self._cell_at(event.x)
