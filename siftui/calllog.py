@@ -1,0 +1,197 @@
+"""The MCP server's call log: one JSON object per read_pdf call, one call a line.
+
+A line records what the agent asked and exactly what it got back::
+
+    {"time": "2025-01-31T12:00:00.123456Z", "requested": "thesis.pdf",
+     "path": "/data/pdfs/thesis.pdf", "sha256": "9a1f...", "options":
+     {"pages": "12-40", "grep": ""}, "out_cap": 20000, "duration_ms": 812.5,
+     "error": false, "content": "--- page 12 ---...", "map": false, "first": 12,
+     "last": 15, "grep_hits": 0, "note": "cut at page 15; ask for pages=\\"16-40\\""}
+
+A failed call has ``"error": true`` and ``"message"`` (the one-line error the
+agent saw) instead of the answer's fields; ``sha256`` is null when the file was
+never read. ``path`` is the real path the server resolved (the name as the agent
+gave it when it could not be resolved). Readers ignore extra keys.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from siftui.extract import shown
+from siftui.output import encode_utf8
+from siftui.render import Options, Rendered
+
+
+class LogError(Exception):
+    """A call log that cannot be read; ``str(error)`` is one line naming the line."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    time: str  # ISO 8601, UTC
+    requested: str  # the path argument as the agent gave it
+    path: str  # the real path opened (or ``requested`` if it was never resolved)
+    sha256: str | None  # of the file's bytes; None when the file was not read
+    pages: str
+    grep: str
+    out_cap: int
+    duration_ms: float
+    rendered: Rendered | None  # what the agent received; None for a failed call
+    message: str = ""  # the error the agent received, for a failed call
+
+    @property
+    def error(self) -> bool:
+        return self.rendered is None
+
+    @property
+    def options(self) -> Options:
+        return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "time": entry.time,
+        "requested": entry.requested,
+        "path": entry.path,
+        "sha256": entry.sha256,
+        "options": {"pages": entry.pages, "grep": entry.grep},
+        "out_cap": entry.out_cap,
+        "duration_ms": entry.duration_ms,
+        "error": entry.rendered is None,
+    }
+    if entry.rendered is None:
+        data["message"] = entry.message
+    else:
+        answer = entry.rendered
+        data.update(
+            content=answer.content,
+            map=answer.map,
+            first=answer.first,
+            last=answer.last,
+            grep_hits=answer.grep_hits,
+            note=answer.note,
+        )
+    return data
+
+
+def entry_to_line(entry: LogEntry) -> str:
+    """One JSON Lines line (with its newline); never holds a raw newline inside."""
+    return json.dumps(entry_to_dict(entry), ensure_ascii=False) + "\n"
+
+
+class CallLog:
+    """Appends entries to a JSON Lines file, flushed after every line; thread-safe."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        # Binary append: each line goes out in one write(), whole, at the end of the file.
+        self._stream: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 (kept open on purpose)
+
+    def append(self, entry: LogEntry) -> None:
+        data = encode_utf8(entry_to_line(entry))
+        with self._lock:
+            self._stream.write(data)
+            self._stream.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stream.close()
+
+
+def _fail(where: str, line: int, reason: str) -> LogError:
+    return LogError(f"{where}: line {line}: {reason}")
+
+
+def _take(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    if key not in data:
+        raise ValueError(f'key "{key}": missing')
+    value = data[key]
+    # JSON true/false are Python bools, and bool is a subclass of int: keep them apart.
+    if kind is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if not ok:
+        raise ValueError(f'key "{key}": expected {what}')
+    return value
+
+
+def entry_from_dict(data: Any) -> LogEntry:
+    """A :class:`LogEntry` from one parsed line; ValueError names the first wrong key."""
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    options = _take(data, "options", dict, "an object")
+    pages = _take(options, "pages", str, "a string") if "pages" in options else ""
+    grep = _take(options, "grep", str, "a string") if "grep" in options else ""
+    sha = data.get("sha256")
+    if sha is not None and not isinstance(sha, str):
+        raise ValueError('key "sha256": expected a string or null')
+    failed = _take(data, "error", bool, "true or false")
+    rendered: Rendered | None = None
+    message = ""
+    if failed:
+        message = _take(data, "message", str, "a string")
+    else:
+        rendered = Rendered(
+            content=_take(data, "content", str, "a string"),
+            map=_take(data, "map", bool, "true or false"),
+            first=_take(data, "first", int, "a whole number"),
+            last=_take(data, "last", int, "a whole number"),
+            grep_hits=_take(data, "grep_hits", int, "a whole number"),
+            note=_take(data, "note", str, "a string"),
+        )
+    path = _take(data, "path", str, "a string")
+    return LogEntry(
+        time=_take(data, "time", str, "a string"),
+        requested=data["requested"] if isinstance(data.get("requested"), str) else path,
+        path=path,
+        sha256=sha,
+        pages=pages,
+        grep=grep,
+        out_cap=_take(data, "out_cap", int, "a whole number"),
+        duration_ms=float(_take(data, "duration_ms", float, "a number")),
+        rendered=rendered,
+        message=message,
+    )
+
+
+def read_log(path: str | os.PathLike[str]) -> list[LogEntry]:
+    """Every entry of a call log, in order. Empty lines are skipped.
+
+    Raises :class:`LogError` with a one-line message (naming the line number for
+    a malformed line) when the file cannot be read or a line is not an entry.
+    """
+    where = shown(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise LogError(f"{where}: {error.strerror or error}") from None
+    entries: list[LogEntry] = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _fail(where, number, "not UTF-8 text") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise _fail(where, number, f"not valid JSON: {error.msg}") from None
+        try:
+            entries.append(entry_from_dict(data))
+        except ValueError as error:
+            raise _fail(where, number, str(error)) from None
+    return entries

@@ -1,0 +1,436 @@
+"""`siftui mcp`: a real MCP client (the official SDK) against the server over stdio.
+
+What the agent receives must be the very string `siftui render` prints: the
+first text block is compared byte for byte with the CLI's stdout for the same
+options and --outcap, the note is the second block, and structuredContent holds
+the fields of `siftui render --json`. Refusals and bad options are tool errors
+and the server keeps serving; the call log has one line per call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, TextContent
+from pdfs import make_pdf
+
+from siftui.access import Refused, Roots
+from siftui.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
+from siftui.doc import Doc
+from siftui.docstore import DocStore, load_in_worker
+from siftui.load import LoadError, load_doc
+from siftui.mcp_server import OUTPUT_SCHEMA, ReadTool
+from siftui.output import rendered_json
+from siftui.render import Options, Rendered, render
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+OUTCAP = 3000
+TIMEOUT = 60
+
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not found")
+
+Session = Callable[[ClientSession], Awaitable[None]]
+
+
+def run_server(args: Sequence[str | Path], body: Session, stderr: Path) -> None:
+    """Start `python -m siftui mcp ARGS`, initialize a session, run ``body`` in it."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "siftui", "mcp", *map(str, args)]
+    )
+
+    async def main() -> None:
+        with anyio.fail_after(TIMEOUT), open(stderr, "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                await body(session)
+
+    anyio.run(main)
+    assert "Traceback" not in stderr.read_text(), stderr.read_text()
+
+
+def cli_render(calls: Sequence[tuple[Path, Options]]) -> list[bytes]:
+    """The bytes `siftui render` prints for each (path, options): what to match.
+
+    The processes run side by side; each extracts its file, as a user's would.
+    """
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "siftui", "render", str(path), "--outcap", str(options.out_cap)]
+            + (["--pages", options.pages] if options.pages else [])
+            + (["--grep", options.grep] if options.grep else []),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for path, options in calls
+    ]
+    outputs = []
+    for process in processes:
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+        assert process.returncode == 0, stderr
+        outputs.append(stdout)
+    return outputs
+
+
+def texts(result: CallToolResult) -> list[str]:
+    blocks = []
+    for block in result.content:
+        assert isinstance(block, TextContent)
+        blocks.append(block.text)
+    return blocks
+
+
+def error_of(result: CallToolResult) -> str:
+    assert result.is_error, result
+    assert result.structured_content is None
+    [message] = texts(result)
+    assert "\n" not in message and message
+    return message
+
+
+def arguments(name: str, options: Options) -> dict[str, Any]:
+    given: dict[str, Any] = {"path": name}
+    if options.pages:
+        given["pages"] = options.pages
+    if options.grep:
+        given["grep"] = options.grep
+    return given
+
+
+@needs_corpus
+def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
+    """The corpus through the server, against the CLI; errors in between, then a log."""
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    # A Doc JSON with a lone surrogate: the CLI prints U+FFFD, so must the server.
+    (extra / "broken.json").write_text(
+        '{"title": "B", "page_count": 2, "pages": ["caf\\ud800 ok", "two"]}', "utf-8"
+    )
+    log = tmp_path / "calls.jsonl"
+    cases = [
+        ("ksp-thesis.pdf", Options(out_cap=OUTCAP)),  # a map
+        ("ksp-thesis.pdf", Options(pages="3-8", out_cap=OUTCAP)),  # cut, with a note
+        ("ksp-thesis.pdf", Options(pages="2", out_cap=OUTCAP)),
+        ("ksp-thesis.pdf", Options(grep="thesis", out_cap=OUTCAP)),  # blocks dropped, a note
+        ("ksp-thesis.pdf", Options(pages="1-3", grep=r"Install\w*", out_cap=OUTCAP)),
+        ("lshort-zh-cn.pdf", Options(pages="5-6", out_cap=OUTCAP)),  # CJK
+        ("lshort-zh-cn.pdf", Options(grep="文档", out_cap=OUTCAP)),
+        ("c03-29.pdf", Options(out_cap=OUTCAP)),  # image only: no text
+        (str(extra / "broken.json"), Options(out_cap=OUTCAP)),
+    ]
+    got: list[CallToolResult] = []
+    errors: dict[str, str] = {}
+
+    async def body(session: ClientSession) -> None:
+        listed = await session.list_tools()
+        [tool] = listed.tools
+        assert tool.name == "read_pdf"
+        assert tool.input_schema["required"] == ["path"]
+        assert set(tool.input_schema["properties"]) == {"path", "pages", "grep"}
+        assert tool.output_schema == OUTPUT_SCHEMA
+        assert tool.description is not None
+        assert f"{OUTCAP:,} characters" in tool.description
+        assert 'pages="a-b"' in tool.description and "grep=" in tool.description
+        for name, options in cases[:4]:
+            got.append(await session.call_tool("read_pdf", arguments(name, options)))
+        # Bad options are tool errors; the server answers the next call as usual.
+        bad: dict[str, dict[str, Any]] = {
+            "grep": {"path": "ksp-thesis.pdf", "grep": "("},
+            "long": {"path": "ksp-thesis.pdf", "grep": "x" * 201},
+            "syntax": {"path": "ksp-thesis.pdf", "pages": "3..4"},
+            "range": {"path": "ksp-thesis.pdf", "pages": "9-12"},
+            "missing": {"path": "nope.pdf"},
+            "not a pdf": {"path": "MANIFEST.tsv"},
+            "password": {"path": "libreoffice-writer-password.pdf"},
+            "out_cap": {"path": "ksp-thesis.pdf", "out_cap": 10},
+        }
+        for key, args in bad.items():
+            errors[key] = error_of(await session.call_tool("read_pdf", args))
+        for name, options in cases[4:]:
+            got.append(await session.call_tool("read_pdf", arguments(name, options)))
+
+    run_server(
+        ["--root", CORPUS, "--root", extra, "--outcap", str(OUTCAP), "--log", log],
+        body,
+        tmp_path / "stderr",
+    )
+
+    paths = [Path(name) if Path(name).is_absolute() else CORPUS / name for name, _ in cases]
+    printed = cli_render([(path, options) for path, (_, options) in zip(paths, cases, strict=True)])
+    docs: dict[Path, Doc] = {}
+    for path, (name, options), result, stdout in zip(paths, cases, got, printed, strict=True):
+        assert not result.is_error, texts(result)
+        blocks = texts(result)
+        assert blocks[0].encode("utf-8") == stdout, (name, options)
+        doc = docs.setdefault(path, load_doc(path))
+        expected = json.loads(rendered_json(render(doc, options)).replace("\ud800", "\ufffd"))
+        assert result.structured_content == expected
+        assert blocks[1:] == ([expected["note"]] if expected["note"] else [])
+    assert got[1].structured_content is not None and got[1].structured_content["note"]
+    assert "\ufffd" in texts(got[-1])[0]
+
+    assert errors["grep"] == "invalid grep: missing ): ("
+    assert errors["long"] == "pattern longer than 200 bytes"
+    assert errors["syntax"] == 'invalid pages "3..4": use "a-b", "a" or "a-"'
+    assert errors["range"] == "pages out of range (1-8)"
+    assert errors["missing"] == f"{CORPUS / 'nope.pdf'}: no such file"
+    assert errors["not a pdf"].startswith(f"{CORPUS / 'MANIFEST.tsv'}: ")
+    assert "password" in errors["password"]
+    assert errors["out_cap"].startswith('unknown argument "out_cap"')
+
+    # One valid JSON line per call, failed ones included, in call order.
+    lines = log.read_text("utf-8").splitlines()
+    assert len(lines) == len(cases) + len(errors)
+    assert all(isinstance(json.loads(line), dict) for line in lines)
+    entries = read_log(log)
+    answered = [e for e in entries if not e.error]
+    failed = [e for e in entries if e.error]
+    assert [e.message for e in failed] == list(errors.values())
+    assert len(answered) == len(cases)
+    for entry, path, (_, options), result in zip(answered, paths, cases, got, strict=True):
+        assert entry.path == str(path.resolve())
+        assert entry.options == options
+        assert entry.out_cap == OUTCAP
+        assert entry.rendered is not None
+        assert json.loads(rendered_json(entry.rendered)) == result.structured_content
+        assert entry.sha256 is not None and len(entry.sha256) == 64
+        assert entry.duration_ms >= 0
+    assert entries[0].sha256 == _manifest_sha256("ksp-thesis.pdf")
+    assert failed[0].path == str(CORPUS / "ksp-thesis.pdf") and failed[0].sha256 is None
+
+
+def _manifest_sha256(name: str) -> str:
+    for line in (CORPUS / "MANIFEST.tsv").read_text("utf-8").splitlines()[1:]:
+        fields = line.split("\t")
+        if fields[0] == name:
+            return fields[9]
+    raise AssertionError(name)
+
+
+def test_only_files_under_the_roots_are_readable(tmp_path: Path) -> None:
+    root, root2, outside = tmp_path / "root", tmp_path / "root2", tmp_path / "outside"
+    for folder in (root, root2, outside, root / "sub"):
+        folder.mkdir()
+    make_pdf(root / "real.pdf", ["inside text"])
+    make_pdf(outside / "secret.pdf", ["secret text"])
+    (root / "escape.pdf").symlink_to(outside / "secret.pdf")  # a symlink out of the root
+    (root / "linkdir").symlink_to(outside, target_is_directory=True)
+    (root2 / "alias.pdf").symlink_to(root / "real.pdf")  # lands in a root: allowed
+    refused = {
+        "../outside/secret.pdf": "../outside/secret.pdf",
+        "sub/../../outside/secret.pdf": "sub/../../outside/secret.pdf",
+        "absolute": str(outside / "secret.pdf"),
+        "absent outside": str(outside / "absent.pdf"),
+        "symlink": "escape.pdf",
+        "symlinked dir": "linkdir/secret.pdf",
+        "etc": "/etc/passwd",
+        "root's parent": "..",
+    }
+    allowed = ["real.pdf", "sub/../real.pdf", str(root / "real.pdf"), str(root2 / "alias.pdf")]
+    results: dict[str, CallToolResult] = {}
+
+    async def body(session: ClientSession) -> None:
+        for key, path in refused.items():
+            results[key] = await session.call_tool("read_pdf", {"path": path})
+        for path in allowed:
+            results[path] = await session.call_tool("read_pdf", {"path": path})
+        with pytest.raises(MCPError, match="unknown tool: write_pdf"):
+            await session.call_tool("write_pdf", {"path": "real.pdf"})
+        results["dir"] = await session.call_tool("read_pdf", {"path": "sub"})
+        results["no path"] = await session.call_tool("read_pdf", {})
+        results["int pages"] = await session.call_tool("read_pdf", {"path": "real.pdf", "pages": 1})
+
+    log = tmp_path / "calls.jsonl"
+    run_server(["--root", root, "--root", root2, "--log", log], body, tmp_path / "stderr")
+
+    for key, path in refused.items():
+        message = error_of(results[key])
+        assert message == f"{path} is outside the allowed roots ({root}, {root2})", key
+    for path in allowed:
+        assert not results[path].is_error, texts(results[path])
+        assert texts(results[path]) == ["--- page 1 ---\n\ninside text"]
+    assert error_of(results["dir"]) == f"{root / 'sub'}: is a directory, not a file"
+    assert error_of(results["no path"]) == 'argument "path" is required'
+    assert error_of(results["int pages"]) == 'argument "pages" must be a string'
+    # The log names where a refused path led, not only what was asked.
+    entries = read_log(log)
+    by_request = {e.requested: e for e in entries}
+    assert by_request["escape.pdf"].path == str(outside / "secret.pdf")
+    assert by_request["escape.pdf"].error and by_request["escape.pdf"].sha256 is None
+    assert all("secret text" not in line for line in log.read_text("utf-8").splitlines())
+
+
+def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    roots = Roots([tmp_path / "a", tmp_path / "a" / ".." / "a"])
+    assert roots.dirs == ((tmp_path / "a").resolve(),)
+    assert roots.resolve("x.pdf") == (tmp_path / "a" / "x.pdf").resolve()
+    for bad in ("", "  ", "a\x00b", "../a2/x.pdf"):
+        with pytest.raises(Refused):
+            roots.resolve(bad)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "the following arguments are required: --root"),
+        (["--root", "/nonexistent/dir"], "root /nonexistent/dir: no such directory"),
+        (["--root", "/etc/passwd"], "root /etc/passwd: not a directory"),
+        (["--root", "/tmp", "--outcap", "0"], "--outcap must be >= 1, not 0"),
+        (["--root", "/tmp", "--timeout", "0"], "--timeout must be > 0, not 0"),
+        (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
+    ],
+)
+def test_bad_server_options_exit_2(args: list[str], message: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "siftui", "mcp", *args],
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode() == f"siftui: error: {message}\n"
+
+
+def test_help_names_the_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "siftui", "mcp", "--help"],
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert b"--root" in result.stdout and b"--outcap 20000" in result.stdout
+
+
+class CountingLoader:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, path: Path, timeout: float) -> Doc:
+        self.calls += 1
+        return load_doc(path)
+
+
+def test_docs_are_cached_per_path_mtime_and_size(tmp_path: Path) -> None:
+    loader = CountingLoader()
+    store = DocStore(loader=loader, max_bytes=10**6)
+    pdf = make_pdf(tmp_path / "a.pdf", ["one", "two"])
+    first = store.get(pdf)
+    assert store.get(pdf) is first and loader.calls == 1
+    make_pdf(pdf, ["one", "two", "three"])
+    os.utime(pdf, ns=(time.time_ns(), time.time_ns() + 10**9))
+    second = store.get(pdf)
+    assert loader.calls == 2 and second.doc.page_count == 3
+    assert second.sha256 != first.sha256
+    assert store.cached() == 1  # the stale version was dropped
+    small = DocStore(loader=loader, max_bytes=100)
+    with pytest.raises(LoadError, match=r"over this server's limit of 100 bytes"):
+        small.get(pdf)
+    assert loader.calls == 2
+
+
+def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf", ["one"])
+    roots = Roots([tmp_path])
+    small = ReadTool(roots, out_cap=100, store=DocStore(max_bytes=10))
+    answer = small.call({"path": "a.pdf"})
+    assert answer.rendered is None
+    assert answer.message.endswith("over this server's limit of 10 bytes")
+    # A fresh process cannot even start in a millisecond: it is stopped, not waited for.
+    slow = ReadTool(roots, out_cap=100, store=DocStore(timeout=0.001))
+    answer = slow.call({"path": str(pdf)})
+    assert answer.message == f"{pdf}: extraction took longer than 0.001 s; stopped"
+    with pytest.raises(ValueError):
+        ReadTool(roots, out_cap=0)
+
+
+def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf", ["alpha", "", "gamma"], title="T")
+    assert load_in_worker(pdf, 60) == load_doc(pdf)
+    with pytest.raises(LoadError, match="empty file"):
+        (tmp_path / "empty.pdf").write_bytes(b"")
+        load_in_worker(tmp_path / "empty.pdf", 60)
+    (tmp_path / "junk.pdf").write_bytes(b"not a pdf at all")
+    with pytest.raises(LoadError) as caught:
+        load_in_worker(tmp_path / "junk.pdf", 60)
+    assert "\n" not in str(caught.value)
+
+
+def test_log_round_trip_and_malformed_lines(tmp_path: Path) -> None:
+    entries = [
+        LogEntry(
+            time="2025-01-01T00:00:00.000000Z",
+            requested="a.pdf",
+            path="/r/a.pdf",
+            sha256="0" * 64,
+            pages="1-2",
+            grep="",
+            out_cap=100,
+            duration_ms=1.5,
+            rendered=Rendered("--- page 1 ---\n\n中文", False, 1, 1, 0, 'ask for pages="2-2"'),
+        ),
+        LogEntry(
+            time="2025-01-01T00:00:01.000000Z",
+            requested="../x",
+            path="/x",
+            sha256=None,
+            pages="",
+            grep="(",
+            out_cap=100,
+            duration_ms=0,
+            rendered=None,
+            message="../x is outside the allowed roots (/r)",
+        ),
+    ]
+    path = tmp_path / "calls.jsonl"
+    log = CallLog(path)
+    for entry in entries:
+        log.append(entry)
+    log.close()
+    assert read_log(path) == entries
+    assert entry_to_line(entries[0]).count("\n") == 1
+    good = path.read_text("utf-8")
+    for bad_line, reason in [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        (good.splitlines()[0].replace('"first": 1', '"first": true'), 'key "first"'),
+        (good.splitlines()[0].replace('"out_cap": 100, ', ""), 'key "out_cap": missing'),
+        (good.splitlines()[1].replace('"error": true', '"error": 1'), 'key "error"'),
+    ]:
+        path.write_text(good + "\n" + bad_line + "\n", "utf-8")
+        with pytest.raises(LogError) as caught:
+            read_log(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}: line 4: "), message
+        assert reason in message and "\n" not in message
+    with pytest.raises(LogError, match="No such file or directory"):
+        read_log(tmp_path / "absent.jsonl")
+
+
+def test_render_does_not_import_the_sdk() -> None:
+    """`siftui render` and the TUI do not pay for the MCP SDK: only `siftui mcp` loads it."""
+    probe = "import sys, siftui.cli, siftui.access, siftui.calllog, siftui.docstore\n"
+    probe += "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'anyio'}))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=TIMEOUT
+    )
+    assert done.stdout.strip() == "[]"
