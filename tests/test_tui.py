@@ -15,7 +15,7 @@ from siftui.doc import Doc
 from siftui.output import rendered_json
 from siftui.render import Options, render
 from siftui.tokens import count_tokens
-from siftui.tui import app as app_module
+from siftui.tui import exporting
 from siftui.tui.app import SiftApp
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.screens import ConfirmScreen, PasswordScreen, PathScreen
@@ -38,7 +38,7 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         copied.append(text)
         return None
 
-    monkeypatch.setattr(app_module, "copy_system", fake_copy)
+    monkeypatch.setattr(exporting, "copy_system", fake_copy)
     return copied
 
 
@@ -155,7 +155,7 @@ def test_copy_puts_the_exact_answer_on_the_clipboard(doc_path: Path, clipboard: 
 def test_copy_never_claims_success_without_a_clipboard(
     doc_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "copy_system", lambda text: "no clipboard here")
+    monkeypatch.setattr(exporting, "copy_system", lambda text: "no clipboard here")
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)

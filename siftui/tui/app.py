@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
@@ -19,36 +17,25 @@ from textual.worker import get_current_worker
 
 from siftui.doc import Doc
 from siftui.docindex import index_of
-from siftui.extract import ExtractError, NeedsPassword, WrongPassword, extract
-from siftui.load import LoadError, is_doc_json, read_doc_json
-from siftui.output import encode_utf8, rendered_json, write_new_file
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
-from siftui.tokens import TokenCounts, VocabularyError, count_pages, token_counts
-from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
-from siftui.tui.counter import DocTotals, counter_text, tokens_text
-from siftui.tui.display import Prepared, prepare
+from siftui.render import BadGrep, BadPages, Options, render
+from siftui.tokens import TokenCounts
+from siftui.tui.counter import DocTotals, counter_text
+from siftui.tui.counting import CountingMixin
+from siftui.tui.display import prepare
+from siftui.tui.exporting import ExportMixin
 from siftui.tui.history import CallHistory
+from siftui.tui.loading import LoadingMixin
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.pagestrip import PageStrip
-from siftui.tui.screens import ConfirmScreen, HelpScreen, PasswordScreen, PathScreen
+from siftui.tui.screens import HelpScreen, PathScreen
+from siftui.tui.state import Shown, mode_label
 from siftui.tui.strip_model import PageFacts, cap_page, facts_of, kinds_for
 from siftui.tui.view import ContentView
 from siftui.tui.walkscreen import WalkScreen
 from siftui.walk import Call, next_call, walk
 
-DEFAULT_OUT_CAP = Options().out_cap
 
-
-@dataclass(frozen=True)
-class Shown:
-    """What the view holds: the options asked, the answer, and its drawable form."""
-
-    options: Options
-    answer: Rendered
-    prepared: Prepared
-
-
-class SiftApp(App[int]):
+class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = "siftui.tcss"
@@ -83,7 +70,6 @@ class SiftApp(App[int]):
         self._path = Path(path) if path is not None else None
         self._password = password
         self._generation = 0
-        self.last_copy: CopyReport | None = None
         self.history = CallHistory()
         self._token_cache: dict[str, TokenCounts] = {}
         self._facts: PageFacts | None = None
@@ -117,78 +103,7 @@ class SiftApp(App[int]):
         if self._path is not None:
             self.open_document(self._path, self._password)
 
-    # -------------------------------------------------------------- documents
-
-    def open_document(self, path: Path, password: str | None = None) -> None:
-        self.sub_title = f"opening {path.name} ..."
-        bar = self.query_one("#loading", ProgressBar)
-        bar.update(total=None, progress=0)
-        bar.display = True
-        self._load(path, password)
-
-    @work(thread=True, exclusive=True, group="load")
-    def _load(self, path: Path, password: str | None) -> None:
-        worker = get_current_worker()
-        shown = [0.0]
-
-        def progress(done: int, total: int) -> None:
-            # A repaint per page would cost more than the page itself: ~20 updates a second.
-            now = time.monotonic()
-            if worker.is_cancelled or (now - shown[0] < 0.05 and done < total):
-                return
-            shown[0] = now
-            self.call_from_thread(self._progress, done, total)
-
-        try:
-            if is_doc_json(path):
-                doc = read_doc_json(path)
-            else:
-                doc = extract(path, password=password, progress=progress)
-        except NeedsPassword:
-            self.call_from_thread(self._ask_password, path, "")
-            return
-        except WrongPassword:
-            self.call_from_thread(self._ask_password, path, "Wrong password, try again.")
-            return
-        except (ExtractError, LoadError) as error:
-            self.call_from_thread(self._load_failed, str(error))
-            return
-        except OSError as error:
-            self.call_from_thread(self._load_failed, f"{path}: {error.strerror or error}")
-            return
-        except Exception as error:  # PyMuPDF failed outside its usual types: say so, keep running
-            detail = " ".join(f"{type(error).__name__}: {error}".split())
-            self.call_from_thread(self._load_failed, f"{path}: cannot be read ({detail})")
-            return
-        if not worker.is_cancelled:
-            self.call_from_thread(self._loaded, path, doc)
-
-    def _progress(self, done: int, total: int) -> None:
-        self.query_one("#loading", ProgressBar).update(total=total, progress=done)
-
-    def _ask_password(self, path: Path, error: str) -> None:
-        self.query_one("#loading", ProgressBar).display = False
-
-        def answered(password: str | None) -> None:
-            if password is None:
-                self._load_failed(f"{path}: not opened (it needs a password)")
-            else:
-                self.open_document(path, password)
-
-        self.push_screen(PasswordScreen(path.name, error), answered)
-
-    def _load_failed(self, message: str) -> None:
-        self.query_one("#loading", ProgressBar).display = False
-        self.sub_title = self._path.name if self.doc is not None and self._path else ""
-        self.notify(message, title="Cannot open", severity="error", timeout=8)
-        if self.doc is None:
-            self._set_note(message, error=True)
-            self.query_one(ContentView).border_title = "no document · press o to open a file"
-
-    def _loaded(self, path: Path, doc: Doc) -> None:
-        self.query_one("#loading", ProgressBar).display = False
-        self._path = path
-        self.sub_title = path.name
+    def loaded(self, path: Path, doc: Doc) -> None:
         self._facts = facts_of(doc)
         self.history.clear()
         self._record_next = True
@@ -204,6 +119,10 @@ class SiftApp(App[int]):
                 severity="warning",
                 timeout=10,
             )
+
+    def show_error(self, message: str) -> None:
+        self._set_note(message, error=True)
+        self.query_one(ContentView).border_title = "no document · press o to open a file"
 
     def watch_doc(self, doc: Doc | None) -> None:
         if doc is not None:
@@ -258,7 +177,7 @@ class SiftApp(App[int]):
             return
         view = self.query_one(ContentView)
         view.show(shown.prepared, shown.options.grep)
-        view.border_title = f"what the agent receives · {_mode(shown)}"
+        view.border_title = f"what the agent receives · {mode_label(shown)}"
         index = index_of(self.doc)
         totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
         counter = counter_text(
@@ -269,38 +188,6 @@ class SiftApp(App[int]):
         self._show_strip(self.doc, shown)
         self._show_history()
         self._show_tokens(shown.answer.content)
-
-    def _show_tokens(self, content: str) -> None:
-        counts = self._token_cache.get(content)
-        self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
-        if counts is None:
-            self._count_tokens(content)
-
-    @work(thread=True, exclusive=True, group="tokens")
-    def _count_tokens(self, content: str) -> None:
-        counts = token_counts(content)
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._counted, content, counts)
-
-    def _counted(self, content: str, counts: TokenCounts) -> None:
-        self._token_cache[content] = counts
-        while len(self._token_cache) > 16:
-            del self._token_cache[next(iter(self._token_cache))]
-        if self.shown is not None and self.shown.answer.content == content:
-            self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
-
-    @work(thread=True, exclusive=True, group="page-tokens")
-    def _count_pages(self, doc: Doc) -> None:
-        try:
-            counts = count_pages(doc, "o200k_base")
-        except VocabularyError:
-            return  # the tokens line already says the vocabulary could not be loaded
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._pages_counted, doc, counts)
-
-    def _pages_counted(self, doc: Doc, counts: tuple[int, ...]) -> None:
-        if self.doc is doc:
-            self.query_one(PageStrip).set_page_tokens(counts)
 
     def _show_strip(self, doc: Doc, shown: Shown) -> None:
         if self._facts is None:
@@ -343,80 +230,6 @@ class SiftApp(App[int]):
         self.refresh_view()
 
     # ---------------------------------------------------------------- actions
-
-    def _answer(self) -> Rendered | None:
-        if self.shown is None:
-            self.notify("Nothing to copy yet: no document is open.", severity="warning")
-            return None
-        return self.shown.answer
-
-    def action_copy(self) -> None:
-        answer = self._answer()
-        if answer is not None:
-            self._copy(answer.content, "the answer")
-
-    def action_copy_json(self) -> None:
-        answer = self._answer()
-        if answer is not None:
-            self._copy(rendered_json(answer), "the answer as JSON")
-
-    def _copy(self, text: str, what: str) -> None:
-        # The bytes `siftui render` writes: a lone surrogate (only a Doc JSON can hold
-        # one) becomes U+FFFD there, so it does here too.
-        wire = encode_utf8(text).decode("utf-8")
-        # OSC 52 goes through the terminal; app.clipboard keeps the text either way.
-        self.copy_to_clipboard(wire)
-        self._copy_system(wire, what, not self.is_headless)
-
-    @work(thread=True, group="copy")
-    def _copy_system(self, text: str, what: str, osc52_sent: bool) -> None:
-        report = CopyReport(
-            what=what,
-            runes=len(text),
-            osc52_sent=osc52_sent,
-            osc52_too_large=osc52_too_large(text),
-            system_error=copy_system(text),
-        )
-        self.call_from_thread(self._copied, report)
-
-    def _copied(self, report: CopyReport) -> None:
-        self.last_copy = report
-        self.notify(report.message(), title="Copy", severity=report.severity, timeout=8)
-
-    def action_save(self) -> None:
-        answer = self._answer()
-        if answer is None:
-            return
-        stem = self._path.stem if self._path else "answer"
-        suggestion = str(Path.cwd() / f"{stem}.agent-view.txt")
-
-        def chosen(target: str | None) -> None:
-            if target is not None:
-                self._save(Path(target), answer.content)
-
-        self.push_screen(PathScreen("Save the answer to", suggestion), chosen)
-
-    def _save(self, target: Path, content: str) -> None:
-        if target.exists() and not target.is_dir():
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self._write(target, content, overwrite=True)
-                else:
-                    self.notify(f"Not saved: {target} was left as it was.")
-
-            self.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), confirmed)
-        else:
-            self._write(target, content, overwrite=False)
-
-    def _write(self, target: Path, content: str, *, overwrite: bool) -> None:
-        try:
-            write_new_file(target, encode_utf8(content), overwrite=overwrite)
-        except OSError as error:
-            reason = error.strerror or str(error)
-            self.notify(f"Not saved: {target}: {reason}", severity="error", timeout=8)
-            return
-        self.notify(f"Saved {len(content):,} runes to {target}")
 
     def action_focus_grep(self) -> None:
         self.query_one("#grep", Input).focus()
@@ -521,15 +334,6 @@ class SiftApp(App[int]):
                     _HELP_TEXT.get(binding.action, binding.description),
                     lambda action=binding.action: self.run_action(action),
                 )
-
-
-def _mode(shown: Shown) -> str:
-    pages = shown.options.pages.strip()
-    if shown.options.grep:
-        return "grep" + (f" in pages {pages}" if pages else "")
-    if pages:
-        return f"pages {pages}"
-    return "map" if shown.answer.map else "full text"
 
 
 _HELP_TEXT = {
