@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -116,30 +117,287 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     return document
 
 
+PARALLEL_MIN_PAGES = 64
+"""Documents with at least this many pages to extract use worker processes too.
+
+Measured on 2 cores (bench/extract_parallel.py): a worker process costs about
+0.3 s to start (Python plus ``import pymupdf``) while the parent goes on
+extracting, so it pays off once the serial extraction takes about half a
+second; the corpus needs ~1-2 ms a page."""
+
+CHUNK_PAGES = 16
+"""Pages a process claims at a time: small enough to balance uneven pages (a
+straggling chunk costs ~30 ms), large enough that claiming costs nothing."""
+
+MAX_WORKERS = 4
+
+
+class TimedOut(ExtractError):
+    pass
+
+
+def default_workers() -> int:
+    """Processes extracting at once (the calling one included): the usable cores, 1..4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
 def extract(
     path: str | os.PathLike[str],
     *,
     max_pages: int | None = None,
     password: str | None = None,
     progress: Progress | None = None,
+    workers: int | None = None,
+    timeout: float | None = None,
+    parallel_min_pages: int = PARALLEL_MIN_PAGES,
 ) -> Doc:
-    """The Doc of the contract: every page's ``get_text()``, unchanged."""
+    """The Doc of the contract: every page's ``get_text()``, unchanged.
+
+    From ``parallel_min_pages`` pages on, ``workers - 1`` helper processes
+    (each opening the file itself) extract chunks of pages beside this one;
+    the Doc is the same, byte for byte. ``progress(done, total)`` is called
+    here, in the calling thread, with ``done`` increasing up to ``total``.
+    ``timeout`` (seconds, for the whole extraction) raises :class:`TimedOut`;
+    it is checked between pages, and helper processes are killed.
+    """
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be > 0, not {timeout}")
+    deadline = None if timeout is None else time.monotonic() + timeout
     document = open_document(path, password)
     try:
         page_count = document.page_count
         extracted = page_count if max_pages is None else min(page_count, max_pages)
-        pages = []
-        for number in range(extracted):
-            pages.append(_page_text(document, number, path))
-            if progress is not None:
-                progress(number + 1, extracted)
+        helpers = (default_workers() if workers is None else max(1, workers)) - 1
+        helpers = min(helpers, max(0, extracted // CHUNK_PAGES - 1))
+        if extracted >= parallel_min_pages and helpers > 0 and _may_start_processes():
+            pages = _extract_parallel(
+                document, path, password, extracted, helpers, progress, deadline, timeout
+            )
+        else:
+            pages = []
+            for number in range(extracted):
+                _check_deadline(path, deadline, timeout)
+                pages.append(_page_text(document, number, path))
+                if progress is not None:
+                    progress(number + 1, extracted)
         title = _title(document)
         outline = tuple(_outline(document, path))
     finally:
         document.close()
     return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=outline)
+
+
+def _check_deadline(
+    path: str | os.PathLike[str], deadline: float | None, timeout: float | None
+) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimedOut(f"{shown(path)}: extraction took longer than {timeout:g} s; stopped")
+
+
+def _may_start_processes() -> bool:
+    # A daemonic multiprocessing process (siftui.docstore's) may not have children;
+    # it is bounded by its parent already: stay in one process there.
+    import multiprocessing
+
+    return not multiprocessing.current_process().daemon
+
+
+_HELPER_CODE = "import sys; from siftui.extract import _helper_main; _helper_main(int(sys.argv[1]))"
+
+
+def _start_helper() -> tuple[Any, Any]:
+    """A helper process and this process's end of a two-way connection to it.
+
+    A plain ``python -c`` child, not a multiprocessing one: it never imports
+    the caller's ``__main__`` again (an unguarded script would run twice), it
+    is safe to start from a threaded parent (nothing is forked), and its
+    stdout and stderr are /dev/null (the parent's stdout may be an MCP wire).
+    """
+    import socket
+    import subprocess
+    import sys
+    from multiprocessing.connection import Connection
+
+    parent, child = socket.socketpair()
+    environment = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[1])  # siftui itself, installed or not
+    environment["PYTHONPATH"] = os.pathsep.join(
+        part for part in (here, environment.get("PYTHONPATH", "")) if part
+    )
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", _HELPER_CODE, str(child.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(child.fileno(),),
+            env=environment,
+        )
+    except BaseException:
+        parent.close()
+        raise
+    finally:
+        child.close()
+    return process, Connection(parent.detach())
+
+
+def _helper_main(fd: int) -> None:
+    """A helper: open the file, then extract each chunk the parent hands out.
+
+    To the parent: ("ready",), then ("pages", start, texts) per chunk, or
+    ("error", kind, message). From the parent: (path, password, extracted),
+    then chunk starts; a negative start means stop.
+    """
+    from collections import deque
+    from multiprocessing.connection import Connection
+
+    conn = Connection(fd)
+    path = "?"
+    try:
+        path, password, extracted = conn.recv()
+        document = open_document(path, password)
+        conn.send(("ready",))
+        pending: deque[int] = deque()
+        while True:
+            if not pending:
+                pending.append(conn.recv())
+            while conn.poll():
+                pending.append(conn.recv())
+            start = pending.popleft()
+            if start < 0:
+                break
+            end = min(start + CHUNK_PAGES, extracted)
+            texts = [_page_text(document, number, path) for number in range(start, end)]
+            conn.send(("pages", start, texts))
+        document.close()
+    except ExtractError as error:
+        conn.send(("error", type(error).__name__, str(error)))
+    except (EOFError, OSError):  # the parent is gone or has what it needs
+        pass
+    except Exception as error:  # a MuPDF surprise: still one line
+        conn.send(("error", "NotReadable", f"{shown(path)}: {_one_line(error)}"))
+    finally:
+        conn.close()
+
+
+_ERRORS: dict[str, type[ExtractError]] = {
+    kind.__name__: kind
+    for kind in (NotFound, NotAFile, NotReadable, NeedsPassword, WrongPassword, NoPages)
+}
+
+
+class _Helper:
+    def __init__(self, process: Any, conn: Any) -> None:
+        self.process = process
+        self.conn = conn
+        self.chunks: set[int] = set()  # handed out, not back yet
+
+
+def _extract_parallel(
+    document: Any,
+    path: str | os.PathLike[str],
+    password: str | None,
+    extracted: int,
+    helpers: int,
+    progress: Progress | None,
+    deadline: float | None,
+    timeout: float | None,
+) -> list[str]:
+    """This process and ``helpers`` helper processes extract chunks of pages.
+
+    This process starts at once, taking chunks from the front; a helper, once
+    it has opened the file (~0.3 s), gets the next two chunks (so it never
+    waits for an answer) and one more for each it sends back. Chunks a helper
+    could not finish (it died) are done here at the end.
+    """
+    from multiprocessing.connection import wait
+
+    texts: list[str | None] = [None] * extracted
+    done = 0
+    claimed = 0
+    started: list[_Helper] = []
+    running: list[_Helper] = []
+
+    def claim() -> int:
+        nonlocal claimed
+        start, claimed = claimed, claimed + CHUNK_PAGES
+        return start if start < extracted else -1
+
+    def hand_out(helper: _Helper) -> None:
+        start = claim()
+        helper.conn.send(start)
+        if start >= 0:
+            helper.chunks.add(start)
+
+    def stop(helper: _Helper) -> None:
+        running.remove(helper)
+        helper.conn.close()
+
+    def receive(ready: list[Any]) -> None:
+        nonlocal done
+        for helper in [h for h in running if h.conn in ready]:
+            try:
+                message = helper.conn.recv()
+                if message[0] == "error":
+                    raise _ERRORS.get(message[1], NotReadable)(message[2])
+                if message[0] == "pages":
+                    _, start, payload = message
+                    texts[start : start + len(payload)] = payload
+                    helper.chunks.discard(start)
+                    done += len(payload)
+                    if progress is not None:
+                        progress(done, extracted)
+                    hand_out(helper)
+                else:  # ready
+                    hand_out(helper)
+                    hand_out(helper)
+            except (EOFError, OSError):  # it died
+                stop(helper)
+                continue
+            if claimed >= extracted and not helper.chunks:
+                stop(helper)
+
+    try:
+        for _ in range(helpers):
+            helper = _Helper(*_start_helper())
+            started.append(helper)
+            running.append(helper)
+            helper.conn.send((os.fspath(path), password, extracted))
+        while (start := claim()) >= 0:
+            for number in range(start, min(start + CHUNK_PAGES, extracted)):
+                _check_deadline(path, deadline, timeout)
+                texts[number] = _page_text(document, number, path)
+                done += 1
+                if progress is not None:
+                    progress(done, extracted)
+                if running:
+                    receive(wait([h.conn for h in running], 0))
+        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
+            stop(helper)
+        while running:
+            _check_deadline(path, deadline, timeout)
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            receive(wait([h.conn for h in running], left))
+        for number, text in enumerate(texts):
+            if text is None:
+                _check_deadline(path, deadline, timeout)
+                texts[number] = _page_text(document, number, path)
+                done += 1
+                if progress is not None:
+                    progress(done, extracted)
+    finally:
+        for helper in started:
+            helper.conn.close()
+            if helper.process.poll() is None:
+                helper.process.kill()
+            helper.process.wait()
+    return [text for text in texts if text is not None]
 
 
 def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from siftui import __version__
+from siftui.cache import cached_extract
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
-from siftui.extract import ExtractError, check_file, extract, pymupdf_version, shown
+from siftui.extract import ExtractError, check_file, pymupdf_version, shown
 
 JSON_SNIFF_BYTES = 64
 
@@ -53,7 +54,10 @@ def load_doc(
     *,
     max_pages: int | None = None,
     password: str | None = None,
+    use_cache: bool = True,
 ) -> Doc:
+    """A Doc JSON as it is, or a document extracted through the disk cache
+    (siftui.cache: never with a password; ``use_cache=False`` bypasses it)."""
     try:
         check_file(path)
         if is_doc_json(path):
@@ -61,7 +65,7 @@ def load_doc(
             if max_pages is not None and max_pages < len(doc.pages):
                 doc = Doc(doc.title, doc.page_count, doc.pages[:max_pages], doc.outline)
             return doc
-        return extract(path, max_pages=max_pages, password=password)
+        return cached_extract(path, max_pages=max_pages, password=password, use_cache=use_cache)
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
@@ -86,13 +90,14 @@ def load_source(
     *,
     max_pages: int | None = None,
     password: str | None = None,
+    use_cache: bool = True,
 ) -> str:
     """The Doc JSON of a document, with a "source" key describing the file."""
     try:
         check_file(path)
         if is_doc_json(path):
             raise LoadError(f"{shown(path)}: already a Doc JSON file; use siftui render to read it")
-        doc = extract(path, max_pages=max_pages, password=password)
+        doc = cached_extract(path, max_pages=max_pages, password=password, use_cache=use_cache)
         return to_json(doc, source_info(path))
     except ExtractError as error:
         raise LoadError(str(error)) from None

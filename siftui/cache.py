@@ -1,0 +1,315 @@
+"""Extracted Docs cached on disk, so a document is extracted once per version.
+
+Where: ``$XDG_CACHE_HOME/siftui`` (``~/.cache/siftui`` when the variable is
+unset or not an absolute path), one file per entry, readable by the user only.
+
+Key: the sha256 of the file's bytes, the extraction options (``max_pages``),
+the cache format, siftui's version and PyMuPDF's. A file whose bytes change
+gets a new key, so it never gets the Doc of its former self; an upgrade of
+either program starts afresh (old entries age out).
+
+Never cached: documents opened with a password. The cache would hold their
+decrypted text in a file any program of the user can read, long after the
+password was typed; they are extracted every time.
+
+Format: a magic line, then zlib (level 1) of a one-line ASCII JSON header
+(key, title, page count, outline, the length of each page in code points) and
+the pages' UTF-8 text, concatenated. Loading pgfmanual's 3.4M characters takes
+~30-60 ms against ~3 s to extract them (bench/cache.py).
+
+Safety: an entry is written to a temporary file in the same directory and
+renamed over the entry's name (atomic), so a reader sees a whole entry or
+none, whatever runs at the same time or crashes. A corrupt, truncated or
+unreadable entry is a miss: it is extracted again and rewritten. Leftover
+temporary files are removed after an hour. Errors of the cache itself (a
+read-only or full disk) never stop a read: the Doc is extracted as if there
+were no cache.
+
+Size: at most ``SIFTUI_CACHE_MAX_BYTES`` (default 512 MiB; 0 turns writing
+off); after each write the entries used least recently (a hit touches the
+entry's modification time) are removed until the total fits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import re
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from siftui import __version__
+from siftui.doc import Doc, OutlineItem
+from siftui.extract import Progress, check_file, extract
+
+FORMAT = 1
+MAGIC = b"siftui doc cache 1\n"
+SUFFIX = ".doc"
+TEMP_PREFIX = ".tmp-"
+TEMP_MAX_AGE = 3600.0
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES_ENV = "SIFTUI_CACHE_MAX_BYTES"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return root / "siftui"
+
+
+def max_bytes_from_env() -> int:
+    text = os.environ.get(MAX_BYTES_ENV, "").strip()
+    try:
+        value = int(text)
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+    return max(0, value)
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@functools.cache
+def pymupdf_version() -> str:
+    """PyMuPDF's version without importing it (0.2-0.7 s): a warm-cache render
+    never needs PyMuPDF itself."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pymupdf")
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                build = Path(location, "_build.py").read_text("utf-8")
+                found = re.search(r"^pymupdf_version\s*=\s*['\"]([^'\"]+)['\"]", build, re.M)
+                if found:
+                    return found.group(1)
+    except (OSError, ImportError, ValueError):
+        pass
+    from siftui.extract import pymupdf_version as imported_version
+
+    return imported_version()
+
+
+def cache_key(sha256: str, max_pages: int | None) -> str:
+    """The entry's name: everything that decides what extract() returns."""
+    parts = {
+        "format": FORMAT,
+        "sha256": sha256,
+        "max_pages": max_pages,
+        "siftui": __version__,
+        "pymupdf": pymupdf_version(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def encode(doc: Doc, key: str) -> bytes:
+    header = {
+        "key": key,
+        "title": doc.title,
+        "page_count": doc.page_count,
+        "outline": [[item.level, item.title, item.page] for item in doc.outline],
+        "lengths": [len(page) for page in doc.pages],
+    }
+    head = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    body = "".join(doc.pages).encode("utf-8", "surrogatepass")
+    return MAGIC + zlib.compress(head + b"\n" + body, 1)
+
+
+class BadEntry(ValueError):
+    pass
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def decode(data: bytes, key: str) -> Doc:
+    """The Doc of an entry, or BadEntry for anything but a whole entry of ``key``."""
+    if not data.startswith(MAGIC):
+        raise BadEntry("not a siftui cache entry")
+    try:
+        raw = zlib.decompress(memoryview(data)[len(MAGIC) :])
+        newline = raw.index(b"\n")
+        header = json.loads(raw[:newline])
+        text = raw[newline + 1 :].decode("utf-8", "surrogatepass")
+    except (zlib.error, ValueError) as error:  # JSON and Unicode errors are ValueErrors
+        raise BadEntry(str(error)) from None
+    if not isinstance(header, dict) or header.get("key") != key:
+        raise BadEntry("another key")
+    title, page_count = header.get("title"), header.get("page_count")
+    lengths, outline = header.get("lengths"), header.get("outline")
+    if not isinstance(title, str) or not isinstance(page_count, int):
+        raise BadEntry("bad title or page count")
+    if not (isinstance(lengths, list) and all(_whole(n) and n >= 0 for n in lengths)):
+        raise BadEntry("bad lengths")
+    if sum(lengths) != len(text) or len(lengths) > page_count:
+        raise BadEntry("lengths do not match the text")
+    items = []
+    if not isinstance(outline, list):
+        raise BadEntry("bad outline")
+    for entry in outline:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and _whole(entry[0])
+            and isinstance(entry[1], str)
+            and _whole(entry[2])
+        ):
+            raise BadEntry("bad outline item")
+        items.append(OutlineItem(entry[0], entry[1], entry[2]))
+    pages = []
+    offset = 0
+    for length in lengths:
+        pages.append(text[offset : offset + length])
+        offset += length
+    return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items))
+
+
+@dataclass
+class DocCache:
+    """A directory of entries; every method swallows the cache's own OSErrors."""
+
+    directory: Path
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+    @classmethod
+    def default(cls) -> DocCache:
+        return cls(cache_dir(), max_bytes_from_env())
+
+    def entry(self, key: str) -> Path:
+        return self.directory / f"{key}{SUFFIX}"
+
+    def get(self, key: str) -> Doc | None:
+        where = self.entry(key)
+        try:
+            data = where.read_bytes()
+        except OSError:
+            return None
+        try:
+            doc = decode(data, key)
+        except BadEntry:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(where)  # "used recently", for eviction; atime is often not kept
+        return doc
+
+    def put(self, key: str, doc: Doc) -> None:
+        if self.max_bytes <= 0:
+            return
+        data = encode(doc, key)
+        if len(data) > self.max_bytes:
+            return
+        import tempfile
+
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            handle, temporary = tempfile.mkstemp(
+                prefix=TEMP_PREFIX, suffix=SUFFIX, dir=self.directory
+            )
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())  # whole on disk before it has its name
+            os.replace(temporary, self.entry(key))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            return
+        self.evict()
+
+    def evict(self) -> None:
+        """Drop the least recently used entries until the rest fit; old temporaries too."""
+        now = time.time()
+        entries: list[tuple[float, int, str]] = []
+        try:
+            with os.scandir(self.directory) as found:
+                for item in found:
+                    try:
+                        info = item.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if item.name.startswith(TEMP_PREFIX):
+                        if now - info.st_mtime > TEMP_MAX_AGE:
+                            _unlink(item.path)
+                    elif item.name.endswith(SUFFIX) and item.is_file(follow_symlinks=False):
+                        entries.append((info.st_mtime, info.st_size, item.path))
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        for _, size, where in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            _unlink(where)
+            total -= size
+
+
+def _unlink(where: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(where)
+
+
+def _identity(path: Path) -> tuple[int, int, int, int]:
+    info = path.stat()
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def cached_extract(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    progress: Progress | None = None,
+    timeout: float | None = None,
+    use_cache: bool = True,
+    cache: DocCache | None = None,
+) -> Doc:
+    """``extract()`` through the disk cache: the same Doc, the same errors.
+
+    A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
+    false, the cache is neither read nor written.
+    """
+    if not use_cache or password is not None:
+        return extract(
+            path, max_pages=max_pages, password=password, progress=progress, timeout=timeout
+        )
+    if max_pages is not None and max_pages < 0:
+        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    where = check_file(path)
+    store = DocCache.default() if cache is None else cache
+    try:
+        before = _identity(where)
+        digest = file_sha256(where)
+    except OSError:
+        return extract(path, max_pages=max_pages, progress=progress, timeout=timeout)
+    key = cache_key(digest, max_pages)
+    doc = store.get(key)
+    if doc is None and max_pages is not None:
+        whole = store.get(cache_key(digest, None))
+        if whole is not None:  # the first pages of a whole extraction are the same
+            doc = Doc(whole.title, whole.page_count, whole.pages[:max_pages], whole.outline)
+    if doc is not None:
+        if progress is not None and doc.pages:
+            progress(len(doc.pages), len(doc.pages))
+        return doc
+    doc = extract(path, max_pages=max_pages, progress=progress, timeout=timeout)
+    try:
+        unchanged = _identity(where) == before
+    except OSError:
+        unchanged = False
+    if unchanged:  # written to while it was read: its hash may not be these pages'
+        store.put(key, doc)
+    return doc

@@ -1,0 +1,200 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+"""Parallel extraction: the same Doc as one process, progress, passwords, errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+from pdfs import CORPUS, make_pdf
+
+from siftui import extract as extract_module
+from siftui.doc import Doc
+from siftui.extract import (
+    CHUNK_PAGES,
+    ExtractError,
+    NeedsPassword,
+    NotFound,
+    TimedOut,
+    WrongPassword,
+    extract,
+)
+
+PASSWORD = "pw-parallel"
+
+
+def serial(path: Path, **options: object) -> Doc:
+    return extract(path, workers=1, **options)  # type: ignore[arg-type]
+
+
+def parallel(path: Path, workers: int = 2, **options: object) -> Doc:
+    return extract(path, workers=workers, parallel_min_pages=1, **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """90 pages (more than five chunks), a title and an outline."""
+    path = tmp_path_factory.mktemp("parallel") / "many.pdf"
+    texts = [f"Page {n}\nline two of {n}" if n % 7 else "" for n in range(1, 91)]
+    return make_pdf(path, texts, title="Many", toc=[(1, "Start", 1), (1, "End", 90)])
+
+
+@pytest.fixture(scope="module")
+def locked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("parallel") / "locked.pdf"
+    document = pymupdf.open()
+    for number in range(1, 41):
+        document.new_page().insert_text((72, 72), f"secret page {number}", fontname="helv")
+    document.save(
+        path,
+        encryption=pymupdf.mupdf.PDF_ENCRYPT_AES_256,
+        user_pw=PASSWORD,
+        owner_pw="owner-" + PASSWORD,
+    )
+    document.close()
+    return path
+
+
+def corpus_file(name: str) -> Path:
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"corpus file {name} not found at {CORPUS}")
+    return path
+
+
+@pytest.mark.parametrize("name", ["beameruserguide.pdf", "lshort-zh-cn.pdf", "ksp-thesis.pdf"])
+def test_corpus_same_doc(name: str) -> None:
+    path = corpus_file(name)
+    assert parallel(path) == serial(path)
+
+
+def test_pgfmanual_same_doc_with_two_helpers() -> None:
+    """The first 500 pages (the whole manual takes ~5 s each way on 2 quiet cores,
+    much more on a loaded machine; bench/extract_parallel.py compares all 1,321)."""
+    path = corpus_file("pgfmanual.pdf")
+    one = serial(path, max_pages=500)
+    assert len(one.pages) == 500 and one.page_count == 1321
+    assert extract(path, max_pages=500, workers=3) == one  # the default threshold
+
+
+def test_made_document_same_doc(many: Path) -> None:
+    one = serial(many)
+    assert one.title == "Many" and len(one.pages) == 90
+    assert parallel(many) == one
+    assert parallel(many, workers=4) == one
+    assert parallel(many, max_pages=50) == serial(many, max_pages=50)
+    assert parallel(many, max_pages=50).pages == one.pages[:50]
+
+
+def test_progress_is_monotonic_and_ends_at_e(many: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    doc = parallel(many, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (90, 90)
+    assert all(total == 90 for _, total in calls)
+    dones = [done for done, _ in calls]
+    assert dones == sorted(set(dones))  # strictly increasing
+    assert doc == serial(many)
+
+
+def test_progress_with_max_pages(many: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    parallel(many, max_pages=40, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (40, 40)
+
+
+def test_below_the_threshold_stays_in_one_process(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_helpers() -> None:
+        raise AssertionError("a helper was started")
+
+    monkeypatch.setattr(extract_module, "_start_helper", no_helpers)
+    assert extract(many, workers=2, parallel_min_pages=91) == serial(many)
+    assert extract(many, workers=2, max_pages=2 * CHUNK_PAGES - 1, parallel_min_pages=1).pages
+    assert extract(many, workers=1, parallel_min_pages=1) == serial(many)
+
+
+def test_password_in_parallel_mode(locked: Path) -> None:
+    doc = parallel(locked, password=PASSWORD)
+    assert doc == serial(locked, password=PASSWORD)
+    assert doc.pages[39].strip() == "secret page 40"
+    with pytest.raises(NeedsPassword):
+        parallel(locked)
+    with pytest.raises(WrongPassword):
+        parallel(locked, password="wrong")
+
+
+def test_helper_error_comes_back_as_the_same_family(many: Path, tmp_path: Path) -> None:
+    """The file disappears after this process opened it: the helper cannot open it."""
+    path = make_pdf(tmp_path / "vanishing.pdf", [f"page {n}" for n in range(200)])
+
+    def remove_on_first_page(done: int, total: int) -> None:
+        if path.exists():
+            path.unlink()
+        time.sleep(0.02)  # slow this process down: the helper must start before the end
+
+    with pytest.raises(ExtractError) as caught:
+        parallel(path, progress=remove_on_first_page)
+    assert isinstance(caught.value, NotFound)
+    assert "\n" not in str(caught.value)
+    assert str(caught.value).endswith("vanishing.pdf: no such file")
+
+
+def test_a_helper_that_dies_leaves_its_pages_to_the_parent(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(extract_module, "_HELPER_CODE", "import os; os._exit(3)")
+    calls: list[int] = []
+    doc = parallel(many, progress=lambda done, total: calls.append(done))
+    assert doc == serial(many)
+    assert calls[-1] == 90
+
+
+def test_helper_reports_errors_in_one_line(tmp_path: Path) -> None:
+    process, conn = extract_module._start_helper()
+    conn.send((str(tmp_path / "missing\nname.pdf"), None, 10))
+    kind, name, message = conn.recv()
+    conn.close()
+    process.wait(30)
+    assert (kind, name) == ("error", "NotFound")
+    assert "\n" not in message and "missing\\nname.pdf: no such file" in message
+
+
+def test_timeout(many: Path) -> None:
+    with pytest.raises(TimedOut, match=r"took longer than 1e-09 s; stopped"):
+        parallel(many, timeout=1e-9)
+    with pytest.raises(TimedOut):
+        serial(many, timeout=1e-9)
+    with pytest.raises(ValueError):
+        serial(many, timeout=0)
+    assert parallel(many, timeout=60) == serial(many)
+
+
+def test_from_a_thread(many: Path) -> None:
+    """The TUI extracts in a worker thread: helpers start from there too."""
+    results: list[Doc] = []
+    thread = threading.Thread(target=lambda: results.append(parallel(many)))
+    thread.start()
+    thread.join(60)
+    assert results == [serial(many)]
+
+
+def test_unguarded_main_script_runs_once(many: Path, tmp_path: Path) -> None:
+    """Helpers are not multiprocessing children: a script without the
+    ``if __name__ == "__main__"`` guard is not run again by each of them."""
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from siftui.extract import extract\n"
+        f"doc = extract({str(many)!r}, workers=2, parallel_min_pages=1)\n"
+        "print(len(doc.pages))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"90\n", b"")
