@@ -15,7 +15,7 @@ from siftui.render import BadGrep, BadPages, Options, Rendered, full, render
 # Characters that stress the rules: CJK (3 UTF-8 bytes), emoji (4; a ZWJ family is
 # 5 code points), case pairs, Unicode whitespace that str.strip/str.split know,
 # CR for CRLF pages, and regex metacharacters for the random patterns.
-LETTERS = "abcXYZ中文字😀👨‍👩‍👧ÉéßİΣσ-().*"
+LETTERS = "abcXYZ中文字😀👨‍👩‍👧ÉéßİΣσǄǅǆ-().*"
 SPACES = [" ", "\t", "\r", "\u00a0", "\u2003", "\u2028", "\x85", "\x1c"]
 PAGE_CHARS = LETTERS + "".join(SPACES) + "\n\n\n"
 
@@ -34,7 +34,7 @@ def page_texts() -> st.SearchStrategy[str]:
         st.integers(0, 700),
         plain,
     ).map(lambda t: t[0] + t[1] * t[2] + t[3] + t[1] * t[4] + t[5])
-    return st.one_of(plain, plain, blank, crlf, huge_line, st.just(""))
+    return st.one_of(plain, plain, blank, crlf, huge_line, huge_line, st.just(""))
 
 
 def titles() -> st.SearchStrategy[str]:
@@ -42,8 +42,9 @@ def titles() -> st.SearchStrategy[str]:
 
 
 @st.composite
-def docs(draw: st.DrawFn, min_pages: int = 0) -> Doc:
-    if draw(st.integers(0, 19)) == 0:
+def docs(draw: st.DrawFn, min_pages: int = 0, many: int = 20) -> Doc:
+    """A Doc; one in ``many`` has 95-140 small pages."""
+    if draw(st.integers(1, many)) == 1:
         # many small pages: the 100-page limit and more than 100 grep matches
         count = draw(st.integers(95, 140))
         pages = tuple(f"line {i}\nhit {i % 7}" for i in range(count))
@@ -111,7 +112,25 @@ PATTERNS = [
 ]
 
 
-LIKELY = ["a", "A", ".", "^", "a$", "\\S", "中", "😀", "é", "σ", "x", "hit", "(a|b)+"]
+LIKELY = [
+    "a",
+    "A",
+    ".",
+    "^",
+    "a$",
+    "\\S",
+    "中",
+    "😀",
+    "é",
+    "σ",
+    "ǅ",
+    "x",
+    "hit",
+    "(a|b)+",
+    "X|needle|中文",
+    "X|needle|中文",
+    "needle|中文",
+]
 
 
 def patterns() -> st.SearchStrategy[str]:
@@ -150,7 +169,12 @@ KINDS = ["view", "pages", "grep", "grep pages", "anything"]
 def cases(draw: st.DrawFn, kind: str = "") -> tuple[Doc, Options]:
     """A doc and options of one kind (the default: any kind)."""
     kind = kind or draw(st.sampled_from(KINDS))
-    doc = draw(docs(min_pages=1 if kind.startswith("grep") else 0))
+    doc = draw(
+        docs(
+            min_pages=1 if kind.startswith("grep") else 0,
+            many=4 if kind in ("pages", "grep pages") else 20,
+        )
+    )
     extracted = len(doc.pages)
     pages, grep, out_cap = "", "", draw(out_caps())
     if kind == "pages":
@@ -239,6 +263,55 @@ def test_map_or_full_equals_reference(doc: Doc, out_cap: int) -> None:
     size = len(ref_full(doc))
     for cap in {out_cap, max(1, size - out_cap % 50), max(1, size), size + 1}:
         check_against_reference(doc, Options(out_cap=cap))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["view", "pages", "grep"]), st.data())
+def test_budget_borders_equal_reference(kind: str, data: st.DataObject) -> None:
+    """Each answer at out_caps around its own uncut length, where cuts are decided."""
+    doc, options = data.draw(cases(kind))
+    try:
+        whole = render(doc, Options(options.pages, options.grep, 10**9))
+    except (BadPages, BadGrep):
+        assume(False)
+        return
+    size = len(whole.content)
+    shave = data.draw(st.integers(0, max(0, size - 1)))
+    for cap in {size + 1, size, size - 1, size - 2, size - 17, size - shave, size // 2}:
+        if cap >= 1:
+            check_against_reference(doc, Options(options.pages, options.grep, cap))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs(many=1), st.data())
+def test_long_ranges_equal_reference(doc: Doc, data: st.DataObject) -> None:
+    """95-140 pages: the 100-page limit of ranges and the 100-match limit of grep."""
+    first = data.draw(st.integers(1, 30))
+    spec = data.draw(
+        st.sampled_from([f"{first}-", f"{first}-{first + 99}", f"{first}-{first + 100}"])
+    )
+    out_cap = data.draw(st.one_of(st.just(10**6), st.integers(1000, 4000)))
+    check_against_reference(doc, Options(pages=spec, out_cap=out_cap))
+    check_against_reference(doc, Options(grep="hit", out_cap=out_cap))
+    check_against_reference(doc, Options(grep="hit [0-3]", pages=spec, out_cap=out_cap))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["a", "中", "😀", "x ", "ab"]),
+    st.integers(0, 900),
+    st.integers(0, 900),
+    st.sampled_from(["needle", "NEEDLE", "n"]),
+    st.integers(0, 900),
+)
+def test_line_windows_equal_reference(
+    filler: str, before: int, after: int, needle: str, context: int
+) -> None:
+    """Matching and context lines of every length around 400, needle anywhere."""
+    line = filler * before + needle + filler * after
+    doc = Doc("T", 1, (f"{filler * context}\n{line}\n{needle}{filler * context}",))
+    check_against_reference(doc, Options(grep="needle"))
+    check_against_reference(doc, Options(grep="NEEDLE|zz"))
 
 
 @st.composite

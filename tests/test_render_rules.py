@@ -462,6 +462,14 @@ def test_grep_smart_case() -> None:
     assert render(doc, Options(grep="\\Sa$")).grep_hits == 1  # "alpha", not "bA" nor "ALPHA"
 
 
+def test_grep_smart_case_is_str_isupper_per_character() -> None:
+    # The title-case "ǅ" is not upper-case: the search stays case-insensitive.
+    doc = Doc("T", 1, ("Ǆ\nǅ\nǆ\nx",))
+    assert not "ǅ".isupper()
+    assert render(doc, Options(grep="ǅ")).grep_hits == 3
+    assert render(doc, Options(grep="Ǆ")).grep_hits == 1
+
+
 def test_grep_over_100_matches() -> None:
     doc = Doc("T", 1, ("\n\n".join(f"hit {i}" for i in range(150)),))
     header = 'grep "hit": 150 matches, showing the first 100'
