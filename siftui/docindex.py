@@ -40,6 +40,8 @@ class DocIndex:
     # ends[i] = len of blocks[0..i] joined by SEPARATOR, so a run of pages is sized in O(1).
     ends: tuple[int, ...]
     outline_lines: tuple[str, ...]
+    # outline_sizes[k] = len of the first k outline lines, each followed by "\n"
+    outline_sizes: tuple[int, ...] = (0,)
     _full: str | None = field(default=None, repr=False)
     _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
@@ -94,21 +96,39 @@ def _build(doc: Doc) -> DocIndex:
     lengths = [len(b) + len(SEPARATOR) for b in blocks]
     ends = tuple(end - len(SEPARATOR) for end in accumulate(lengths))
     outline = tuple(_outline_line(it.level, it.title, it.page) for it in doc.outline)
-    return DocIndex(pages=doc.pages, blocks=blocks, ends=ends, outline_lines=outline)
+    sizes = (0, *accumulate(len(line) + 1 for line in outline))
+    return DocIndex(
+        pages=doc.pages, blocks=blocks, ends=ends, outline_lines=outline, outline_sizes=sizes
+    )
 
 
 _cache: weakref.WeakKeyDictionary[Doc, DocIndex] = weakref.WeakKeyDictionary()
+# The same Doc object again (every slider step) is found by identity, without
+# hashing and comparing its pages and outline: id -> (weak ref to it, its index).
+_by_id: dict[int, tuple[weakref.ref[Doc], DocIndex]] = {}
 _lock = threading.Lock()
 
 
 def index_of(doc: Doc) -> DocIndex:
     """The DocIndex of ``doc``, built on first use and kept while the Doc lives."""
+    key = id(doc)
+    seen = _by_id.get(key)
+    if seen is not None and seen[0]() is doc:
+        return seen[1]
     # The index holds the pages, never the Doc itself, so the weak key can die.
     with _lock:
         found = _cache.get(doc)
-    if found is not None:
-        return found
-    built = _build(doc)
+    if found is None:
+        built = _build(doc)
+        with _lock:
+            found = _cache.setdefault(doc, built)
+
+    def forget(ref: weakref.ref[Doc]) -> None:
+        with _lock:
+            current = _by_id.get(key)
+            if current is not None and current[0] is ref:
+                del _by_id[key]
+
     with _lock:
-        _cache[doc] = built
-    return built
+        _by_id[key] = (weakref.ref(doc, forget), found)
+    return found

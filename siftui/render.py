@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import accumulate
 
 from siftui.doc import Doc
 from siftui.docindex import SEPARATOR, DocIndex, collapse_whitespace, index_of, marker
@@ -143,19 +142,20 @@ def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
     head = f"# {title}{SEPARATOR}{stats}"
     tail = f"{INSTRUCTION}{SEPARATOR}{leading}"
     fixed = len(head) + len(SEPARATOR) + len(tail)
-    outline = _fit_outline(index.outline_lines, out_cap - fixed - len(SEPARATOR))
+    outline = _fit_outline(index, out_cap - fixed - len(SEPARATOR))
     sections = [head, outline, tail] if outline is not None else [head, tail]
     content = SEPARATOR.join(sections)[:out_cap]
     return Rendered(content, True, 1, last, 0, "")
 
 
-def _fit_outline(lines: tuple[str, ...], room: int) -> str | None:
+def _fit_outline(index: DocIndex, room: int) -> str | None:
     """The outline section in at most ``room`` characters, cut as R2 says, or None."""
+    lines = index.outline_lines
     if not lines:
         return None
     heading = "## Outline\n"
     # sizes[k] = length of the first k lines joined by "\n" plus the "\n" after them
-    sizes = [0, *accumulate(len(line) + 1 for line in lines)]
+    sizes = index.outline_sizes
     if len(heading) + sizes[-1] - 1 <= room:
         return heading + "\n".join(lines)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 import pytest
@@ -643,3 +645,21 @@ def test_grep_matches_in_a_line_with_a_lone_surrogate() -> None:
         'grep "y": 1 match\np. 1: x\ud800y\np. 1- z\n--', False, 0, 0, 1, ""
     )
     assert render(doc, Options(grep="x.y")).grep_hits == 1
+
+
+# ------------------------------------------------------------------ caches
+
+
+def test_caches_do_not_keep_a_doc_alive_nor_mix_docs() -> None:
+    first = Doc("T", 2, ("one", "two"))
+    assert render(first, Options()).content == block(1, "one") + "\n\n" + block(2, "two")
+    gone = weakref.ref(first)
+    del first
+    gc.collect()
+    assert gone() is None
+    # a new Doc (which may reuse the dead one's id) gets its own answer
+    for text in ("three", "four"):
+        doc = Doc("T", 1, (text,))
+        assert render(doc, Options()).content == block(1, text)
+        del doc
+        gc.collect()
