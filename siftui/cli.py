@@ -59,6 +59,7 @@ TUI_EXAMPLES = """commands:
   siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
   siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
+  siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
 
 examples:
   siftui thesis.pdf
@@ -259,6 +260,40 @@ def token_counter() -> TokenCounter:
     return count
 
 
+LOG_EXAMPLES = """examples:
+  siftui log calls.jsonl       # the calls an agent made through `siftui mcp --log calls.jsonl`
+"""
+
+
+def _log_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui log",
+        description=(
+            "Open an MCP call log in the TUI: every call the agent made, exactly what it "
+            "received, and the same call re-run at another OutCap."
+        ),
+        epilog=LOG_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="FILE", help="a JSON Lines log written by siftui mcp --log")
+    return parser
+
+
+def _cmd_log(argv: Sequence[str]) -> int:
+    args = _log_parser().parse_args(argv)
+    from siftui.calllog import LogError, read_log
+
+    try:
+        entries = read_log(args.path)
+    except LogError as error:
+        raise LoadError(str(error)) from None
+    if not entries:
+        raise LoadError(f"{shown(args.path)}: the log holds no calls")
+    from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
+
+    return run_log_tui(entries)
+
+
 def _cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
@@ -344,7 +379,13 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = {"render": _cmd_render, "extract": _cmd_extract, "mcp": _cmd_mcp, "walk": _cmd_walk}
+    commands = {
+        "render": _cmd_render,
+        "extract": _cmd_extract,
+        "mcp": _cmd_mcp,
+        "walk": _cmd_walk,
+        "log": _cmd_log,
+    }
     try:
         if arguments and arguments[0] in commands:
             return commands[arguments[0]](arguments[1:])

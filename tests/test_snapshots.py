@@ -83,6 +83,9 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PasswordScreen))
+        # A blinking cursor would make the picture depend on the moment it is taken.
+        pilot.app.screen.query_one(Input).cursor_blink = False
+        await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
     assert snap_compare(SiftApp(path), terminal_size=SIZE, run_before=before)

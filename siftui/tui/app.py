@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from siftui.calllog import LogEntry
 from siftui.doc import Doc
 from siftui.docindex import index_of
 from siftui.render import BadGrep, BadPages, Options, render
@@ -27,6 +28,7 @@ from siftui.tui.history import CallHistory
 from siftui.tui.loading import LoadingMixin
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.pagestrip import PageStrip
+from siftui.tui.replay import CallList, ReplayMixin
 from siftui.tui.screens import HelpScreen, PathScreen
 from siftui.tui.state import Shown, mode_label
 from siftui.tui.strip_model import PageFacts, cap_page, facts_of, kinds_for
@@ -35,7 +37,7 @@ from siftui.tui.walkscreen import WalkScreen
 from siftui.walk import Call, next_call, walk
 
 
-class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
+class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = "siftui.tcss"
@@ -65,8 +67,14 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
     doc: reactive[Doc | None] = reactive(None, init=False)
     shown: reactive[Shown | None] = reactive(None, init=False)
 
-    def __init__(self, path: str | Path | None = None, password: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        password: str | None = None,
+        log_entries: list[LogEntry] | None = None,
+    ) -> None:
         super().__init__()
+        self._log_entries = log_entries
         self._path = Path(path) if path is not None else None
         self._password = password
         self._generation = 0
@@ -79,6 +87,8 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self._log_entries is not None:
+            yield CallList(self._log_entries)
         with Vertical(id="controls"):
             with Horizontal(id="request"):
                 yield Label("Pages", classes="field-label")
@@ -92,6 +102,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
             yield PageStrip(id="strip")
             yield Static("", id="history")
             yield ProgressBar(id="loading", show_eta=False)
+        yield Static("", id="replay")
         yield Static("", id="note")
         yield ContentView(id="content")
         yield Footer(compact=True)
@@ -99,14 +110,19 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
     def on_mount(self) -> None:
         self.query_one("#loading", ProgressBar).display = False
         self._set_request_error("")
+        self.query_one("#replay", Static).display = False
         self.query_one(ContentView).focus()
-        if self._path is not None:
+        if self._log_entries is not None:
+            self.sub_title = f"call log: {len(self._log_entries)} calls"
+            self.query_one(CallList).focus()
+        elif self._path is not None:
             self.open_document(self._path, self._password)
 
     def loaded(self, path: Path, doc: Doc) -> None:
         self._facts = facts_of(doc)
         self.history.clear()
         self._record_next = True
+        self.rerun()  # a replayed call sets the request first, so the first render is it
         self.doc = doc
         self._count_pages(doc)
         blank = self._facts.empty_pages
@@ -119,6 +135,12 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
                 severity="warning",
                 timeout=10,
             )
+
+    def replay_status(self, message: str, *, warning: bool = False) -> None:
+        widget = self.query_one("#replay", Static)
+        widget.update(message)
+        widget.display = True
+        widget.set_class(warning, "warning")
 
     def show_error(self, message: str) -> None:
         self._set_note(message, error=True)
@@ -170,22 +192,24 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
             if self._record_next:
                 self._record_next = False
                 self.history.record(shown.options, len(shown.answer.content))
-            self.shown = shown
+            self.shown = self.compare_with_log(shown)
 
     def watch_shown(self, shown: Shown | None) -> None:
-        if shown is None or self.doc is None:
+        if shown is None:
             return
         view = self.query_one(ContentView)
         view.show(shown.prepared, shown.options.grep)
         view.border_title = f"what the agent receives · {mode_label(shown)}"
-        index = index_of(self.doc)
-        totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
+        totals = None
+        if self.doc is not None:
+            index = index_of(self.doc)
+            totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
+            self._show_strip(self.doc, shown)
         counter = counter_text(
             shown.answer, shown.options.out_cap, totals, bool(shown.options.grep)
         )
         self.query_one("#counter", Static).update(counter)
         self._set_note(shown.answer.note)
-        self._show_strip(self.doc, shown)
         self._show_history()
         self._show_tokens(shown.answer.content)
 
@@ -241,10 +265,10 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
         self.query_one(ContentView).focus()
 
     def action_map(self) -> None:
-        self._ask(Options(out_cap=self.query_one(OutCapControl).value))
+        self.ask(Options(out_cap=self.query_one(OutCapControl).value))
         self.query_one(ContentView).focus()
 
-    def _ask(self, options: Options) -> None:
+    def ask(self, options: Options) -> None:
         """Make a call as the agent would: set the request and record it."""
         self._record_next = True
         pages = self.query_one("#pages", Input)
@@ -263,7 +287,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
         if call is None:
             self.notify("Nothing to follow: this answer names no next call.")
             return
-        self._ask(call)
+        self.ask(call)
 
     def action_walk(self) -> None:
         if self.doc is not None:
@@ -278,7 +302,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
     def _show_walk(self, calls: list[Call], out_cap: int) -> None:
         def chosen(options: Options | None) -> None:
             if options is not None:
-                self._ask(options)
+                self.ask(options)
 
         self.push_screen(WalkScreen(calls, out_cap), chosen)
 
@@ -292,14 +316,14 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin):
         if options is None:
             self.notify(f"Already at {limit}.")
             return
-        self._ask(options)
+        self.ask(options)
         self._record_next = False
 
     @on(PageStrip.Selected)
     def _strip_selected(self, event: PageStrip.Selected) -> None:
         pages = str(event.first) if event.first == event.last else f"{event.first}-{event.last}"
         grep = self.query_one("#grep", Input).value
-        self._ask(Options(pages=pages, grep=grep, out_cap=self.query_one(OutCapControl).value))
+        self.ask(Options(pages=pages, grep=grep, out_cap=self.query_one(OutCapControl).value))
 
     @on(Input.Submitted, "#pages, #grep")
     def _request_submitted(self) -> None:
@@ -353,6 +377,11 @@ _HELP_TEXT = {
     "history_forward": "Forward to the next call",
     "quit": "Quit siftui",
 }
+
+
+def create_log_app(entries: list[LogEntry]) -> SiftApp:
+    """The app replaying the calls of an MCP call log."""
+    return SiftApp(None, None, entries)
 
 
 def create_app(path: str | Path | None = None, password: str | None = None) -> SiftApp:

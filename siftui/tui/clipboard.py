@@ -14,6 +14,8 @@ from typing import Literal
 
 import pyperclip
 
+from siftui.output import encode_utf8
+
 # Many terminals drop OSC 52 payloads past roughly this many base64 bytes
 # (xterm's and several emulators' defaults sit around 100 kB).
 OSC52_SAFE_BYTES = 100_000
@@ -21,15 +23,20 @@ OSC52_SAFE_BYTES = 100_000
 
 def osc52_payload(text: str) -> str:
     """The escape sequence that asks the terminal to set its clipboard to ``text``."""
-    return "\x1b]52;c;" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "\a"
+    return "\x1b]52;c;" + base64.b64encode(encode_utf8(text)).decode("ascii") + "\a"
 
 
 def osc52_too_large(text: str) -> bool:
-    return (len(text.encode("utf-8")) + 2) // 3 * 4 > OSC52_SAFE_BYTES
+    return (len(encode_utf8(text)) + 2) // 3 * 4 > OSC52_SAFE_BYTES
 
 
 def copy_system(text: str) -> str | None:
-    """Copy with pyperclip and read it back: None when confirmed, else why not."""
+    """Copy with pyperclip and read it back: None when confirmed, else why not.
+
+    What is copied is what ``siftui render`` prints: a lone surrogate (not
+    encodable) becomes U+FFFD, one for one, as in :func:`siftui.output.encode_utf8`.
+    """
+    text = encode_utf8(text).decode("utf-8")
     try:
         pyperclip.copy(text)
         back = pyperclip.paste()

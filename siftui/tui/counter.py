@@ -35,7 +35,7 @@ def describe(answer: Rendered, is_grep: bool) -> str:
     return f"pages {answer.first}-{answer.last}"
 
 
-def counter_text(answer: Rendered, out_cap: int, totals: DocTotals, is_grep: bool) -> Text:
+def counter_text(answer: Rendered, out_cap: int, totals: DocTotals | None, is_grep: bool) -> Text:
     runes = len(answer.content)
     percent = 100 * runes / out_cap
     text = Text()
@@ -46,6 +46,9 @@ def counter_text(answer: Rendered, out_cap: int, totals: DocTotals, is_grep: boo
     text.append(f"  ~{runes // 4:,} tokens", style="bold")
     text.append("\n")
     text.append(describe(answer, is_grep), style="italic")
+    if totals is None:
+        text.append("  │  doc: not open")
+        return text
     text.append("  │  doc: ")
     pages = "1 page" if totals.page_count == 1 else f"{totals.page_count:,} pages"
     text.append(pages)

@@ -1,0 +1,147 @@
+"""siftui log: replaying an MCP call log in the TUI."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdfs import make_pdf
+from textual.pilot import Pilot
+from textual.widgets import Static
+from tui_support import run, settle, wait_until
+
+from siftui.calllog import LogEntry, entry_to_line, read_log
+from siftui.extract import extract
+from siftui.render import Options, render
+from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.outcap import OutCapControl
+from siftui.tui.replay import CallList
+
+CALLS = (("", "", 300), ("2-3", "", 400), ("", "line", 250))
+
+
+@pytest.fixture
+def pdf(tmp_path: Path) -> Path:
+    pages = [f"Page {n} line one\nline two of {n}\n" + "words " * 40 for n in range(1, 6)]
+    return make_pdf(tmp_path / "doc.pdf", pages, title="Replay")
+
+
+def write_log(pdf: Path, folder: Path) -> Path:
+    doc = extract(pdf)
+    sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+    entries = [
+        LogEntry(
+            "2026-01-01T10:00:00Z",
+            pdf.name,
+            str(pdf),
+            sha,
+            pages,
+            grep,
+            cap,
+            5.0,
+            render(doc, Options(pages=pages, grep=grep, out_cap=cap)),
+        )
+        for pages, grep, cap in CALLS
+    ]
+    entries.append(
+        LogEntry(
+            "2026-01-01T10:00:01Z",
+            "../x.pdf",
+            "../x.pdf",
+            None,
+            "",
+            "",
+            300,
+            0.1,
+            None,
+            "../x.pdf is outside the allowed roots (/data)",
+        )
+    )
+    stale = render(doc, Options(out_cap=300))
+    entries.append(
+        LogEntry("2026-01-01T10:00:02Z", pdf.name, str(pdf), "0" * 64, "", "", 300, 1.0, stale)
+    )
+    log = folder / "calls.jsonl"
+    log.write_text("".join(entry_to_line(entry) for entry in entries), encoding="utf-8")
+    return log
+
+
+def replay_text(app: SiftApp) -> str:
+    return str(app.query_one("#replay", Static).render())
+
+
+def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_path: Path) -> None:
+    entries = read_log(write_log(pdf, tmp_path))
+    doc = extract(pdf)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app))
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer == entries[0].rendered
+        assert app.query_one(OutCapControl).value == 300
+        assert [call.options for call in app.history.calls] == [entries[0].options]
+        for number in (1, 2):
+            await pilot.press("down")
+            await wait_until(
+                pilot,
+                lambda number=number: (
+                    app.shown is not None
+                    and app.shown.options == entries[number].options
+                    and "same bytes" in replay_text(app)
+                ),
+            )
+            assert app.shown.answer == entries[number].rendered
+        # Another budget: the live view follows the slider again.
+        await pilot.press("down")
+        await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))
+        assert "outside the allowed roots" in replay_text(app)
+        await pilot.press("down")
+        await wait_until(pilot, lambda: "file changed since the call" in replay_text(app))
+        assert app.shown is not None and app.shown.answer == entries[4].rendered
+        await pilot.press("up", "up", "up", "up")
+        await wait_until(
+            pilot,
+            lambda: (
+                app.shown is not None
+                and app.shown.options.out_cap == 300
+                and "same bytes" in replay_text(app)
+            ),
+        )
+        app.query_one(OutCapControl).value = 5000
+        await wait_until(pilot, lambda: app.shown is not None and app.shown.options.out_cap == 5000)
+        await settle(app, pilot)
+        assert app.shown.answer == render(doc, Options(out_cap=5000))
+
+    run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def test_call_list_rows(pdf: Path, tmp_path: Path) -> None:
+    entries = read_log(write_log(pdf, tmp_path))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app))
+        await settle(app, pilot)
+        table = app.query_one(CallList)
+        assert table.row_count == 5
+        assert table.get_row_at(1)[3] == 'pages="2-3"'
+        assert str(table.get_row_at(3)[4]) == "error"
+
+    run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def test_cli_log_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"time": 1}\n', encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    for path, expected in ((bad, "line 1"), (empty, "holds no calls"), (tmp_path / "no", "no")):
+        done = subprocess.run(
+            [sys.executable, "-m", "siftui", "log", str(path)], capture_output=True, timeout=60
+        )
+        assert done.returncode == 1
+        assert done.stderr.decode().count("\n") == 1 and expected in done.stderr.decode()
+        assert b"Traceback" not in done.stderr
