@@ -35,6 +35,8 @@ def from_json(text: str) -> Doc:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise BadDocJson(f"not valid JSON: {error}") from None
+    except RecursionError:  # thousands of nested [ or {: Python's parser recurses
+        raise BadDocJson("not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise BadDocJson("not a Doc: expected a JSON object")
     title = data.get("title", "")
