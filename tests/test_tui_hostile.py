@@ -114,11 +114,6 @@ def test_control_characters_never_reach_the_terminal(tmp_path: Path, clipboard: 
     run(SiftApp(path), scenario, size=(200, 70))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tui/view.py ContentView._highlighted: RE2 finditer on a line holding a lone "
-    "surrogate raises UnicodeEncodeError and the app crashes",
-)
 def test_grep_hit_on_a_line_with_a_lone_surrogate(tmp_path: Path) -> None:
     path = write_doc(Doc("s", 1, ("before \ud800 needle after",)), tmp_path)
 

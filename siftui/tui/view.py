@@ -7,6 +7,7 @@ the content); the pane scrolls sideways instead.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -19,6 +20,9 @@ from textual.strip import Strip
 from siftui.grep import compile_pattern
 from siftui.render import BadGrep
 from siftui.tui.display import Prepared, Role, escape_controls, grep_prefix_length
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ContentView(ScrollView, can_focus=True):
@@ -104,7 +108,8 @@ class ContentView(ScrollView, can_focus=True):
         hit_style = style + self._style("hit")
         segments = self._escaped(line[:start], style)
         position = 0
-        for found in self._pattern.finditer(body):
+        # RE2 needs UTF-8: a lone surrogate is searched as U+FFFD, one code point for one.
+        for found in self._pattern.finditer(_SURROGATE.sub("\ufffd", body)):
             begin, end = found.span()
             if end == begin:
                 continue
