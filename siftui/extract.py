@@ -117,13 +117,16 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     return document
 
 
-PARALLEL_MIN_PAGES = 64
-"""Documents with at least this many pages to extract use worker processes too.
+PARALLEL_MIN_PAGES = 256
+"""Documents with at least this many pages to extract use helper processes too.
 
-Measured on 2 cores (bench/extract_parallel.py): a worker process costs about
-0.3 s to start (Python plus ``import pymupdf``) while the parent goes on
-extracting, so it pays off once the serial extraction takes about half a
-second; the corpus needs ~1-2 ms a page."""
+A helper costs one interpreter start plus ``import pymupdf`` before its first
+page (~0.3 s on a quiet core, 0.7-2.7 s measured here under a load average of
+5-8), while this process goes on extracting; it can only pay off once the
+serial extraction takes well over that. At ~2 ms a page (pgfmanual) that is
+a few hundred pages; on a loaded 2-core machine, 64-256 pages in two
+processes measured 1.3-1.6x slower than one (bench/extract_parallel.py
+--sweep), so small and mid-sized files stay in one process."""
 
 CHUNK_PAGES = 16
 """Pages a process claims at a time: small enough to balance uneven pages (a
@@ -226,13 +229,15 @@ def _start_helper() -> tuple[Any, Any]:
 
     parent, child = socket.socketpair()
     environment = dict(os.environ)
-    here = str(Path(__file__).resolve().parents[1])  # siftui itself, installed or not
+    # The parent's import path, siftui's own directory first, given whole: with
+    # -S the helper skips site (its .pth files cost ~0.08 s of a ~0.3 s start).
+    here = str(Path(__file__).resolve().parents[1])
     environment["PYTHONPATH"] = os.pathsep.join(
-        part for part in (here, environment.get("PYTHONPATH", "")) if part
+        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
     )
     try:
         process = subprocess.Popen(
-            [sys.executable, "-c", _HELPER_CODE, str(child.fileno())],
+            [sys.executable, "-S", "-c", _HELPER_CODE, str(child.fileno())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

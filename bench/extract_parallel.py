@@ -1,0 +1,92 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+"""Benchmark: siftui's parallel extract() against the bare single-process PyMuPDF loop.
+
+Run by hand (not by pytest, not in CI), from the repository root:
+
+    python bench/extract_parallel.py                 # pgfmanual.pdf, 5 rounds
+    python bench/extract_parallel.py --reps 9 --sweep  # and the page-count threshold
+
+Each round times, in turn, the bare loop (`[p.get_text() for p in doc]`) and
+extract() with its defaults (parallel from 256 pages on); it prints the medians
+and their ratio (target <= 0.7). First it checks that the parallel Doc is the
+single-process Doc, byte for byte. --sweep times extract() with workers=1 and
+workers=2 (forced parallel) on the first N pages, to place the threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import pymupdf
+
+from siftui.extract import PARALLEL_MIN_PAGES, default_workers, extract
+
+DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfmanual.pdf"
+
+
+def bare(path: Path) -> None:
+    with pymupdf.open(path) as document:
+        [page.get_text() for page in document]
+
+
+def seconds(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pdf", type=Path, default=DEFAULT_PDF)
+    parser.add_argument("--reps", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--sweep", action="store_true", help="also time small page counts")
+    args = parser.parse_args()
+    if not args.pdf.is_file():
+        print(f"no file at {args.pdf}", file=sys.stderr)
+        return 1
+    print(f"PyMuPDF {pymupdf.VersionBind}, Python {sys.version.split()[0]}")
+    print(f"cores used {default_workers()}, threshold {PARALLEL_MIN_PAGES} pages, load {load()}")
+    same = extract(args.pdf) == extract(args.pdf, workers=1)
+    print(f"parallel Doc == single-process Doc: {same}")
+    times: dict[str, list[float]] = {"bare": [], "extract": []}
+    for _ in range(args.reps):
+        times["bare"].append(seconds(lambda: bare(args.pdf)))
+        times["extract"].append(seconds(lambda: extract(args.pdf)))
+    median = {name: statistics.median(values) for name, values in times.items()}
+    for name, values in times.items():
+        shown = " ".join(f"{value:.2f}" for value in values)
+        print(f"{name:8} median {median[name]:.3f} s  ({shown})")
+    print(f"extract/bare {median['extract'] / median['bare']:.2f} (target <= 0.70)")
+    print(f"load after: {load()}")
+    if args.sweep:
+        print(f"{'pages':>5} {'1 process':>10} {'2 processes':>12} {'ratio':>6}")
+        for pages in (32, 64, 96, 128, 192, 256):
+            one: list[float] = []
+            two: list[float] = []
+            for _ in range(args.reps):
+                one.append(seconds(partial(extract, args.pdf, max_pages=pages, workers=1)))
+                two.append(
+                    seconds(
+                        partial(extract, args.pdf, max_pages=pages, workers=2, parallel_min_pages=1)
+                    )
+                )
+            a, b = statistics.median(one), statistics.median(two)
+            print(f"{pages:5d} {a:9.3f}s {b:11.3f}s {b / a:6.2f}", flush=True)
+        print(f"load after: {load()}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
