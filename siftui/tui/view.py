@@ -21,7 +21,6 @@ from siftui.grep import compile_pattern
 from siftui.render import BadGrep
 from siftui.tui.display import Prepared, Role, escape_controls, grep_prefix_length
 
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
