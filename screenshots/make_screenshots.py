@@ -37,7 +37,7 @@ async def _until(pilot: Pilot[int], condition: Callable[[], object], seconds: fl
 
 async def _settle(app: SiftApp, pilot: Pilot[int]) -> None:
     await _until(pilot, lambda: app.shown is not None)
-    await app.workers.wait_for_complete()
+    await _until(pilot, lambda: not any(w.is_running for w in app.workers))
     await pilot.pause(0.2)
 
 
@@ -49,7 +49,7 @@ def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Ste
         app.query_one("#pages", Input).value = pages
         app.query_one("#grep", Input).value = grep
         await pilot.pause(0.2)
-        await app.workers.wait_for_complete()
+        await _until(pilot, lambda: not any(w.is_running for w in app.workers))
         app.action_focus_view()
         await pilot.pause(0.2)
 

@@ -197,11 +197,6 @@ def test_deep_outline_200_levels(tmp_path: Path) -> None:
     assert the_map.map and "  " * 199 + "- Level 200 (p. 1)" in the_map.content
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extract._outline: PyMuPDF's get_toc() recurses per level; a 1,200-level "
-    "outline raises RecursionError and the whole document is refused",
-)
 def test_very_deep_outline_does_not_make_the_text_unreadable(tmp_path: Path) -> None:
     path = tmp_path / "deeper.pdf"
     path.write_bytes(deep_outline_pdf(1200))

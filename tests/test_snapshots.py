@@ -15,7 +15,7 @@ import pymupdf
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
-from tui_support import long_doc, wait_until, write_doc
+from tui_support import idle, long_doc, wait_until, write_doc
 
 from siftui.tui.app import SiftApp
 from siftui.tui.outcap import OutCapControl
@@ -34,7 +34,7 @@ async def _settled(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, SiftApp)
     await wait_until(pilot, lambda: app.shown is not None)
-    await app.workers.wait_for_complete()
+    await idle(app, pilot)
     await pilot.pause()
 
 
@@ -48,7 +48,7 @@ def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Any
         app.query_one("#pages", Input).value = pages
         app.query_one("#grep", Input).value = grep
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await idle(app, pilot)
         app.action_focus_view()
         await pilot.pause()
 
@@ -85,7 +85,7 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PasswordScreen))
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.screen.query_one(Input).cursor_blink = False
-        await pilot.app.workers.wait_for_complete()
+        await idle(pilot.app, pilot)
         await pilot.pause()
 
     assert snap_compare(SiftApp(path), terminal_size=SIZE, run_before=before)

@@ -24,7 +24,7 @@ from hostile import (
 )
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import run, settle, wait_until
+from tui_support import idle, run, settle, wait_until
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
@@ -79,7 +79,7 @@ async def ask(app: SiftApp, pilot: Pilot[int], options: Options) -> None:
     app.query_one(OutCapControl).value = options.out_cap
     await settle(app, pilot)
     await wait_until(pilot, lambda: app.shown is not None and app.shown.options == options)
-    await app.workers.wait_for_complete()
+    await idle(app, pilot)
     await pilot.pause()
 
 
@@ -210,7 +210,7 @@ def test_a_bad_file_gives_one_line_and_keeps_running(tmp_path: Path, name: str) 
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: note(app) != "")
-        await app.workers.wait_for_complete()
+        await idle(app, pilot)
         await pilot.pause()
         message = note(app)
         assert "\n" not in message and not RAW.search(message), message
@@ -225,10 +225,6 @@ def test_a_bad_file_gives_one_line_and_keeps_running(tmp_path: Path, name: str) 
     run(SiftApp(path), scenario)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extract._outline: a 1,200-level outline (get_toc recursion) refuses the whole PDF",
-)
 def test_a_very_deep_outline_still_shows_the_text(tmp_path: Path) -> None:
     path = tmp_path / "deep.pdf"
     path.write_bytes(deep_outline_pdf(1200))
@@ -254,7 +250,7 @@ def test_file_truncated_then_replaced_while_open(tmp_path: Path, clipboard: list
         await pilot.press("enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, PathScreen))
         await wait_until(pilot, lambda: len(notifications(app)) > before or app.doc != first)
-        await app.workers.wait_for_complete()
+        await idle(app, pilot)
         await pilot.pause()
 
     first: Doc | None = None

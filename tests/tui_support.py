@@ -6,7 +6,9 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from siftui.doc import Doc, OutlineItem
@@ -59,8 +61,14 @@ async def wait_until(
         await pilot.pause(0.05)
 
 
+async def idle(app: App[Any], pilot: Pilot[Any], seconds: float = 30) -> None:
+    """Wait until no worker runs. (wait_for_complete raises for a worker that an
+    exclusive newer one cancelled, which is the app working as meant.)"""
+    await wait_until(pilot, lambda: not any(w.is_running for w in app.workers), seconds)
+    await pilot.pause()
+
+
 async def settle(app: SiftApp, pilot: Pilot[int]) -> None:
     """Wait until the workers are done and the view shows the current request."""
     await wait_until(pilot, lambda: app.shown is not None)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(app, pilot)

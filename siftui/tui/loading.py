@@ -10,8 +10,9 @@ from textual.reactive import reactive
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
+from siftui.cache import cached_extract
 from siftui.doc import Doc
-from siftui.extract import ExtractError, NeedsPassword, WrongPassword, extract
+from siftui.extract import ExtractError, NeedsPassword, WrongPassword
 from siftui.load import LoadError, is_doc_json, read_doc_json
 from siftui.tui.base import AppBase
 from siftui.tui.screens import PasswordScreen
@@ -47,7 +48,7 @@ class LoadingMixin(AppBase):
             if is_doc_json(path):
                 doc = read_doc_json(path)
             else:
-                doc = extract(path, password=password, progress=progress)
+                doc = cached_extract(path, password=password, progress=progress)
         except NeedsPassword:
             self.call_from_thread(self._ask_password, path, "")
             return
