@@ -7,6 +7,7 @@ fixed lines, and per-page stripped line tables for grep.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from bisect import bisect_right
@@ -16,6 +17,7 @@ from itertools import accumulate
 from siftui.doc import Doc
 
 SEPARATOR = "\n\n"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def marker(page: int) -> str:
@@ -44,6 +46,9 @@ class DocIndex:
     outline_sizes: tuple[int, ...] = (0,)
     _full: str | None = field(default=None, repr=False)
     _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _bytes: dict[int, tuple[bytes, tuple[int, ...]]] = field(default_factory=dict, repr=False)
+    # Results of option-independent work keyed by its inputs (grep: hits per pattern).
+    memo: dict[object, object] = field(default_factory=dict, repr=False)
 
     @property
     def extracted(self) -> int:
@@ -75,6 +80,27 @@ class DocIndex:
 
     def join(self, first: int, last: int) -> str:
         return SEPARATOR.join(self.blocks[first - 1 : last])
+
+    def page_bytes(self, page: int) -> tuple[bytes, tuple[int, ...]]:
+        """Page ``page``'s stripped lines joined by "\n" in UTF-8, and where each
+        line starts, so that grep searches a page in one RE2 call.
+
+        A lone surrogate (possible in a Doc read from JSON) has no UTF-8 form: it
+        is encoded as U+FFFD, which keeps every line's code point count.
+        """
+        found = self._bytes.get(page)
+        if found is None:
+            joined = "\n".join(self.lines(page))
+            try:
+                data = joined.encode("utf-8")
+            except UnicodeEncodeError:
+                data = _SURROGATE.sub("\ufffd", joined).encode("utf-8")
+            starts = [0]
+            for line in data.split(b"\n")[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            found = (data, tuple(starts))
+            self._bytes[page] = found
+        return found
 
     def lines(self, page: int) -> tuple[str, ...]:
         """The stripped lines of page ``page``, as grep sees them."""

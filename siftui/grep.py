@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -101,20 +102,81 @@ def _count(n: int) -> str:
     return "1 match" if n == 1 else f"{n} matches"
 
 
-def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> GrepResult:
-    """Search pages first..last (1-based, inclusive) of an indexed Doc."""
-    regex = compile_pattern(pattern)
+# A pattern that names the start or end of the whole text, turns multi-line mode
+# off, or matches any byte (\C, which may also match "\n" or split a character)
+# means something else in a page searched at once: search it line by line.
+_LINE_BY_LINE = re.compile(r"\\[AzC]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
+GREP_MEMO_SIZE = 32
+
+
+@lru_cache(maxsize=64)
+def _page_regex(pattern: str) -> Any:
+    """``pattern`` for a whole page of stripped lines joined by "\\n" (UTF-8 bytes):
+    multi-line, so ^ and $ are the lines' ends, and never matching "\\n", so no
+    match spans two lines. None when only a line-by-line search is exact."""
+    if _LINE_BY_LINE.search(pattern):
+        return None
+    options = _options(any(ch.isupper() for ch in pattern))
+    options.never_nl = True
+    try:
+        return re2.compile(("(?m)" + pattern).encode("utf-8"), options)
+    except re2.error:
+        return None
+
+
+def _page_hits(index: DocIndex, page: int, pattern: str) -> list[tuple[int, int]]:
+    """(line, match start in code points) of every matching line of ``page``."""
+    page_regex = _page_regex(pattern)
+    if page_regex is None:
+        regex = compile_pattern(pattern)
+        hits = []
+        for at, line in enumerate(index.lines(page)):
+            found = _search(regex, line)
+            if found is not None:
+                hits.append((at, found.start()))
+        return hits
+    data, starts = index.page_bytes(page)
+    found_hits: list[tuple[int, int]] = []
+    position = 0
+    while position <= len(data):
+        found = page_regex.search(data, position)
+        if found is None:
+            break
+        at = bisect_right(starts, found.start()) - 1
+        # The match's start in code points of its line (bytes before it, decoded).
+        found_hits.append((at, len(data[starts[at] : found.start()].decode("utf-8"))))
+        if at + 1 >= len(starts):
+            break
+        position = starts[at + 1]
+    return found_hits
+
+
+def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int, list[str]]:
+    """The number of matching lines in pages first..last and the first 100 blocks."""
+    key = ("grep", pattern, first, last)
+    cached = index.memo.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    compile_pattern(pattern)  # the contract's checks and error messages come first
     hits = 0
     blocks: list[str] = []
     for page in range(first, last + 1):
-        lines = index.lines(page)
-        for at, line in enumerate(lines):
-            found = _search(regex, line)
-            if found is None:
-                continue
-            hits += 1
-            if len(blocks) < MAX_SHOWN:
-                blocks.append(_block(page, lines, at, found.start()))
+        found = _page_hits(index, page, pattern)
+        hits += len(found)
+        if len(blocks) < MAX_SHOWN:
+            lines = index.lines(page)
+            for at, start in found[: MAX_SHOWN - len(blocks)]:
+                blocks.append(_block(page, lines, at, start))
+    result = (hits, blocks)
+    if len(index.memo) >= GREP_MEMO_SIZE:
+        index.memo.pop(next(iter(index.memo)))
+    index.memo[key] = result
+    return result
+
+
+def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> GrepResult:
+    """Search pages first..last (1-based, inclusive) of an indexed Doc."""
+    hits, blocks = _matches(index, pattern, first, last)
 
     header = f'grep "{pattern}": {_count(hits)}'
     if hits > MAX_SHOWN:
