@@ -46,7 +46,7 @@ class DocIndex:
     outline_sizes: tuple[int, ...] = (0,)
     _full: str | None = field(default=None, repr=False)
     _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
-    _bytes: dict[int, tuple[bytes, tuple[int, ...]]] = field(default_factory=dict, repr=False)
+    _bytes: dict[int, bytes] = field(default_factory=dict, repr=False)
     # Results of option-independent work keyed by its inputs (grep: hits per pattern).
     memo: dict[object, object] = field(default_factory=dict, repr=False)
 
@@ -81,9 +81,9 @@ class DocIndex:
     def join(self, first: int, last: int) -> str:
         return SEPARATOR.join(self.blocks[first - 1 : last])
 
-    def page_bytes(self, page: int) -> tuple[bytes, tuple[int, ...]]:
-        """Page ``page``'s stripped lines joined by "\n" in UTF-8, and where each
-        line starts, so that grep searches a page in one RE2 call.
+    def page_bytes(self, page: int) -> bytes:
+        """Page ``page``'s stripped lines joined by "\n", in UTF-8: grep searches a
+        page in one RE2 call.
 
         A lone surrogate (possible in a Doc read from JSON) has no UTF-8 form: it
         is encoded as U+FFFD, which keeps every line's code point count.
@@ -92,15 +92,17 @@ class DocIndex:
         if found is None:
             joined = "\n".join(self.lines(page))
             try:
-                data = joined.encode("utf-8")
+                found = joined.encode("utf-8")
             except UnicodeEncodeError:
-                data = _SURROGATE.sub("\ufffd", joined).encode("utf-8")
-            starts = [0]
-            for line in data.split(b"\n")[:-1]:
-                starts.append(starts[-1] + len(line) + 1)
-            found = (data, tuple(starts))
+                found = _SURROGATE.sub("\ufffd", joined).encode("utf-8")
             self._bytes[page] = found
         return found
+
+    def prepare_grep(self) -> None:
+        """Build every page's grep tables now (the TUI does it in a worker after
+        opening a file), so that the first search pays only for searching."""
+        for page in range(1, self.extracted + 1):
+            self.page_bytes(page)
 
     def lines(self, page: int) -> tuple[str, ...]:
         """The stripped lines of page ``page``, as grep sees them."""

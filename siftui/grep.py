@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -129,26 +128,30 @@ def _page_hits(index: DocIndex, page: int, pattern: str) -> list[tuple[int, int]
     page_regex = _page_regex(pattern)
     if page_regex is None:
         regex = compile_pattern(pattern)
-        hits = []
-        for at, line in enumerate(index.lines(page)):
-            found = _search(regex, line)
-            if found is not None:
-                hits.append((at, found.start()))
-        return hits
-    data, starts = index.page_bytes(page)
-    found_hits: list[tuple[int, int]] = []
-    position = 0
+        by_line = []
+        for at, text in enumerate(index.lines(page)):
+            match = _search(regex, text)
+            if match is not None:
+                by_line.append((at, match.start()))
+        return by_line
+    data = index.page_bytes(page)
+    hits: list[tuple[int, int]] = []
+    position = line = counted = 0
     while position <= len(data):
         found = page_regex.search(data, position)
         if found is None:
             break
-        at = bisect_right(starts, found.start()) - 1
-        # The match's start in code points of its line (bytes before it, decoded).
-        found_hits.append((at, len(data[starts[at] : found.start()].decode("utf-8"))))
-        if at + 1 >= len(starts):
+        start = found.start()
+        line += data.count(b"\n", counted, start)
+        counted = start
+        line_start = data.rfind(b"\n", 0, start) + 1
+        # The match's start in code points of its line (the bytes before it, decoded).
+        hits.append((line, len(data[line_start:start].decode("utf-8"))))
+        line_end = data.find(b"\n", start)
+        if line_end < 0:
             break
-        position = starts[at + 1]
-    return found_hits
+        position = line_end + 1
+    return hits
 
 
 def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int, list[str]]:

