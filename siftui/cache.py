@@ -101,15 +101,20 @@ def pymupdf_version() -> str:
     return imported_version()
 
 
-def cache_key(sha256: str, max_pages: int | None) -> str:
-    """The entry's name: everything that decides what extract() returns."""
-    parts = {
+def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str:
+    """The entry's name: everything that decides what extract() returns.
+
+    ``ocr`` is the OCR language when empty pages were read by Tesseract.
+    """
+    parts: dict[str, object] = {
         "format": FORMAT,
         "sha256": sha256,
         "max_pages": max_pages,
         "siftui": __version__,
         "pymupdf": pymupdf_version(),
     }
+    if ocr is not None:  # keys without OCR stay as they were
+        parts["ocr"] = ocr
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -276,6 +281,7 @@ def cached_extract(
     timeout: float | None = None,
     use_cache: bool = True,
     cache: DocCache | None = None,
+    ocr: bool = False,
 ) -> Doc:
     """``extract()`` through the disk cache: the same Doc, the same errors.
 
@@ -284,7 +290,12 @@ def cached_extract(
     """
     if not use_cache or password is not None:
         return extract(
-            path, max_pages=max_pages, password=password, progress=progress, timeout=timeout
+            path,
+            max_pages=max_pages,
+            password=password,
+            progress=progress,
+            timeout=timeout,
+            ocr=ocr,
         )
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
@@ -294,18 +305,19 @@ def cached_extract(
         before = _identity(where)
         digest = file_sha256(where)
     except OSError:
-        return extract(path, max_pages=max_pages, progress=progress, timeout=timeout)
-    key = cache_key(digest, max_pages)
+        return extract(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
+    language = "eng" if ocr else None
+    key = cache_key(digest, max_pages, language)
     doc = store.get(key)
     if doc is None and max_pages is not None:
-        whole = store.get(cache_key(digest, None))
+        whole = store.get(cache_key(digest, None, language))
         if whole is not None:  # the first pages of a whole extraction are the same
             doc = Doc(whole.title, whole.page_count, whole.pages[:max_pages], whole.outline)
     if doc is not None:
         if progress is not None and doc.pages:
             progress(len(doc.pages), len(doc.pages))
         return doc
-    doc = extract(path, max_pages=max_pages, progress=progress, timeout=timeout)
+    doc = extract(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
     try:
         unchanged = _identity(where) == before
     except OSError:

@@ -93,6 +93,11 @@ def _render_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the extraction cache"
     )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
+    )
     return parser
 
 
@@ -112,6 +117,11 @@ def _extract_parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
     )
     return parser
 
@@ -148,6 +158,11 @@ def _walk_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the extraction cache"
     )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
+    )
     return parser
 
 
@@ -157,7 +172,11 @@ def _cmd_walk(argv: Sequence[str]) -> int:
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     doc = load_doc(
-        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+        args.path,
+        max_pages=args.max_pages,
+        password=args.password,
+        use_cache=not args.no_cache,
+        ocr=args.ocr,
     )
     report = walk_report(walk(doc, args.outcap), token_counter())
     text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
@@ -202,7 +221,11 @@ def _cmd_render(argv: Sequence[str]) -> int:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
     doc = load_doc(
-        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+        args.path,
+        max_pages=args.max_pages,
+        password=args.password,
+        use_cache=not args.no_cache,
+        ocr=args.ocr,
     )
     try:
         answer = render(doc, options)
@@ -239,7 +262,11 @@ def _cmd_extract(argv: Sequence[str]) -> int:
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
     text = load_source(
-        args.path, max_pages=args.max_pages, password=args.password, use_cache=not args.no_cache
+        args.path,
+        max_pages=args.max_pages,
+        password=args.password,
+        use_cache=not args.no_cache,
+        ocr=args.ocr,
     )
     data = encode_utf8(text)
     if args.output is None:

@@ -135,6 +135,25 @@ straggling chunk costs ~30 ms), large enough that claiming costs nothing."""
 MAX_WORKERS = 4
 
 
+class OcrUnavailable(ExtractError):
+    """OCR was asked for, but Tesseract (or its language data) is not installed."""
+
+
+OCR_DPI = 300
+
+
+def ocr_unavailable_reason(language: str = "eng") -> str | None:
+    """Why OCR cannot run here, or None when Tesseract and ``language`` are installed."""
+    pymupdf = _pymupdf()
+    try:
+        tessdata = pymupdf.get_tessdata()
+    except Exception:  # PyMuPDF raises a bare RuntimeError when it finds no Tesseract
+        return "OCR needs Tesseract, which is not installed (Debian: apt-get install tesseract-ocr)"
+    if not (Path(tessdata) / f"{language}.traineddata").is_file():
+        return f"OCR needs Tesseract's {language!r} language data in {tessdata}"
+    return None
+
+
 class TimedOut(ExtractError):
     pass
 
@@ -157,8 +176,14 @@ def extract(
     workers: int | None = None,
     timeout: float | None = None,
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    ocr: bool = False,
+    ocr_language: str = "eng",
 ) -> Doc:
     """The Doc of the contract: every page's ``get_text()``, unchanged.
+
+    With ``ocr``, a page whose text is empty (an image-only or scanned page)
+    gets the text Tesseract reads in its image instead; off by default, as the
+    contract's extraction never changes. Needs Tesseract (:class:`OcrUnavailable`).
 
     From ``parallel_min_pages`` pages on, ``workers - 1`` helper processes
     (each opening the file itself) extract chunks of pages beside this one;
@@ -172,6 +197,10 @@ def extract(
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be > 0, not {timeout}")
     deadline = None if timeout is None else time.monotonic() + timeout
+    if ocr:
+        reason = ocr_unavailable_reason(ocr_language)
+        if reason is not None:
+            raise OcrUnavailable(reason)
     document = open_document(path, password)
     try:
         page_count = document.page_count
@@ -189,6 +218,8 @@ def extract(
                 pages.append(_page_text(document, number, path))
                 if progress is not None:
                     progress(number + 1, extracted)
+        if ocr:
+            pages = _ocr_empty_pages(document, pages, path, ocr_language, deadline, timeout)
         title = _title(document)
         outline = tuple(_outline(document, path))
     finally:
@@ -403,6 +434,30 @@ def _extract_parallel(
                 helper.process.kill()
             helper.process.wait()
     return [text for text in texts if text is not None]
+
+
+def _ocr_empty_pages(
+    document: Any,
+    pages: list[str],
+    path: str | os.PathLike[str],
+    language: str,
+    deadline: float | None,
+    timeout: float | None,
+) -> list[str]:
+    """``pages`` with every empty page replaced by what Tesseract reads on it."""
+    read = list(pages)
+    for number, text in enumerate(pages):
+        if text.strip():
+            continue
+        _check_deadline(path, deadline, timeout)
+        page = document[number]
+        try:
+            textpage = page.get_textpage_ocr(language=language, dpi=OCR_DPI, full=True)
+            read[number] = str(page.get_text(textpage=textpage))
+        except Exception as error:  # Tesseract's failures come as several types
+            reason = f"OCR of page {number + 1} failed ({_one_line(error)})"
+            raise NotReadable(f"{shown(path)}: {reason}") from None
+    return read
 
 
 def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:

@@ -55,6 +55,7 @@ def load_doc(
     max_pages: int | None = None,
     password: str | None = None,
     use_cache: bool = True,
+    ocr: bool = False,
 ) -> Doc:
     """A Doc JSON as it is, or a document extracted through the disk cache
     (siftui.cache: never with a password; ``use_cache=False`` bypasses it)."""
@@ -65,7 +66,9 @@ def load_doc(
             if max_pages is not None and max_pages < len(doc.pages):
                 doc = Doc(doc.title, doc.page_count, doc.pages[:max_pages], doc.outline)
             return doc
-        return cached_extract(path, max_pages=max_pages, password=password, use_cache=use_cache)
+        return cached_extract(
+            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+        )
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
@@ -91,13 +94,16 @@ def load_source(
     max_pages: int | None = None,
     password: str | None = None,
     use_cache: bool = True,
+    ocr: bool = False,
 ) -> str:
     """The Doc JSON of a document, with a "source" key describing the file."""
     try:
         check_file(path)
         if is_doc_json(path):
             raise LoadError(f"{shown(path)}: already a Doc JSON file; use siftui render to read it")
-        doc = cached_extract(path, max_pages=max_pages, password=password, use_cache=use_cache)
+        doc = cached_extract(
+            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+        )
         return to_json(doc, source_info(path))
     except ExtractError as error:
         raise LoadError(str(error)) from None

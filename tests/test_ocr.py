@@ -1,0 +1,81 @@
+"""OCR of pages without text: an explicit option, off by default."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdfs import CORPUS
+
+from siftui import extract as extract_module
+from siftui.cache import cached_extract
+from siftui.extract import OcrUnavailable, extract, ocr_unavailable_reason
+from siftui.sample import sample_path
+
+MISSING = ocr_unavailable_reason()
+needs_tesseract = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+SCAN = CORPUS / "c03-29.pdf"
+
+
+@needs_tesseract
+def test_ocr_reads_the_scanned_corpus_page() -> None:
+    if not SCAN.is_file():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    plain = extract(SCAN)
+    assert plain.pages == ("",)
+    read = extract(SCAN, ocr=True)
+    assert read.page_count == 1 and read.title == plain.title
+    text = read.pages[0]
+    assert "Miss Watson" in text and "grease and clay" in text
+
+
+@needs_tesseract
+def test_only_pages_without_text_are_read_and_the_default_never_changes() -> None:
+    plain = extract(sample_path())
+    empty = [n for n, text in enumerate(plain.pages) if not text.strip()]
+    assert empty, "the sample has an image-only page"
+    read = extract(sample_path(), ocr=True)
+    for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=True)):
+        if number in empty:
+            assert after.strip(), f"page {number + 1} was read by OCR"
+        else:
+            assert after == before
+    assert extract(sample_path()) == plain
+
+
+@needs_tesseract
+def test_the_cache_keeps_ocr_and_plain_apart(tmp_path: Path) -> None:
+    if not SCAN.is_file():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    assert cached_extract(SCAN).pages == ("",)
+    assert "Watson" in cached_extract(SCAN, ocr=True).pages[0]
+    assert cached_extract(SCAN).pages == ("",)
+
+
+def test_without_tesseract_ocr_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_tesseract() -> str:
+        raise RuntimeError("No tessdata specified and Tesseract is not installed")
+
+    monkeypatch.setattr(extract_module._pymupdf(), "get_tessdata", no_tesseract)
+    reason = ocr_unavailable_reason()
+    assert reason is not None and "tesseract-ocr" in reason
+    with pytest.raises(OcrUnavailable) as raised:
+        extract(sample_path(), ocr=True)
+    assert "\n" not in str(raised.value)
+
+
+def test_cli_without_tesseract_exits_1(tmp_path: Path) -> None:
+    # An empty PATH and TESSDATA_PREFIX pointing nowhere: PyMuPDF finds no Tesseract.
+    env = {"PATH": "", "TESSDATA_PREFIX": str(tmp_path / "none"), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "render", str(sample_path()), "--ocr", "--no-cache"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    if done.returncode == 0:
+        pytest.skip("Tesseract was found even so on this machine")
+    assert done.returncode == 1
+    assert done.stderr.decode().count("\n") == 1 and b"Traceback" not in done.stderr
