@@ -249,7 +249,9 @@ def _check_options(options: Options) -> None:
         except BadPages as error:
             if str(error).startswith("invalid pages"):
                 raise UsageError(str(error)) from None
-    if options.grep:
+    # The contract checks pages before the pattern, and an out-of-range page is
+    # only known after extraction: with a range given, render() checks the pattern.
+    if options.grep and not options.pages.strip():
         try:
             render(probe, Options(grep=options.grep, out_cap=options.out_cap))
         except BadGrep as error:

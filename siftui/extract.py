@@ -109,7 +109,12 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
                 raise NeedsPassword(f"{shown(where)}: needs a password (use --password)")
             if not document.authenticate(password):
                 raise WrongPassword(f"{shown(where)}: wrong password")
-        if document.page_count < 1:
+        try:
+            page_count = document.page_count
+        except Exception as error:  # a damaged page tree: MuPDF raises RuntimeError
+            reason = _one_line(error)
+            raise NotReadable(f"{shown(where)}: the page tree cannot be read ({reason})") from None
+        if page_count < 1:
             raise NoPages(f"{shown(where)}: the document has no pages")
     except BaseException:
         document.close()

@@ -79,3 +79,35 @@ def test_cli_without_tesseract_exits_1(tmp_path: Path) -> None:
         pytest.skip("Tesseract was found even so on this machine")
     assert done.returncode == 1
     assert done.stderr.decode().count("\n") == 1 and b"Traceback" not in done.stderr
+
+
+@needs_tesseract
+def test_tui_toggle_reads_pages_without_text() -> None:
+    from textual.pilot import Pilot
+    from tui_support import run, settle, wait_until
+
+    from siftui.render import Options, render
+    from siftui.tui.app import SiftApp
+    from siftui.tui.view import ContentView
+
+    plain = extract(sample_path())
+    empty = tuple(n for n, text in enumerate(plain.pages, 1) if not text.strip())
+    read = extract(sample_path(), ocr=True)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: app.query_one(ContentView).ocr_pages == set(empty), 120)
+        await settle(app, pilot)
+        assert app.doc == read
+        app.query_one("#pages").value = str(empty[0])  # type: ignore[attr-defined]
+        await wait_until(pilot, lambda: app.shown is not None and app.shown.options.pages != "")
+        await settle(app, pilot)
+        assert app.shown is not None
+        assert app.shown.answer == render(read, Options(pages=str(empty[0])))
+        await pilot.press("t")
+        await wait_until(pilot, lambda: not app.query_one(ContentView).ocr_pages, 60)
+        await settle(app, pilot)
+        assert app.doc == plain
+
+    run(SiftApp(sample_path()), scenario)

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from siftui.calllog import LogEntry
 from siftui.doc import Doc
 from siftui.docindex import index_of
+from siftui.extract import ocr_unavailable_reason
 from siftui.render import BadGrep, BadPages, Options, render
 from siftui.tokens import TokenCounts
 from siftui.tui.counter import DocTotals, counter_text
@@ -59,6 +60,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         Binding("left_square_bracket", "outcap_down", "Cap-"),
         Binding("right_square_bracket", "outcap_up", "Cap+"),
         Binding("o", "open", "Open"),
+        Binding("t", "toggle_ocr", "OCR", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "focus_view", "To view", show=False),
@@ -79,6 +81,8 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         self._password = password
         self._generation = 0
         self.history = CallHistory()
+        self._plain: tuple[Path, Doc] | None = None
+        self._ocr_pages: tuple[int, ...] = ()
         self._token_cache: dict[str, TokenCounts] = {}
         self._facts: PageFacts | None = None
         self._record_next = True
@@ -119,6 +123,14 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
             self.open_document(self._path, self._password)
 
     def loaded(self, path: Path, doc: Doc) -> None:
+        if not self.ocr:
+            self._plain = (path, doc)
+            self._ocr_pages = ()
+        elif self._plain is not None and self._plain[0] == path:
+            self._ocr_pages = _read_by_ocr(self._plain[1], doc)
+        else:  # opened with OCR already on: which pages had no text is not known
+            self._ocr_pages = ()
+        self.query_one(ContentView).ocr_pages = frozenset(self._ocr_pages)
         self._facts = facts_of(doc)
         self.history.clear()
         self._record_next = True
@@ -126,12 +138,19 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         self.doc = doc
         self._count_pages(doc)
         self._prepare_grep(doc)
+        if self._ocr_pages:
+            self.notify(
+                f"Tesseract read {len(self._ocr_pages)} page(s) without text: "
+                f"p. {_listed(self._ocr_pages)}. Their page markers are marked OCR.",
+                title="OCR",
+                timeout=10,
+            )
         blank = self._facts.empty_pages
         if blank:
-            listed = ", ".join(map(str, blank[:20])) + (" ..." if len(blank) > 20 else "")
+            hint = "" if self.ocr else " Press t to read them with OCR."
             self.notify(
                 f"{len(blank)} of {len(doc.pages)} pages have no text (image-only or scanned): "
-                f"p. {listed}. The agent gets only their page markers.",
+                f"p. {_listed(blank)}. The agent gets only their page markers.{hint}",
                 title="Pages without text",
                 severity="warning",
                 timeout=10,
@@ -212,7 +231,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
             totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
             self._show_strip(self.doc, shown)
         counter = counter_text(
-            shown.answer, shown.options.out_cap, totals, bool(shown.options.grep)
+            shown.answer, shown.options.out_cap, totals, bool(shown.options.grep), self._ocr_pages
         )
         self.query_one("#counter", Static).update(counter)
         self._set_note(shown.answer.note)
@@ -352,6 +371,19 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         title = "Open a document (PDF, EPUB, XPS, ... or Doc JSON)"
         self.push_screen(PathScreen(title, start), chosen)
 
+    def action_toggle_ocr(self) -> None:
+        if self._path is None or self.doc is None:
+            self.notify("Open a document first.", severity="warning")
+            return
+        if not self.ocr:
+            reason = ocr_unavailable_reason()
+            if reason is not None:
+                self.notify(reason, title="OCR", severity="error", timeout=8)
+                return
+        self.ocr = not self.ocr
+        self.notify("OCR on: reading pages without text ..." if self.ocr else "OCR off")
+        self.open_document(self._path, self._opened_password)
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -366,6 +398,19 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
                 )
 
 
+def _read_by_ocr(plain: Doc, read: Doc) -> tuple[int, ...]:
+    """Pages empty in the plain extraction that OCR gave text to."""
+    return tuple(
+        number
+        for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=False), 1)
+        if not before.strip() and after.strip()
+    )
+
+
+def _listed(pages: list[int] | tuple[int, ...]) -> str:
+    return ", ".join(map(str, pages[:20])) + (" ..." if len(pages) > 20 else "")
+
+
 _HELP_TEXT = {
     "copy": "Copy the answer, byte for byte, to the clipboard",
     "save": "Save the answer to a file",
@@ -376,6 +421,7 @@ _HELP_TEXT = {
     "outcap_down": "OutCap one step down",
     "outcap_up": "OutCap one step up",
     "open": "Open another document",
+    "toggle_ocr": "OCR pages without text with Tesseract (on/off); re-opens the document",
     "help": "Keys and what the view shows",
     "follow": "Make the call the note names, as the agent would",
     "walk": "Every call an agent makes to read the whole document",

@@ -35,7 +35,13 @@ def describe(answer: Rendered, is_grep: bool) -> str:
     return f"pages {answer.first}-{answer.last}"
 
 
-def counter_text(answer: Rendered, out_cap: int, totals: DocTotals | None, is_grep: bool) -> Text:
+def counter_text(
+    answer: Rendered,
+    out_cap: int,
+    totals: DocTotals | None,
+    is_grep: bool,
+    ocr_pages: tuple[int, ...] = (),
+) -> Text:
     runes = len(answer.content)
     percent = 100 * runes / out_cap
     text = Text()
@@ -55,6 +61,9 @@ def counter_text(answer: Rendered, out_cap: int, totals: DocTotals | None, is_gr
     if totals.extracted < totals.page_count:
         text.append(f" ({totals.extracted:,} extracted)")
     text.append(f" · full text {totals.full_runes:,} runes")
+    if ocr_pages:
+        listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
+        text.append(f" · OCR: p. {listed}", style="bold")
     return text
 
 

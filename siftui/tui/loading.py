@@ -23,6 +23,9 @@ class LoadingMixin(AppBase):
 
     doc: reactive[Doc | None]
     _path: Path | None
+    # Read pages without text with Tesseract (the `t` toggle); off, as in the contract.
+    ocr: bool = False
+    _opened_password: str | None = None
 
     def open_document(self, path: Path, password: str | None = None) -> None:
         self.sub_title = f"opening {path.name} ..."
@@ -48,7 +51,7 @@ class LoadingMixin(AppBase):
             if is_doc_json(path):
                 doc = read_doc_json(path)
             else:
-                doc = cached_extract(path, password=password, progress=progress)
+                doc = cached_extract(path, password=password, progress=progress, ocr=self.ocr)
         except NeedsPassword:
             self.call_from_thread(self._ask_password, path, "")
             return
@@ -66,7 +69,7 @@ class LoadingMixin(AppBase):
             self.call_from_thread(self._load_failed, f"{path}: cannot be read ({detail})")
             return
         if not worker.is_cancelled:
-            self.call_from_thread(self._loaded, path, doc)
+            self.call_from_thread(self._loaded, path, doc, password)
 
     def _progress(self, done: int, total: int) -> None:
         self.query_one("#loading", ProgressBar).update(total=total, progress=done)
@@ -89,8 +92,9 @@ class LoadingMixin(AppBase):
         if self.doc is None:
             self.show_error(message)
 
-    def _loaded(self, path: Path, doc: Doc) -> None:
+    def _loaded(self, path: Path, doc: Doc, password: str | None) -> None:
         self.query_one("#loading", ProgressBar).display = False
         self._path = path
+        self._opened_password = password
         self.sub_title = path.name
         self.loaded(path, doc)

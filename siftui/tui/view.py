@@ -30,6 +30,7 @@ class ContentView(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"content--{role.value}" for role in Role} | {
         "content--hit",
         "content--escape",
+        "content--ocr",
     }
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -38,6 +39,8 @@ class ContentView(ScrollView, can_focus=True):
         self._roles: list[Role] = []
         self._pattern: Any = None
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+        # Pages whose text came from OCR: their markers are drawn differently.
+        self.ocr_pages: frozenset[int] = frozenset()
 
     @property
     def lines(self) -> list[str]:
@@ -83,6 +86,8 @@ class ContentView(ScrollView, can_focus=True):
         line = self._lines[number]
         role = self._roles[number]
         style = self.rich_style + self._style(role.value)
+        if role is Role.MARKER and self.ocr_pages and _marker_page(line) in self.ocr_pages:
+            style += self._style("ocr")
         if role is Role.MATCH and self._pattern is not None:
             segments = self._highlighted(line, style)
         else:
@@ -117,3 +122,8 @@ class ContentView(ScrollView, can_focus=True):
             position = end
         segments += self._escaped(body[position:], style)
         return [segment for segment in segments if segment.text]
+
+
+def _marker_page(line: str) -> int:
+    """The page number of a "--- page N ---" line."""
+    return int(line[len("--- page ") : -len(" ---")])
