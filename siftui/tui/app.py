@@ -41,7 +41,7 @@ from siftui.walk import Call, next_call, walk
 class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
     """Shows what an agent receives for a document, and copies it exactly."""
 
-    CSS_PATH = "siftui.tcss"
+    CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
     TITLE = "siftui"
     # Short terminals keep the content visible: the controls shrink first.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
@@ -162,7 +162,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         widget.display = True
         widget.set_class(warning, "warning")
 
-    @work(thread=True, exclusive=True, group="prepare")
+    @work(thread=True, exclusive=True, group="prepare", description="build grep tables")
     def _prepare_grep(self, doc: Doc) -> None:
         # The first search then pays only for searching (pgfmanual: ~35 ms saved).
         index_of(doc).prepare_grep()
@@ -191,7 +191,9 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         self._generation += 1
         self._render(self.doc, self.current_options(), self._generation)
 
-    @work(thread=True, exclusive=True, group="render")
+    # Every worker names itself: Textual would otherwise describe it with the repr
+    # of its arguments, and the repr of a 3 MB Doc costs ~40 ms on each slider step.
+    @work(thread=True, exclusive=True, group="render", description="render the answer")
     def _render(self, doc: Doc, options: Options, generation: int) -> None:
         try:
             answer = render(doc, options)
@@ -233,7 +235,8 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         counter = counter_text(
             shown.answer, shown.options.out_cap, totals, bool(shown.options.grep), self._ocr_pages
         )
-        self.query_one("#counter", Static).update(counter)
+        # Fixed-height lines: no layout pass needed (it costs ~40 ms on a full screen).
+        self.query_one("#counter", Static).update(counter, layout=False)
         self._set_note(shown.answer.note)
         self._show_history()
         self._show_tokens(shown.answer.content)
@@ -256,16 +259,20 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         position = self.history.position + 1
         self.query_one("#history", Static).update(
             f"calls {position}/{calls} · spent {spent:,} runes · ~{spent // 4:,} tokens"
-            "   n next call · b back · f forward"
+            "   n next call · b back · f forward",
+            layout=False,
         )
 
     def _set_request_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
-        widget.update(message)
-        widget.display = bool(message)
+        if message or widget.display:
+            widget.update(message)
+            widget.display = bool(message)
 
     def _set_note(self, note: str, error: bool = False) -> None:
         widget = self.query_one("#note", Static)
+        if not note and not widget.has_class("visible"):
+            return  # hidden and staying hidden: nothing to lay out again
         widget.update(note)
         widget.set_class(bool(note), "visible")
         widget.set_class(error, "error")
@@ -318,7 +325,7 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         if self.doc is not None:
             self._walk(self.doc, self.query_one(OutCapControl).value)
 
-    @work(thread=True, exclusive=True, group="walk")
+    @work(thread=True, exclusive=True, group="walk", description="walk the document")
     def _walk(self, doc: Doc, out_cap: int) -> None:
         calls = walk(doc, out_cap)
         if not get_current_worker().is_cancelled:

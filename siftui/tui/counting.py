@@ -22,11 +22,11 @@ class CountingMixin(AppBase):
 
     def _show_tokens(self, content: str) -> None:
         counts = self._token_cache.get(content)
-        self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
+        self.query_one("#tokens", Static).update(tokens_text(len(content), counts), layout=False)
         if counts is None:
             self._count_tokens(content)
 
-    @work(thread=True, exclusive=True, group="tokens")
+    @work(thread=True, exclusive=True, group="tokens", description="count the answer's tokens")
     def _count_tokens(self, content: str) -> None:
         counts = token_counts(content)
         if not get_current_worker().is_cancelled:
@@ -37,9 +37,11 @@ class CountingMixin(AppBase):
         while len(self._token_cache) > TOKEN_CACHE_SIZE:
             del self._token_cache[next(iter(self._token_cache))]
         if self.shown is not None and self.shown.answer.content == content:
-            self.query_one("#tokens", Static).update(tokens_text(len(content), counts))
+            self.query_one("#tokens", Static).update(
+                tokens_text(len(content), counts), layout=False
+            )
 
-    @work(thread=True, exclusive=True, group="page-tokens")
+    @work(thread=True, exclusive=True, group="page-tokens", description="count each page's tokens")
     def _count_pages(self, doc: Doc) -> None:
         try:
             counts = count_pages(doc, "o200k_base")

@@ -43,7 +43,7 @@ class ExportMixin(AppBase):
         self.copy_to_clipboard(wire)
         self._copy_system(wire, what, not self.is_headless)
 
-    @work(thread=True, group="copy")
+    @work(thread=True, group="copy", description="copy to the system clipboard")
     def _copy_system(self, text: str, what: str, osc52_sent: bool) -> None:
         report = CopyReport(
             what=what,

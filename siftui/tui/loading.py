@@ -34,7 +34,7 @@ class LoadingMixin(AppBase):
         bar.display = True
         self._load(path, password)
 
-    @work(thread=True, exclusive=True, group="load")
+    @work(thread=True, exclusive=True, group="load", description="open a document")
     def _load(self, path: Path, password: str | None) -> None:
         worker = get_current_worker()
         shown = [0.0]

@@ -95,7 +95,7 @@ class ReplayMixin(AppBase):
         self.shown = _logged(entry, entry.rendered)
         self._check_file(entry, where)
 
-    @work(thread=True, exclusive=True, group="replay")
+    @work(thread=True, exclusive=True, group="replay", description="check a logged file")
     def _check_file(self, entry: LogEntry, where: str) -> None:
         digest = file_sha256(Path(entry.path))
         self.call_from_thread(self._file_checked, entry, where, digest)
