@@ -86,7 +86,9 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.screen.query_one(Input).cursor_blink = False
         await idle(pilot.app, pilot)
-        await pilot.pause()
+        # The dialog's auto height settles over a frame or two after it is mounted.
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause(0.3)
 
     assert snap_compare(SiftApp(path), terminal_size=SIZE, run_before=before)
 
