@@ -189,8 +189,10 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
     assert errors["long"] == "pattern longer than 200 bytes"
     assert errors["syntax"] == 'invalid pages "3..4": use "a-b", "a" or "a-"'
     assert errors["range"] == "pages out of range (1-8)"
-    assert errors["missing"] == f"{CORPUS / 'nope.pdf'}: no such file"
-    assert errors["not a pdf"].startswith(f"{CORPUS / 'MANIFEST.tsv'}: ")
+    # The server names real paths (the roots resolved, symlinks followed).
+    real = CORPUS.resolve()
+    assert errors["missing"] == f"{real / 'nope.pdf'}: no such file"
+    assert errors["not a pdf"].startswith(f"{real / 'MANIFEST.tsv'}: ")
     assert "password" in errors["password"]
     assert errors["out_cap"].startswith('unknown argument "out_cap"')
 
