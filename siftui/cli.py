@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from siftui import __version__
 from siftui.doc import Doc
@@ -67,6 +67,41 @@ examples:
 """
 
 
+def _add_outcap(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--outcap",
+        type=_whole_number,
+        default=DEFAULT_OUT_CAP,
+        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+    )
+
+
+def _add_extraction_options(parser: argparse.ArgumentParser) -> None:
+    """What every command that opens a document accepts about opening it."""
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
+    )
+
+
+def _extraction_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of load_doc / load_source that _add_extraction_options set."""
+    return {
+        "max_pages": args.max_pages,
+        "password": args.password,
+        "use_cache": not args.no_cache,
+        "ocr": args.ocr,
+    }
+
+
 def _render_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="siftui render",
@@ -77,27 +112,11 @@ def _render_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
     parser.add_argument("--pages", default="", help='a page range: "a-b", "a" or "a-"')
     parser.add_argument("--grep", default="", help="an RE2 pattern (smart case)")
-    parser.add_argument(
-        "--outcap",
-        type=_whole_number,
-        default=DEFAULT_OUT_CAP,
-        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
-    )
-    parser.add_argument("--password", default=None, help="the document's password")
-    parser.add_argument(
-        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
-    )
+    _add_outcap(parser)
     parser.add_argument(
         "--json", action="store_true", help="print every field of the answer as JSON"
     )
-    parser.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
-    )
-    parser.add_argument(
-        "--ocr",
-        action="store_true",
-        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
-    )
+    _add_extraction_options(parser)
     return parser
 
 
@@ -110,19 +129,8 @@ def _extract_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...)")
     parser.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
-    parser.add_argument(
-        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
-    )
-    parser.add_argument("--password", default=None, help="the document's password")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    parser.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
-    )
-    parser.add_argument(
-        "--ocr",
-        action="store_true",
-        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
-    )
+    _add_extraction_options(parser)
     return parser
 
 
@@ -144,25 +152,9 @@ def _walk_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
-    parser.add_argument(
-        "--outcap",
-        type=_whole_number,
-        default=DEFAULT_OUT_CAP,
-        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
-    )
-    parser.add_argument("--password", default=None, help="the document's password")
-    parser.add_argument(
-        "--max-pages", type=_whole_number, default=None, help="extract at most N pages"
-    )
+    _add_outcap(parser)
     parser.add_argument("--json", action="store_true", help="print the walk as JSON")
-    parser.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
-    )
-    parser.add_argument(
-        "--ocr",
-        action="store_true",
-        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
-    )
+    _add_extraction_options(parser)
     return parser
 
 
@@ -171,13 +163,7 @@ def _cmd_walk(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
-    doc = load_doc(
-        args.path,
-        max_pages=args.max_pages,
-        password=args.password,
-        use_cache=not args.no_cache,
-        ocr=args.ocr,
-    )
+    doc = load_doc(args.path, **_extraction_options(args))
     report = walk_report(walk(doc, args.outcap), token_counter())
     text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
     _write_stdout(encode_utf8(text))
@@ -220,13 +206,7 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
-    doc = load_doc(
-        args.path,
-        max_pages=args.max_pages,
-        password=args.password,
-        use_cache=not args.no_cache,
-        ocr=args.ocr,
-    )
+    doc = load_doc(args.path, **_extraction_options(args))
     try:
         answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
@@ -263,13 +243,7 @@ def _cmd_extract(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    text = load_source(
-        args.path,
-        max_pages=args.max_pages,
-        password=args.password,
-        use_cache=not args.no_cache,
-        ocr=args.ocr,
-    )
+    text = load_source(args.path, **_extraction_options(args))
     data = encode_utf8(text)
     if args.output is None:
         _write_stdout(data)

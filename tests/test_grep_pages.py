@@ -91,7 +91,9 @@ def test_same_hits_as_line_by_line_on_the_corpus(
 
 
 LINE_TEXT = st.text(
-    alphabet=st.sampled_from([*"ab eÉé文字\t\r \u00a0\u2028\x1c\x85\u3000\x0bx1.-:", "\ud800", "🙂"]),
+    alphabet=st.sampled_from(
+        [*"ab eÉé文字\t\r \u00a0\u2028\x1c\x85\u3000\x0bx1.-:", "\ud800", "🙂"]
+    ),
     max_size=12,
 )
 PAGE = st.lists(LINE_TEXT, max_size=6).map("\n".join)
