@@ -20,3 +20,18 @@ def _session_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
             os.environ.pop("XDG_CACHE_HOME", None)
         else:
             os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.fixture
+def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The system clipboard, replaced by a list that records what was copied."""
+    from siftui.tui import exporting
+
+    copied: list[str] = []
+
+    def fake_copy(text: str) -> str | None:
+        copied.append(text)
+        return None
+
+    monkeypatch.setattr(exporting, "copy_system", fake_copy)
+    return copied

@@ -29,19 +29,6 @@ def doc_path(tmp_path: Path) -> Path:
     return write_doc(DOC, tmp_path)
 
 
-@pytest.fixture
-def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The system clipboard, replaced by a list that records what was copied."""
-    copied: list[str] = []
-
-    def fake_copy(text: str) -> str | None:
-        copied.append(text)
-        return None
-
-    monkeypatch.setattr(exporting, "copy_system", fake_copy)
-    return copied
-
-
 def request_error(app: SiftApp) -> str:
     return str(app.query_one("#request-error", Static).render())
 

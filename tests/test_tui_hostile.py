@@ -30,7 +30,6 @@ from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.output import encode_utf8
 from siftui.render import Options, render
-from siftui.tui import exporting as exporting_module
 from siftui.tui.app import SiftApp
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.screens import PathScreen
@@ -38,18 +37,6 @@ from siftui.tui.view import ContentView
 
 # What may not reach a terminal: C0 (tab too: the view never emits one), DEL, C1.
 RAW = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-@pytest.fixture
-def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    copied: list[str] = []
-
-    def fake_copy(text: str) -> str | None:
-        copied.append(text)
-        return None
-
-    monkeypatch.setattr(exporting_module, "copy_system", fake_copy)
-    return copied
 
 
 def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
