@@ -138,6 +138,7 @@ for byte.
 | page strip | click a page (or arrows + Enter on it) to ask for it |
 | `[` `]` | OutCap one step down / up |
 | `o` | open another file |
+| `t` | OCR pages without text (Tesseract) on / off |
 | `ctrl+p` | command palette |
 | `q` | quit |
 
