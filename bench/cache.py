@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import load
+
 DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfmanual.pdf"
 
 
@@ -36,10 +38,6 @@ def run(pdf: Path, cache_home: str) -> float:
         check=True,
     )
     return time.perf_counter() - start
-
-
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> int:

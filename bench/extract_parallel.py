@@ -17,15 +17,13 @@ workers=2 (forced parallel) on the first N pages, to place the threshold.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 import pymupdf
+from common import load, seconds
 
 from siftui.extract import PARALLEL_MIN_PAGES, default_workers, extract
 
@@ -35,16 +33,6 @@ DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfma
 def bare(path: Path) -> None:
     with pymupdf.open(path) as document:
         [page.get_text() for page in document]
-
-
-def seconds(action: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
-
-
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> int:

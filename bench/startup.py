@@ -16,23 +16,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "ksp-thesis.pdf"
+from common import CORPUS, command_seconds, load
 
-
-def seconds(command: list[str], environment: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, env=environment, check=True)
-    return time.perf_counter() - start
-
-
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+DEFAULT_PDF = CORPUS / "ksp-thesis.pdf"
 
 
 def main() -> int:
@@ -49,10 +39,10 @@ def main() -> int:
     times: dict[str, list[float]] = {"import pymupdf": [], "siftui render": []}
     with tempfile.TemporaryDirectory() as home:
         environment = {**os.environ, "XDG_CACHE_HOME": home}
-        seconds(render, environment)  # warms the cache
+        command_seconds(render, environment)  # warms the cache
         for _ in range(args.reps):
-            times["import pymupdf"].append(seconds(importing, environment))
-            times["siftui render"].append(seconds(render, environment))
+            times["import pymupdf"].append(command_seconds(importing, environment))
+            times["siftui render"].append(command_seconds(render, environment))
     median = {name: statistics.median(values) for name, values in times.items()}
     for name, value in median.items():
         print(f"{name:14} median {value:.3f} s")
