@@ -95,6 +95,9 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
                 ),
             )
             assert app.shown.answer == entries[number].rendered
+            await settle(app, pilot)
+            history = str(app.query_one("#history", Static).render())
+            assert history.startswith(f"calls {number + 1}/{number + 1} · ")
         # Another budget: the live view follows the slider again.
         await pilot.press("down")
         await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))

@@ -67,7 +67,8 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
     ]
 
     doc: reactive[Doc | None] = reactive(None, init=False)
-    shown: reactive[Shown | None] = reactive(None, init=False)
+    # always_update: an equal answer (a replayed call made again) still refreshes the counters.
+    shown: reactive[Shown | None] = reactive(None, init=False, always_update=True)
 
     def __init__(
         self,
