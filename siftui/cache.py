@@ -73,6 +73,7 @@ def max_bytes_from_env() -> int:
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The sha256 of a file's bytes (the cache key; also the call log's and replay's)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):

@@ -20,6 +20,13 @@ SEPARATOR = "\n\n"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate (a Doc read from JSON can hold one, and it
+    has no UTF-8 form) as U+FFFD: one code point for one, so positions and
+    lengths stay those of the original."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def marker(page: int) -> str:
     """The line that opens page ``page`` (1-based) in every rendering."""
     return f"--- page {page} ---"
@@ -94,7 +101,7 @@ class DocIndex:
             try:
                 found = joined.encode("utf-8")
             except UnicodeEncodeError:
-                found = _SURROGATE.sub("\ufffd", joined).encode("utf-8")
+                found = without_surrogates(joined).encode("utf-8")
             self._bytes[page] = found
         return found
 

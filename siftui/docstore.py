@@ -9,7 +9,6 @@ agent paging through one file pays for the extraction once.
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import stat
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from siftui.cache import file_sha256
 from siftui.doc import Doc
 from siftui.extract import ExtractError, check_file, shown
 from siftui.load import LoadError, load_doc
@@ -77,14 +77,6 @@ def load_in_worker(path: Path, timeout: float) -> Doc:
 class Loaded:
     doc: Doc
     sha256: str
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 _Key = tuple[str, int, int]

@@ -9,14 +9,13 @@ from typing import Any
 
 import re2
 
-from siftui.docindex import DocIndex
+from siftui.docindex import DocIndex, without_surrogates
 
 MAX_PATTERN_BYTES = 200
 MAX_SHOWN = 100
 LINE_WINDOW = 400
 ELLIPSIS = "…"
 NARROW = 'narrow the pattern or add pages="a-b"'
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BadGrep(ValueError):
@@ -70,7 +69,7 @@ def _search(regex: Any, line: str) -> Any:
     try:
         return regex.search(line)
     except UnicodeEncodeError:
-        return regex.search(_SURROGATE.sub("\ufffd", line))
+        return regex.search(without_surrogates(line))
 
 
 def _window(line: str, start: int) -> str:

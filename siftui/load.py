@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 from siftui import __version__
-from siftui.cache import cached_extract
+from siftui.cache import cached_extract, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
 from siftui.extract import ExtractError, check_file, pymupdf_version, shown
@@ -76,14 +75,10 @@ def load_doc(
 
 
 def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
     return {
         "path": str(path),
         "size": os.path.getsize(path),
-        "sha256": digest.hexdigest(),
+        "sha256": file_sha256(path),
         "extractor": f"siftui {__version__}, PyMuPDF {pymupdf_version()}",
     }
 

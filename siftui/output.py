@@ -5,10 +5,10 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import tempfile
 from pathlib import Path
 
+from siftui.docindex import without_surrogates
 from siftui.render import Rendered
 
 
@@ -22,10 +22,7 @@ def encode_utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+        return without_surrogates(text).encode("utf-8")
 
 
 def rendered_json(answer: Rendered) -> str:

@@ -57,11 +57,19 @@ def estimate_tokens(text: str) -> dict[str, int]:
     return {"runes/4": len(text) // 4}
 
 
-def _describe(options: Options) -> str:
+def describe_options(options: Options) -> str:
+    """The request as the agent writes it: `pages="12-40", grep="x"` or "(no options)"."""
     parts = [f'pages="{options.pages}"'] if options.pages else []
     if options.grep:
         parts.append(f'grep="{options.grep}"')
     return ", ".join(parts) or "(no options)"
+
+
+def pages_shown(first: int, last: int) -> str:
+    """The pages an answer holds (Rendered.first, .last): "-" for none, "7" or "7-9"."""
+    if first < 1:
+        return "-"
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def walk_report(calls: list[Call], count: TokenCounter = estimate_tokens) -> dict[str, Any]:
@@ -95,9 +103,8 @@ def walk_text(report: dict[str, Any], out_cap: int) -> str:
     """One line per call, then the totals: what `siftui walk` prints."""
     lines = []
     for number, entry in enumerate(report["calls"], 1):
-        options = _describe(Options(pages=entry["pages"], grep=entry["grep"]))
-        first, last = entry["first"], entry["last"]
-        shown = "-" if first < 1 else str(first) if first == last else f"{first}-{last}"
+        options = describe_options(Options(pages=entry["pages"], grep=entry["grep"]))
+        shown = pages_shown(entry["first"], entry["last"])
         kind = "map" if entry["map"] else "text"
         tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
         runes = f"{entry['runes']:>9,} runes"

@@ -8,37 +8,19 @@ other bytes, the app says so and keeps the logged answer on screen.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.widgets import DataTable
 
+from siftui.cache import file_sha256
 from siftui.calllog import LogEntry
 from siftui.render import Rendered
 from siftui.tui.base import AppBase
 from siftui.tui.display import prepare
 from siftui.tui.state import Shown
-
-
-def file_sha256(path: Path) -> str | None:
-    """The sha256 of a file's bytes, or None when it cannot be read."""
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-    except OSError:
-        return None
-    return digest.hexdigest()
-
-
-def describe_request(entry: LogEntry) -> str:
-    parts = [f'pages="{entry.pages}"'] if entry.pages else []
-    if entry.grep:
-        parts.append(f'grep="{entry.grep}"')
-    return ", ".join(parts) or "(no options)"
+from siftui.walk import describe_options
 
 
 class CallList(DataTable[str | Text]):
@@ -68,7 +50,7 @@ class CallList(DataTable[str | Text]):
                 str(number),
                 entry.time[11:19],
                 Path(entry.path).name,
-                describe_request(entry),
+                describe_options(entry.options),
                 runes,
                 key=str(number - 1),
             )
@@ -88,7 +70,7 @@ class ReplayMixin(AppBase):
 
     def replay(self, entry: LogEntry, number: int) -> None:
         self._replaying = entry
-        where = f"call {number}: {describe_request(entry)} at OutCap {entry.out_cap:,}"
+        where = f"call {number}: {describe_options(entry.options)} at OutCap {entry.out_cap:,}"
         if entry.rendered is None:
             self.replay_status(f"{where}: the agent got an error: {entry.message}", warning=True)
             return
@@ -97,7 +79,10 @@ class ReplayMixin(AppBase):
 
     @work(thread=True, exclusive=True, group="replay", description="check a logged file")
     def _check_file(self, entry: LogEntry, where: str) -> None:
-        digest = file_sha256(Path(entry.path))
+        try:
+            digest: str | None = file_sha256(entry.path)
+        except OSError:
+            digest = None
         self.call_from_thread(self._file_checked, entry, where, digest)
 
     def _file_checked(self, entry: LogEntry, where: str, digest: str | None) -> None:

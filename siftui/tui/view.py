@@ -7,7 +7,6 @@ the content); the pane scrolls sideways instead.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -17,11 +16,10 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from siftui.docindex import without_surrogates
 from siftui.grep import compile_pattern
 from siftui.render import BadGrep
 from siftui.tui.display import Prepared, Role, escape_controls, grep_prefix_length
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ContentView(ScrollView, can_focus=True):
@@ -113,7 +111,7 @@ class ContentView(ScrollView, can_focus=True):
         segments = self._escaped(line[:start], style)
         position = 0
         # RE2 needs UTF-8: a lone surrogate is searched as U+FFFD, one code point for one.
-        for found in self._pattern.finditer(_SURROGATE.sub("\ufffd", body)):
+        for found in self._pattern.finditer(without_surrogates(body)):
             begin, end = found.span()
             if end == begin:
                 continue

@@ -11,23 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from siftui.render import Options
-from siftui.walk import Call
-
-
-def describe_options(options: Options) -> str:
-    parts = []
-    if options.pages:
-        parts.append(f'pages="{options.pages}"')
-    if options.grep:
-        parts.append(f'grep="{options.grep}"')
-    return ", ".join(parts) or "(no options)"
-
-
-def shown_pages(call: Call) -> str:
-    answer = call.answer
-    if answer.first < 1:
-        return "-"
-    return str(answer.first) if answer.first == answer.last else f"{answer.first}-{answer.last}"
+from siftui.walk import Call, describe_options, pages_shown
 
 
 class WalkScreen(ModalScreen[Options | None]):
@@ -63,7 +47,7 @@ class WalkScreen(ModalScreen[Options | None]):
                 str(number),
                 describe_options(call.options),
                 "map" if call.answer.map else "text",
-                shown_pages(call),
+                pages_shown(call.answer.first, call.answer.last),
                 f"{runes:,}",
                 f"{runes // 4:,}",
                 call.answer.note,
