@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from siftui import __version__
 from siftui.doc import Doc
-from siftui.extract import shown
+from siftui.extract import one_line, shown
 from siftui.load import LoadError, load_doc, load_source
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
@@ -406,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename and error.strerror:
         return f"{shown(error.filename)}: {error.strerror}"
-    return " ".join(str(error).split()) or type(error).__name__
+    return one_line(error)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     try:
         document = _pymupdf().open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
-        reason = _one_line(error)
+        reason = one_line(error)
         raise NotReadable(f"{shown(where)}: not a document siftui can read ({reason})") from None
     try:
         if document.needs_pass:
@@ -112,7 +112,7 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
         try:
             page_count = document.page_count
         except Exception as error:  # a damaged page tree: MuPDF raises RuntimeError
-            reason = _one_line(error)
+            reason = one_line(error)
             raise NotReadable(f"{shown(where)}: the page tree cannot be read ({reason})") from None
         if page_count < 1:
             raise NoPages(f"{shown(where)}: the document has no pages")
@@ -322,7 +322,7 @@ def _helper_main(fd: int) -> None:
     except (EOFError, OSError):  # the parent is gone or has what it needs
         pass
     except Exception as error:  # a MuPDF surprise: still one line
-        conn.send(("error", "NotReadable", f"{shown(path)}: {_one_line(error)}"))
+        conn.send(("error", "NotReadable", f"{shown(path)}: {one_line(error)}"))
     finally:
         conn.close()
 
@@ -460,7 +460,7 @@ def _ocr_empty_pages(
             textpage = page.get_textpage_ocr(language=language, dpi=OCR_DPI, full=True)
             read[number] = str(page.get_text(textpage=textpage))
         except Exception as error:  # Tesseract's failures come as several types
-            reason = f"OCR of page {number + 1} failed ({_one_line(error)})"
+            reason = f"OCR of page {number + 1} failed ({one_line(error)})"
             raise NotReadable(f"{shown(path)}: {reason}") from None
     return read
 
@@ -470,7 +470,7 @@ def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:
         return str(document[number].get_text())
     except Exception as error:  # a damaged page: say which one, in one line
         raise NotReadable(
-            f"{shown(path)}: page {number + 1} cannot be read ({_one_line(error)})"
+            f"{shown(path)}: page {number + 1} cannot be read ({one_line(error)})"
         ) from None
 
 
@@ -491,7 +491,7 @@ def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
             # get_toc recurses once per outline level; a hostile file nests thousands.
             toc = _walk_outline(document)
     except Exception as error:
-        reason = _one_line(error)
+        reason = one_line(error)
         raise NotReadable(f"{shown(path)}: the outline cannot be read ({reason})") from None
     return [
         OutlineItem(level=int(level), title=str(title), page=int(page))
@@ -529,6 +529,7 @@ def _outline_page(document: Any, item: Any) -> int:
     return int(item.page) + 1
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
+    """An error as one line of text: white space collapsed, its type if it says nothing."""
     text = " ".join(str(error).split())
     return text or type(error).__name__
