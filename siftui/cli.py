@@ -14,8 +14,8 @@ from typing import Any, NoReturn
 
 from siftui import __version__
 from siftui.doc import Doc
-from siftui.extract import one_line, shown
 from siftui.load import LoadError, load_doc, load_source
+from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
@@ -284,14 +284,14 @@ def _log_parser() -> argparse.ArgumentParser:
 
 def _cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
-    from siftui.calllog import LogError, read_log
+    from siftui.serve.calllog import LogError, read_log
 
     try:
         entries = read_log(args.path)
     except LogError as error:
         raise LoadError(str(error)) from None
     if not entries:
-        raise LoadError(f"{shown(args.path)}: the log holds no calls")
+        raise LoadError(f"{quoted(args.path)}: the log holds no calls")
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     return run_log_tui(entries)
@@ -360,16 +360,16 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
         raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
     if args.max_bytes < 1:
         raise UsageError(f"--max-bytes must be >= 1, not {args.max_bytes}")
-    from siftui.access import RootError, Roots
+    from siftui.serve.access import RootError, Roots
 
     try:
         roots = Roots(args.root)
     except RootError as error:
         raise UsageError(str(error)) from None
     # The MCP SDK is imported only for this command.
-    from siftui.calllog import CallLog
-    from siftui.docstore import DocStore
-    from siftui.mcp_server import ReadTool, serve
+    from siftui.serve.calllog import CallLog
+    from siftui.serve.docstore import DocStore
+    from siftui.serve.mcp_server import ReadTool, serve
 
     log = CallLog(args.log) if args.log else None
     store = DocStore(timeout=args.timeout, max_bytes=args.max_bytes)
@@ -394,10 +394,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return commands[arguments[0]](arguments[1:])
         return _cmd_tui(arguments)
     except UsageError as error:
-        print(f"siftui: error: {shown(str(error))}", file=sys.stderr)
+        print(f"siftui: error: {quoted(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except (LoadError, OSError) as error:
-        print(f"siftui: error: {shown(_one_line(error))}", file=sys.stderr)
+        print(f"siftui: error: {quoted(_one_line(error))}", file=sys.stderr)
         return EXIT_DOCUMENT
     except KeyboardInterrupt:
         return 130
@@ -405,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename and error.strerror:
-        return f"{shown(error.filename)}: {error.strerror}"
+        return f"{quoted(error.filename)}: {error.strerror}"
     return one_line(error)
 
 

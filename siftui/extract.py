@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from siftui.doc import Doc, OutlineItem
+from siftui.messages import one_line, quoted
 
 Progress = Callable[[int, int], None]
 
@@ -60,38 +61,25 @@ def pymupdf_version() -> str:
     return str(_pymupdf().VersionBind)
 
 
-_CONTROL = {code: f"\\x{code:02x}" for code in (*range(32), 127)} | {
-    ord("\n"): "\\n",
-    ord("\r"): "\\r",
-    ord("\t"): "\\t",
-}
-
-
-def shown(path: str | os.PathLike[str]) -> str:
-    """A path as error messages show it: control characters escaped, so that a
-    file name holding a newline cannot break the one-line message in two."""
-    return os.fspath(path).translate(_CONTROL)
-
-
 def check_file(path: str | os.PathLike[str]) -> Path:
     """The path as a regular, readable file, or an :class:`ExtractError`."""
     where = Path(path)
     try:
         info = where.stat()
     except FileNotFoundError:
-        raise NotFound(f"{shown(where)}: no such file") from None
+        raise NotFound(f"{quoted(where)}: no such file") from None
     except PermissionError:
-        raise NotReadable(f"{shown(where)}: permission denied") from None
+        raise NotReadable(f"{quoted(where)}: permission denied") from None
     except OSError as error:
-        raise NotReadable(f"{shown(where)}: {error.strerror or error}") from None
+        raise NotReadable(f"{quoted(where)}: {error.strerror or error}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise NotAFile(f"{shown(where)}: is a directory, not a file")
+        raise NotAFile(f"{quoted(where)}: is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
-        raise NotAFile(f"{shown(where)}: not a regular file")
+        raise NotAFile(f"{quoted(where)}: not a regular file")
     if not os.access(where, os.R_OK):
-        raise NotReadable(f"{shown(where)}: permission denied")
+        raise NotReadable(f"{quoted(where)}: permission denied")
     if info.st_size == 0:
-        raise NotReadable(f"{shown(where)}: empty file, not a document")
+        raise NotReadable(f"{quoted(where)}: empty file, not a document")
     return where
 
 
@@ -102,20 +90,20 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
         document = _pymupdf().open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
         reason = one_line(error)
-        raise NotReadable(f"{shown(where)}: not a document siftui can read ({reason})") from None
+        raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
     try:
         if document.needs_pass:
             if password is None:
-                raise NeedsPassword(f"{shown(where)}: needs a password (use --password)")
+                raise NeedsPassword(f"{quoted(where)}: needs a password (use --password)")
             if not document.authenticate(password):
-                raise WrongPassword(f"{shown(where)}: wrong password")
+                raise WrongPassword(f"{quoted(where)}: wrong password")
         try:
             page_count = document.page_count
         except Exception as error:  # a damaged page tree: MuPDF raises RuntimeError
             reason = one_line(error)
-            raise NotReadable(f"{shown(where)}: the page tree cannot be read ({reason})") from None
+            raise NotReadable(f"{quoted(where)}: the page tree cannot be read ({reason})") from None
         if page_count < 1:
-            raise NoPages(f"{shown(where)}: the document has no pages")
+            raise NoPages(f"{quoted(where)}: the document has no pages")
     except BaseException:
         document.close()
         raise
@@ -206,14 +194,16 @@ def extract(
         reason = ocr_unavailable_reason(ocr_language)
         if reason is not None:
             raise OcrUnavailable(reason)
+    from siftui.parallel import extract_parallel, may_start_processes
+
     document = open_document(path, password)
     try:
         page_count = document.page_count
         extracted = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, extracted // CHUNK_PAGES - 1))
-        if extracted >= parallel_min_pages and helpers > 0 and _may_start_processes():
-            pages = _extract_parallel(
+        if extracted >= parallel_min_pages and helpers > 0 and may_start_processes():
+            pages = extract_parallel(
                 document, path, password, extracted, helpers, progress, deadline, timeout
             )
         else:
@@ -236,209 +226,7 @@ def _check_deadline(
     path: str | os.PathLike[str], deadline: float | None, timeout: float | None
 ) -> None:
     if deadline is not None and time.monotonic() > deadline:
-        raise TimedOut(f"{shown(path)}: extraction took longer than {timeout:g} s; stopped")
-
-
-def _may_start_processes() -> bool:
-    # A daemonic multiprocessing process (siftui.docstore's) may not have children;
-    # it is bounded by its parent already: stay in one process there.
-    import multiprocessing
-
-    return not multiprocessing.current_process().daemon
-
-
-_HELPER_CODE = "import sys; from siftui.extract import _helper_main; _helper_main(int(sys.argv[1]))"
-
-
-def _start_helper() -> tuple[Any, Any]:
-    """A helper process and this process's end of a two-way connection to it.
-
-    A plain ``python -c`` child, not a multiprocessing one: it never imports
-    the caller's ``__main__`` again (an unguarded script would run twice), it
-    is safe to start from a threaded parent (nothing is forked), and its
-    stdout and stderr are /dev/null (the parent's stdout may be an MCP wire).
-    """
-    import socket
-    import subprocess
-    import sys
-    from multiprocessing.connection import Connection
-
-    parent, child = socket.socketpair()
-    environment = dict(os.environ)
-    # The parent's import path, siftui's own directory first, given whole: with
-    # -S the helper skips site (its .pth files cost ~0.08 s of a ~0.3 s start).
-    here = str(Path(__file__).resolve().parents[1])
-    environment["PYTHONPATH"] = os.pathsep.join(
-        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
-    )
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-S", "-c", _HELPER_CODE, str(child.fileno())],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(child.fileno(),),
-            env=environment,
-        )
-    except BaseException:
-        parent.close()
-        raise
-    finally:
-        child.close()
-    return process, Connection(parent.detach())
-
-
-def _helper_main(fd: int) -> None:
-    """A helper: open the file, then extract each chunk the parent hands out.
-
-    To the parent: ("ready",), then ("pages", start, texts) per chunk, or
-    ("error", kind, message). From the parent: (path, password, extracted),
-    then chunk starts; a negative start means stop.
-    """
-    from collections import deque
-    from multiprocessing.connection import Connection
-
-    conn = Connection(fd)
-    path = "?"
-    try:
-        path, password, extracted = conn.recv()
-        document = open_document(path, password)
-        conn.send(("ready",))
-        pending: deque[int] = deque()
-        while True:
-            if not pending:
-                pending.append(conn.recv())
-            while conn.poll():
-                pending.append(conn.recv())
-            start = pending.popleft()
-            if start < 0:
-                break
-            end = min(start + CHUNK_PAGES, extracted)
-            texts = [_page_text(document, number, path) for number in range(start, end)]
-            conn.send(("pages", start, texts))
-        document.close()
-    except ExtractError as error:
-        conn.send(("error", type(error).__name__, str(error)))
-    except (EOFError, OSError):  # the parent is gone or has what it needs
-        pass
-    except Exception as error:  # a MuPDF surprise: still one line
-        conn.send(("error", "NotReadable", f"{shown(path)}: {one_line(error)}"))
-    finally:
-        conn.close()
-
-
-_ERRORS: dict[str, type[ExtractError]] = {
-    kind.__name__: kind
-    for kind in (NotFound, NotAFile, NotReadable, NeedsPassword, WrongPassword, NoPages)
-}
-
-
-class _Helper:
-    def __init__(self, process: Any, conn: Any) -> None:
-        self.process = process
-        self.conn = conn
-        self.chunks: set[int] = set()  # handed out, not back yet
-
-
-def _extract_parallel(
-    document: Any,
-    path: str | os.PathLike[str],
-    password: str | None,
-    extracted: int,
-    helpers: int,
-    progress: Progress | None,
-    deadline: float | None,
-    timeout: float | None,
-) -> list[str]:
-    """This process and ``helpers`` helper processes extract chunks of pages.
-
-    This process starts at once, taking chunks from the front; a helper, once
-    it has opened the file (~0.3 s), gets the next two chunks (so it never
-    waits for an answer) and one more for each it sends back. Chunks a helper
-    could not finish (it died) are done here at the end.
-    """
-    from multiprocessing.connection import wait
-
-    texts: list[str | None] = [None] * extracted
-    done = 0
-    claimed = 0
-    started: list[_Helper] = []
-    running: list[_Helper] = []
-
-    def claim() -> int:
-        nonlocal claimed
-        start, claimed = claimed, claimed + CHUNK_PAGES
-        return start if start < extracted else -1
-
-    def hand_out(helper: _Helper) -> None:
-        start = claim()
-        helper.conn.send(start)
-        if start >= 0:
-            helper.chunks.add(start)
-
-    def stop(helper: _Helper) -> None:
-        running.remove(helper)
-        helper.conn.close()
-
-    def receive(ready: list[Any]) -> None:
-        nonlocal done
-        for helper in [h for h in running if h.conn in ready]:
-            try:
-                message = helper.conn.recv()
-                if message[0] == "error":
-                    raise _ERRORS.get(message[1], NotReadable)(message[2])
-                if message[0] == "pages":
-                    _, start, payload = message
-                    texts[start : start + len(payload)] = payload
-                    helper.chunks.discard(start)
-                    done += len(payload)
-                    if progress is not None:
-                        progress(done, extracted)
-                    hand_out(helper)
-                else:  # ready
-                    hand_out(helper)
-                    hand_out(helper)
-            except (EOFError, OSError):  # it died
-                stop(helper)
-                continue
-            if claimed >= extracted and not helper.chunks:
-                stop(helper)
-
-    try:
-        for _ in range(helpers):
-            helper = _Helper(*_start_helper())
-            started.append(helper)
-            running.append(helper)
-            helper.conn.send((os.fspath(path), password, extracted))
-        while (start := claim()) >= 0:
-            for number in range(start, min(start + CHUNK_PAGES, extracted)):
-                _check_deadline(path, deadline, timeout)
-                texts[number] = _page_text(document, number, path)
-                done += 1
-                if progress is not None:
-                    progress(done, extracted)
-                if running:
-                    receive(wait([h.conn for h in running], 0))
-        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
-            stop(helper)
-        while running:
-            _check_deadline(path, deadline, timeout)
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            receive(wait([h.conn for h in running], left))
-        for number, text in enumerate(texts):
-            if text is None:
-                _check_deadline(path, deadline, timeout)
-                texts[number] = _page_text(document, number, path)
-                done += 1
-                if progress is not None:
-                    progress(done, extracted)
-    finally:
-        for helper in started:
-            helper.conn.close()
-            if helper.process.poll() is None:
-                helper.process.kill()
-            helper.process.wait()
-    return [text for text in texts if text is not None]
+        raise TimedOut(f"{quoted(path)}: extraction took longer than {timeout:g} s; stopped")
 
 
 def _ocr_empty_pages(
@@ -461,7 +249,7 @@ def _ocr_empty_pages(
             read[number] = str(page.get_text(textpage=textpage))
         except Exception as error:  # Tesseract's failures come as several types
             reason = f"OCR of page {number + 1} failed ({one_line(error)})"
-            raise NotReadable(f"{shown(path)}: {reason}") from None
+            raise NotReadable(f"{quoted(path)}: {reason}") from None
     return read
 
 
@@ -470,7 +258,7 @@ def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:
         return str(document[number].get_text())
     except Exception as error:  # a damaged page: say which one, in one line
         raise NotReadable(
-            f"{shown(path)}: page {number + 1} cannot be read ({one_line(error)})"
+            f"{quoted(path)}: page {number + 1} cannot be read ({one_line(error)})"
         ) from None
 
 
@@ -492,7 +280,7 @@ def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
             toc = _walk_outline(document)
     except Exception as error:
         reason = one_line(error)
-        raise NotReadable(f"{shown(path)}: the outline cannot be read ({reason})") from None
+        raise NotReadable(f"{quoted(path)}: the outline cannot be read ({reason})") from None
     return [
         OutlineItem(level=int(level), title=str(title), page=int(page))
         for level, title, page, *_ in toc
@@ -527,9 +315,3 @@ def _outline_page(document: Any, item: Any) -> int:
     if item.page == -1:
         return int(document.resolve_link(item.uri)[0]) + 1
     return int(item.page) + 1
-
-
-def one_line(error: BaseException) -> str:
-    """An error as one line of text: white space collapsed, its type if it says nothing."""
-    text = " ".join(str(error).split())
-    return text or type(error).__name__

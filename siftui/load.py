@@ -10,7 +10,8 @@ from siftui import __version__
 from siftui.cache import cached_extract, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
-from siftui.extract import ExtractError, check_file, pymupdf_version, shown
+from siftui.extract import ExtractError, check_file, pymupdf_version
+from siftui.messages import quoted
 
 JSON_SNIFF_BYTES = 64
 
@@ -41,11 +42,11 @@ def read_doc_json(path: str | os.PathLike[str]) -> Doc:
         # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise LoadError(f"{shown(path)}: not a Doc JSON file (not UTF-8 text)") from None
+        raise LoadError(f"{quoted(path)}: not a Doc JSON file (not UTF-8 text)") from None
     try:
         return from_json(text)
     except BadDocJson as error:
-        raise LoadError(f"{shown(path)}: {error}") from None
+        raise LoadError(f"{quoted(path)}: {error}") from None
 
 
 def load_doc(
@@ -71,7 +72,7 @@ def load_doc(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{shown(path)}: {error.strerror or error}") from None
+        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
 
 
 def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -95,7 +96,9 @@ def load_source(
     try:
         check_file(path)
         if is_doc_json(path):
-            raise LoadError(f"{shown(path)}: already a Doc JSON file; use siftui render to read it")
+            raise LoadError(
+                f"{quoted(path)}: already a Doc JSON file; use siftui render to read it"
+            )
         doc = cached_extract(
             path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
         )
@@ -103,4 +106,4 @@ def load_source(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{shown(path)}: {error.strerror or error}") from None
+        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None

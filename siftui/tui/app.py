@@ -15,11 +15,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from siftui.calllog import LogEntry
 from siftui.doc import Doc
 from siftui.docindex import index_of
 from siftui.extract import ocr_unavailable_reason
 from siftui.render import BadGrep, BadPages, Options, render
+from siftui.serve.calllog import LogEntry
 from siftui.tokens import TokenCounts
 from siftui.tui.counter import DocTotals, counter_text
 from siftui.tui.counting import CountingMixin

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siftui.calllog import LogEntry
+from siftui.serve.calllog import LogEntry
 from siftui.tui.app import create_app, create_log_app
 
 

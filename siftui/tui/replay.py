@@ -15,8 +15,8 @@ from textual import on, work
 from textual.widgets import DataTable
 
 from siftui.cache import file_sha256
-from siftui.calllog import LogEntry
 from siftui.render import Rendered
+from siftui.serve.calllog import LogEntry
 from siftui.tui.base import AppBase
 from siftui.tui.display import prepare
 from siftui.tui.state import Shown

@@ -21,7 +21,7 @@ from siftui.extract import extract
 from siftui.render import Options, full, render
 from siftui.sample import sample_path
 
-SCRIPT = Path(__file__).parent / "tools" / "make_sample.py"
+SCRIPT = Path(__file__).parents[1] / "tools" / "make_sample.py"
 
 
 def load_script() -> ModuleType:

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from siftui.cache import file_sha256
 from siftui.doc import Doc
-from siftui.extract import ExtractError, check_file, shown
+from siftui.extract import ExtractError, check_file
 from siftui.load import LoadError, load_doc
+from siftui.messages import quoted
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_BYTES = 200_000_000
@@ -40,7 +41,7 @@ def _worker(conn: Connection, path: str) -> None:
         conn.send((False, str(error)))
     except Exception as error:  # a bug or MuPDF surprise: still one line for the agent
         reason = " ".join(str(error).split()) or type(error).__name__
-        conn.send((False, f"{shown(path)}: extraction failed: {reason}"))
+        conn.send((False, f"{quoted(path)}: extraction failed: {reason}"))
     finally:
         conn.close()
 
@@ -54,13 +55,13 @@ def load_in_worker(path: Path, timeout: float) -> Doc:
     sender.close()
     try:
         if not receiver.poll(timeout):
-            raise LoadError(f"{shown(path)}: extraction took longer than {timeout:g} s; stopped")
+            raise LoadError(f"{quoted(path)}: extraction took longer than {timeout:g} s; stopped")
         try:
             ok, value = receiver.recv()
         except EOFError:
             process.join(5)
             raise LoadError(
-                f"{shown(path)}: the extraction process died (exit code {process.exitcode})"
+                f"{quoted(path)}: the extraction process died (exit code {process.exitcode})"
             ) from None
     finally:
         receiver.close()
@@ -112,12 +113,12 @@ class DocStore:
         except ExtractError as error:
             raise LoadError(str(error)) from None
         except OSError as error:
-            raise LoadError(f"{shown(path)}: {error.strerror or error}") from None
+            raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
         if not stat.S_ISREG(info.st_mode):
-            raise LoadError(f"{shown(path)}: not a regular file")
+            raise LoadError(f"{quoted(path)}: not a regular file")
         if info.st_size > self.max_bytes:
             raise LoadError(
-                f"{shown(path)}: {info.st_size:,} bytes, over this server's limit of "
+                f"{quoted(path)}: {info.st_size:,} bytes, over this server's limit of "
                 f"{self.max_bytes:,} bytes"
             )
         key: _Key = (str(path), info.st_mtime_ns, info.st_size)
@@ -132,7 +133,7 @@ class DocStore:
                 try:
                     loaded = Loaded(doc=self.loader(path, self.timeout), sha256=file_sha256(path))
                 except OSError as error:
-                    raise LoadError(f"{shown(path)}: {error.strerror or error}") from None
+                    raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
                 with self._lock:
                     # Another version of this file is stale now; drop it.
                     for old in [k for k in self._cache if k[0] == key[0]]:

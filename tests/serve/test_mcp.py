@@ -28,16 +28,16 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 from pdfs import make_pdf
 
-from siftui.access import Refused, Roots
-from siftui.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
 from siftui.doc import Doc
-from siftui.docstore import DocStore, load_in_worker
 from siftui.load import LoadError, load_doc
-from siftui.mcp_server import OUTPUT_SCHEMA, ReadTool
 from siftui.output import rendered_json
 from siftui.render import Options, Rendered, render
+from siftui.serve.access import Refused, Roots
+from siftui.serve.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
+from siftui.serve.docstore import DocStore, load_in_worker
+from siftui.serve.mcp_server import OUTPUT_SCHEMA, ReadTool
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
 TIMEOUT = 60
 
@@ -430,7 +430,9 @@ def test_log_round_trip_and_malformed_lines(tmp_path: Path) -> None:
 
 def test_render_does_not_import_the_sdk() -> None:
     """`siftui render` and the TUI do not pay for the MCP SDK: only `siftui mcp` loads it."""
-    probe = "import sys, siftui.cli, siftui.access, siftui.calllog, siftui.docstore\n"
+    probe = (
+        "import sys, siftui.cli, siftui.serve.access, siftui.serve.calllog, siftui.serve.docstore\n"
+    )
     probe += "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'anyio'}))"
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=TIMEOUT

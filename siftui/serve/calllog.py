@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from siftui.extract import shown
+from siftui.messages import quoted
 from siftui.output import encode_utf8
 from siftui.render import Options, Rendered
 
@@ -173,7 +173,7 @@ def read_log(path: str | os.PathLike[str]) -> list[LogEntry]:
     Raises :class:`LogError` with a one-line message (naming the line number for
     a malformed line) when the file cannot be read or a line is not an entry.
     """
-    where = shown(path)
+    where = quoted(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as error:

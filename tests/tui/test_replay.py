@@ -13,9 +13,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_support import run, settle, wait_until
 
-from siftui.calllog import LogEntry, entry_to_line, read_log
 from siftui.extract import extract
 from siftui.render import Options, render
+from siftui.serve.calllog import LogEntry, entry_to_line, read_log
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.outcap import OutCapControl
 from siftui.tui.replay import CallList

@@ -28,12 +28,12 @@ from test_properties import cases
 from siftui import cli
 from siftui.doc import Doc
 from siftui.docjson import from_json, to_json
-from siftui.extract import shown
 from siftui.load import load_doc
+from siftui.messages import quoted
 from siftui.output import encode_utf8, rendered_json
 from siftui.render import BadGrep, BadPages, Options, Rendered, render
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/, where hostile.py lives
 
 
 def _outcome(doc: Doc, options: Options) -> Rendered | str:
@@ -82,7 +82,7 @@ def check_cli_answer(doc: Doc, options: Options, code: int, out: bytes, err: str
     if isinstance(expected, str):
         # a bad option: exit 2, one line, the message as render gives it (escaped)
         assert (code, out) == (2, b""), (code, err)
-        assert err == f"siftui: error: {shown(expected)}\n"
+        assert err == f"siftui: error: {quoted(expected)}\n"
         return
     assert (code, err) == (0, ""), err
     assert out == encode_utf8(expected.content)

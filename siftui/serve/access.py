@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from siftui.extract import shown
+from siftui.messages import quoted
 
 
 class RootError(ValueError):
@@ -42,11 +42,11 @@ class Roots:
             try:
                 real = Path(given).resolve(strict=True)
             except FileNotFoundError:
-                raise RootError(f"root {shown(given)}: no such directory") from None
+                raise RootError(f"root {quoted(given)}: no such directory") from None
             except OSError as error:
-                raise RootError(f"root {shown(given)}: {error.strerror or error}") from None
+                raise RootError(f"root {quoted(given)}: {error.strerror or error}") from None
             if not real.is_dir():
-                raise RootError(f"root {shown(given)}: not a directory")
+                raise RootError(f"root {quoted(given)}: not a directory")
             if real not in roots:
                 roots.append(real)
         self.dirs: tuple[Path, ...] = tuple(roots)
@@ -67,7 +67,7 @@ class Roots:
         if not given or not given.strip():
             raise Refused("path is empty: name a file under the allowed roots")
         if "\x00" in given:
-            raise Refused(f"{shown(given)}: a path cannot hold a NUL character")
+            raise Refused(f"{quoted(given)}: a path cannot hold a NUL character")
         candidate = Path(given)
         if not candidate.is_absolute():
             candidate = self.dirs[0] / candidate
@@ -76,6 +76,6 @@ class Roots:
         real = Path(os.path.realpath(candidate))
         if not any(real == root or real.is_relative_to(root) for root in self.dirs):
             raise Refused(
-                f"{shown(given)} is outside the allowed roots ({shown(self.describe())})", real
+                f"{quoted(given)} is outside the allowed roots ({quoted(self.describe())})", real
             )
         return real

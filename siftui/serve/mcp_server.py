@@ -29,14 +29,14 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
-from siftui.access import Refused, Roots
-from siftui.calllog import CallLog, LogEntry, now_iso
 from siftui.doc import Doc
-from siftui.docstore import DocStore
-from siftui.extract import shown
 from siftui.load import LoadError
+from siftui.messages import quoted
 from siftui.output import encode_utf8
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, Rendered, render
+from siftui.serve.access import Refused, Roots
+from siftui.serve.calllog import CallLog, LogEntry, now_iso
+from siftui.serve.docstore import DocStore
 
 TOOL_NAME = "read_pdf"
 ARGUMENTS = ("path", "pages", "grep")
@@ -115,7 +115,7 @@ def _arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
     unknown = sorted(key for key in given if key not in ARGUMENTS)
     if unknown:
         raise ArgumentError(
-            f'unknown argument "{shown(unknown[0])}": read_pdf takes path, pages and grep '
+            f'unknown argument "{quoted(unknown[0])}": read_pdf takes path, pages and grep '
             "(the budget is set by the server)"
         )
     if "path" not in given:
@@ -288,7 +288,7 @@ def build_server(tool: ReadTool) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name != TOOL_NAME:
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {shown(params.name)}")
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {quoted(params.name)}")
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
         answer = await anyio.to_thread.run_sync(tool.call, params.arguments)
         return to_result(answer)

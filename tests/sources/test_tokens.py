@@ -26,7 +26,7 @@ from siftui.tokens import (
     token_counts,
 )
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 # Computed once with tiktoken 0.14.0 (tiktoken.get_encoding fed the same files
 # gave identical token lists), then hard-coded: (text, o200k_base, cl100k_base).

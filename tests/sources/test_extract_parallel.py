@@ -14,7 +14,7 @@ import pymupdf
 import pytest
 from pdfs import CORPUS, make_pdf
 
-from siftui import extract as extract_module
+from siftui import parallel as parallel_module
 from siftui.doc import Doc
 from siftui.extract import (
     CHUNK_PAGES,
@@ -114,7 +114,7 @@ def test_below_the_threshold_stays_in_one_process(
     def no_helpers() -> None:
         raise AssertionError("a helper was started")
 
-    monkeypatch.setattr(extract_module, "_start_helper", no_helpers)
+    monkeypatch.setattr(parallel_module, "_start_helper", no_helpers)
     assert extract(many, workers=2, parallel_min_pages=91) == serial(many)
     assert extract(many, workers=2, max_pages=2 * CHUNK_PAGES - 1, parallel_min_pages=1).pages
     assert extract(many, workers=1, parallel_min_pages=1) == serial(many)
@@ -149,7 +149,7 @@ def test_helper_error_comes_back_as_the_same_family(many: Path, tmp_path: Path) 
 def test_a_helper_that_dies_leaves_its_pages_to_the_parent(
     many: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(extract_module, "_HELPER_CODE", "import os; os._exit(3)")
+    monkeypatch.setattr(parallel_module, "_HELPER_CODE", "import os; os._exit(3)")
     calls: list[int] = []
     doc = parallel(many, progress=lambda done, total: calls.append(done))
     assert doc == serial(many)
@@ -157,7 +157,7 @@ def test_a_helper_that_dies_leaves_its_pages_to_the_parent(
 
 
 def test_helper_reports_errors_in_one_line(tmp_path: Path) -> None:
-    process, conn = extract_module._start_helper()
+    process, conn = parallel_module._start_helper()
     conn.send((str(tmp_path / "missing\nname.pdf"), None, 10))
     kind, name, message = conn.recv()
     conn.close()

@@ -39,8 +39,9 @@ from hostile import (
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
-from siftui.extract import ExtractError, extract, shown
+from siftui.extract import ExtractError, extract
 from siftui.load import LoadError, load_doc
+from siftui.messages import quoted
 from siftui.output import encode_utf8, rendered_json
 from siftui.render import Options, render
 
@@ -110,7 +111,7 @@ def outcome(path: Path, password: str | None = None) -> Doc | str:
     except LoadError as error:
         message = str(error)
         assert message and "\n" not in message and "\r" not in message
-        assert message.startswith(shown(path) + ": ")
+        assert message.startswith(quoted(path) + ": ")
         assert "Traceback" not in message
         return message
     check_doc(doc)

@@ -25,7 +25,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not on PATH"),
 ]
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 KSP = CORPUS / "ksp-thesis.pdf"
 LSHORT = CORPUS / "lshort-zh-cn.pdf"
 

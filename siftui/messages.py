@@ -1,0 +1,23 @@
+"""Text helpers for one-line messages: no PyMuPDF here, so every layer may import them."""
+
+from __future__ import annotations
+
+import os
+
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(32), 127)} | {
+    ord("\n"): "\\n",
+    ord("\r"): "\\r",
+    ord("\t"): "\\t",
+}
+
+
+def quoted(path: str | os.PathLike[str]) -> str:
+    """A path as error messages show it: control characters escaped, so that a
+    file name holding a newline cannot break the one-line message in two."""
+    return os.fspath(path).translate(_CONTROL)
+
+
+def one_line(error: BaseException) -> str:
+    """An error as one line of text: white space collapsed, its type if it says nothing."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
