@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from siftui import __version__
-from siftui.doc import Doc
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
-from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, render
+from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
@@ -217,25 +216,11 @@ def _cmd_render(argv: Sequence[str]) -> int:
 
 
 def _check_options(options: Options) -> None:
-    """Reject a malformed --pages or --grep before a long extraction, not after.
-
-    A one-page probe document checks what does not depend on the document (the
-    syntax of the range, the pattern); render() checks the range again later.
-    """
-    probe = Doc(title="", page_count=1, pages=("",))
-    if options.pages.strip():
-        try:
-            render(probe, Options(pages=options.pages, out_cap=options.out_cap))
-        except BadPages as error:
-            if str(error).startswith("invalid pages"):
-                raise UsageError(str(error)) from None
-    # The contract checks pages before the pattern, and an out-of-range page is
-    # only known after extraction: with a range given, render() checks the pattern.
-    if options.grep and not options.pages.strip():
-        try:
-            render(probe, Options(grep=options.grep, out_cap=options.out_cap))
-        except BadGrep as error:
-            raise UsageError(str(error)) from None
+    """Reject a malformed --pages or --grep before a long extraction, not after."""
+    try:
+        check_options(options)
+    except (BadPages, BadGrep) as error:
+        raise UsageError(str(error)) from None
 
 
 def _cmd_extract(argv: Sequence[str]) -> int:

@@ -10,15 +10,17 @@ from dataclasses import dataclass
 
 from siftui.doc import Doc
 from siftui.docindex import SEPARATOR, DocIndex, collapse_whitespace, index_of, marker
-from siftui.grep import BadGrep, grep
+from siftui.grep import BadGrep, compile_pattern, grep
 
 __all__ = [
     "DEFAULT_OUT_CAP",
     "MAX_PAGES_PER_ANSWER",
     "BadGrep",
     "BadPages",
+    "MalformedPages",
     "Options",
     "Rendered",
+    "check_options",
     "full",
     "marker",
     "parse_pages",
@@ -38,6 +40,10 @@ _HUGE = 10**_MAX_DIGITS
 
 class BadPages(ValueError):
     """A page range the contract rejects; the message is shown to users as is."""
+
+
+class MalformedPages(BadPages):
+    """A page range whose syntax is wrong: known without the document."""
 
 
 @dataclass(frozen=True)
@@ -68,12 +74,9 @@ def full(doc: Doc) -> str:
 
 def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
     """R3's range check: (a, b) with b clamped to E, None for no range."""
-    text = pages.strip()
-    if not text:
-        return None
-    found = _PAGES.fullmatch(text)
+    found = _range_syntax(pages)
     if found is None:
-        raise BadPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
+        return None
     first = _number(found.group(1))
     if found.group(2) is None:
         last = first
@@ -86,10 +89,37 @@ def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
     return first, min(last, extracted)
 
 
+def _range_syntax(pages: str) -> re.Match[str] | None:
+    """The range's parts, None for no range, or :class:`MalformedPages`."""
+    text = pages.strip()
+    if not text:
+        return None
+    found = _PAGES.fullmatch(text)
+    if found is None:
+        raise MalformedPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
+    return found
+
+
 def _number(digits: str) -> int:
     """The value of an ASCII digit string, or _HUGE (> any E) when it is longer."""
     significant = digits.lstrip("0")
     return int(significant or "0") if len(significant) <= _MAX_DIGITS else _HUGE
+
+
+def check_options(opt: Options) -> None:
+    """Raise what render() would raise for ``opt`` whatever the document is.
+
+    OutCap (ValueError), the range's syntax (:class:`MalformedPages`) and, when
+    no range is given, the pattern (:class:`BadGrep`): with a range, an
+    out-of-range page (known only with the document) is reported first (R5's
+    order), so the pattern waits for render(). Lets a caller refuse a bad call
+    before a long extraction instead of after it.
+    """
+    out_cap = opt.out_cap
+    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
+        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    if _range_syntax(opt.pages) is None and opt.grep:
+        compile_pattern(opt.grep)
 
 
 def render(doc: Doc, opt: Options) -> Rendered:

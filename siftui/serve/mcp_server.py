@@ -29,11 +29,18 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
-from siftui.doc import Doc
 from siftui.load import LoadError
 from siftui.messages import quoted
 from siftui.output import encode_utf8
-from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, Rendered, render
+from siftui.render import (
+    DEFAULT_OUT_CAP,
+    BadGrep,
+    BadPages,
+    Options,
+    Rendered,
+    check_options,
+    render,
+)
 from siftui.serve.access import Refused, Roots
 from siftui.serve.calllog import CallLog, LogEntry, now_iso
 from siftui.serve.docstore import DocStore
@@ -131,24 +138,6 @@ def _arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
     return values[0], values[1], values[2]
 
 
-_PROBE = Doc(title="", page_count=1, pages=("",))
-
-
-def _check_options(options: Options) -> None:
-    """Reject a malformed range or pattern before a long extraction, not after.
-
-    Same messages as render() gives later (the CLI does the same check).
-    """
-    if options.pages.strip():
-        try:
-            render(_PROBE, Options(pages=options.pages, out_cap=options.out_cap))
-        except BadPages as error:
-            if str(error).startswith("invalid pages"):
-                raise
-    if options.grep:
-        render(_PROBE, Options(grep=options.grep, out_cap=options.out_cap))
-
-
 def _wire_safe(answer: Rendered) -> Rendered:
     """The answer as the CLI prints it: a lone surrogate (from a broken PDF) becomes
     U+FFFD, one code point for one, so the bytes are the CLI's and valid UTF-8."""
@@ -219,7 +208,7 @@ class ReadTool:
             options = Options(pages=pages, grep=grep, out_cap=self.out_cap)
             real = self.roots.resolve(requested)
             path = str(real)
-            _check_options(options)
+            check_options(options)
             loaded = self.store.get(real)
             sha256 = loaded.sha256
             answer = ToolAnswer(_wire_safe(render(loaded.doc, options)))

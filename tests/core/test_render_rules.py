@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import gc
+import re
 import weakref
 from pathlib import Path
 
 import pytest
 
 from siftui.doc import Doc, OutlineItem
-from siftui.render import BadGrep, BadPages, Options, Rendered, full, marker, render
+from siftui.render import (
+    BadGrep,
+    BadPages,
+    MalformedPages,
+    Options,
+    Rendered,
+    check_options,
+    full,
+    marker,
+    render,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 INSTRUCTION = 'This document is longer than one answer: ask for pages="a-b" or grep="pattern".'
@@ -663,3 +674,28 @@ def test_caches_do_not_keep_a_doc_alive_nor_mix_docs() -> None:
         assert render(doc, Options()).content == block(1, text)
         del doc
         gc.collect()
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        (Options(pages="3p"), MalformedPages, 'invalid pages "3p": use "a-b", "a" or "a-"'),
+        (Options(pages="0" * 5000 + "1-3", grep="("), None, None),  # range first: no pattern check
+        (Options(pages="0"), None, None),  # out of range only with the document
+        (Options(grep="(x"), BadGrep, "invalid grep: missing ): (x"),
+        (Options(out_cap=0), ValueError, "out_cap must be a whole number >= 1, not 0"),
+        (Options(pages=" 2- ", grep="a"), None, None),
+    ],
+)
+def test_check_options_refuses_what_no_document_can_accept(
+    options: Options, error: type[Exception] | None, message: str | None
+) -> None:
+    if error is None:
+        check_options(options)
+        return
+    with pytest.raises(error) as raised:
+        check_options(options)
+    assert str(raised.value) == message
+    doc = Doc(title="", page_count=1, pages=("",))
+    with pytest.raises(error, match=re.escape(str(message))):
+        render(doc, options)  # render() says the same
