@@ -17,6 +17,7 @@ from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
+from siftui.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
@@ -145,7 +146,9 @@ def _walk_parser() -> argparse.ArgumentParser:
         description=(
             "List the calls an agent makes to read the whole document by following the "
             "map and every note: first no options, then the rest of the pages, until each "
-            "extracted page was seen once."
+            "extracted page was seen once. Then what no pages= call can show at this OutCap "
+            "(the tails of pages longer than it), how much of that a grep can still show, "
+            "and the smallest OutCap at which nothing is unreachable."
         ),
         epilog=WALK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -164,7 +167,12 @@ def _cmd_walk(argv: Sequence[str]) -> int:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     doc = load_doc(args.path, **_extraction_options(args))
     report = walk_report(walk(doc, args.outcap), token_counter())
-    text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
+    left_out = unreachable(doc, args.outcap)
+    report["unreachable"] = unreachable_json(left_out)
+    if args.json:
+        text = json.dumps(report, ensure_ascii=False)
+    else:
+        text = walk_text(report, args.outcap) + unreachable_text(left_out)
     _write_stdout(encode_utf8(text))
     return 0
 
