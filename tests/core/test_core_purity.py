@@ -6,7 +6,13 @@ import json
 import subprocess
 import sys
 
-CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex"]
+CORE = [
+    "siftui.doc",
+    "siftui.render",
+    "siftui.grep",
+    "siftui.docindex",
+    "siftui.unreachable",
+]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 
 

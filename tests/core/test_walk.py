@@ -142,7 +142,11 @@ def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
         capture_output=True,
         check=True,
     )
-    assert text.stdout.decode().count("\n") == len(calls) + 1
+    lines = text.stdout.decode().split("\n")
+    # One line a call, the totals, then what no pages= call reaches (nothing here).
+    assert len(lines) == len(calls) + 4 and lines[-1] == ""
+    assert lines[-3] == "unreachable by pages= at OutCap 900: nothing"
+    assert lines[-2].startswith("nothing is unreachable from OutCap 103 up: the largest page block")
     bad = subprocess.run(
         [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "0"], capture_output=True
     )
