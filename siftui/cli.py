@@ -257,7 +257,9 @@ def token_counter() -> TokenCounter:
 
 
 LOG_EXAMPLES = """examples:
-  siftui log calls.jsonl       # the calls an agent made through `siftui mcp --log calls.jsonl`
+  siftui log calls.jsonl            # the calls an agent made through `siftui mcp --log calls.jsonl`
+  siftui log calls.jsonl --report   # how it used the tool: pages read, loops, errors, notes
+  siftui log calls.jsonl --report --json
 """
 
 
@@ -272,11 +274,20 @@ def _log_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("path", metavar="FILE", help="a JSON Lines log written by siftui mcp --log")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print how the agent used the tool (pages read and never read, re-reads, loops, "
+        "errors, greps without matches, notes followed or not) instead of opening the TUI",
+    )
+    parser.add_argument("--json", action="store_true", help="with --report: print it as JSON")
     return parser
 
 
 def _cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
+    if args.json and not args.report:
+        raise UsageError("--json needs --report")
     from siftui.serve.calllog import LogError, read_log
 
     try:
@@ -285,6 +296,10 @@ def _cmd_log(argv: Sequence[str]) -> int:
         raise LoadError(str(error)) from None
     if not entries:
         raise LoadError(f"{quoted(args.path)}: the log holds no calls")
+    if args.report:
+        from siftui.logreport_run import print_report
+
+        return print_report(entries, as_json=args.json, write=_write_stdout)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     return run_log_tui(entries)

@@ -12,6 +12,8 @@ CORE = [
     "siftui.grep",
     "siftui.docindex",
     "siftui.unreachable",
+    "siftui.logreport",
+    "siftui.logreport_text",
 ]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 
