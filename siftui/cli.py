@@ -116,6 +116,12 @@ def _render_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="print every field of the answer as JSON"
     )
+    parser.add_argument(
+        "--check-agents",
+        action="store_true",
+        help="also print to stderr, for each agent in agents.toml, whether the answer fits "
+        "its documented cap (✓ ⚠ ✗) and its size in the agent's unit",
+    )
     _add_extraction_options(parser)
     return parser
 
@@ -213,6 +219,7 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
+    agents = _agents() if args.check_agents else None  # a bad agents file: before the work
     doc = load_doc(args.path, **_extraction_options(args))
     try:
         answer = render(doc, options)
@@ -220,7 +227,30 @@ def _cmd_render(argv: Sequence[str]) -> int:
         raise UsageError(str(error)) from None
     payload = rendered_json(answer) if args.json else answer.content
     _write_stdout(encode_utf8(payload))
+    if agents is not None:
+        from siftui.agents import fit, fit_text
+
+        table = fit_text(fit(answer.content, agents, _count_tokens), len(answer.content))
+        sys.stderr.write(table)
     return 0
+
+
+def _agents() -> list[Any]:
+    from siftui.agents import AgentsError, load_agents
+
+    try:
+        return load_agents()
+    except AgentsError as error:
+        raise UsageError(str(error)) from None
+
+
+def _count_tokens(text: str, encoding: str) -> int:
+    from siftui.tokens import VocabularyError, count_tokens
+
+    try:
+        return count_tokens(text, encoding)
+    except VocabularyError as error:
+        raise ValueError(str(error)) from None
 
 
 def _check_options(options: Options) -> None:
