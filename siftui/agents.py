@@ -4,21 +4,18 @@ The caps ship in ``siftui/data/agents.toml`` (each with its source and the date
 it was read); a user file ``$XDG_CONFIG_HOME/siftui/agents.toml`` (default
 ``~/.config``) adds entries and overrides built-in ones by name, key by key.
 
-:func:`parse_agents` and :func:`fit` are pure; :func:`load_agents` reads the two
-files. A size in tokens is measured with the entry's tokenizer through the
+Pure: :func:`parse_agents` and :func:`fit` do no I/O (siftui.agents_load reads
+the two files). A size in tokens is measured with the entry's tokenizer through the
 counter the caller passes (siftui.tokens offline); when that is not the
 agent's own tokenizer, the size is labelled as an estimate, never as exact.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from siftui.output import encode_utf8
@@ -30,9 +27,7 @@ __all__ = [
     "Fit",
     "fit",
     "fit_text",
-    "load_agents",
     "parse_agents",
-    "user_file",
 ]
 
 UNITS = ("tokens", "bytes", "chars", "lines")
@@ -158,31 +153,6 @@ def parse_agents(text: str, where: str, base: Sequence[Agent] = ()) -> list[Agen
         else:
             merged[fields["name"]] = _finish(fields, fail)
     return list(merged.values())
-
-
-def user_file() -> Path:
-    config = os.environ.get("XDG_CONFIG_HOME", "").strip()
-    home = Path(config) if config else Path.home() / ".config"
-    return home / "siftui" / "agents.toml"
-
-
-def load_agents(user: Path | None = None) -> list[Agent]:
-    """The built-in table, extended by the user's file when it exists."""
-    builtin = files("siftui") / "data" / "agents.toml"
-    agents = parse_agents(builtin.read_text("utf-8"), "siftui/data/agents.toml")
-    path = user_file() if user is None else user
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return agents
-    except OSError as error:
-        raise AgentsError(f"{path}: {error.strerror or error}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise AgentsError(f"{path}: line {line}: not UTF-8 text") from None
-    return parse_agents(text, str(path), agents)
 
 
 # (text, encoding) -> tokens; raises ValueError when it cannot count.

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from siftui import __version__
+from siftui.agents import AgentsError
+from siftui.agents_load import agents_table, load_agents
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
@@ -219,7 +221,10 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
-    agents = _agents() if args.check_agents else None  # a bad agents file: before the work
+    try:  # a bad agents file is reported before the extraction, not after
+        agents = load_agents() if args.check_agents else None
+    except AgentsError as error:
+        raise UsageError(str(error)) from None
     doc = load_doc(args.path, **_extraction_options(args))
     try:
         answer = render(doc, options)
@@ -228,29 +233,8 @@ def _cmd_render(argv: Sequence[str]) -> int:
     payload = rendered_json(answer) if args.json else answer.content
     _write_stdout(encode_utf8(payload))
     if agents is not None:
-        from siftui.agents import fit, fit_text
-
-        table = fit_text(fit(answer.content, agents, _count_tokens), len(answer.content))
-        sys.stderr.write(table)
+        sys.stderr.write(agents_table(answer.content, agents))
     return 0
-
-
-def _agents() -> list[Any]:
-    from siftui.agents import AgentsError, load_agents
-
-    try:
-        return load_agents()
-    except AgentsError as error:
-        raise UsageError(str(error)) from None
-
-
-def _count_tokens(text: str, encoding: str) -> int:
-    from siftui.tokens import VocabularyError, count_tokens
-
-    try:
-        return count_tokens(text, encoding)
-    except VocabularyError as error:
-        raise ValueError(str(error)) from None
 
 
 def _check_options(options: Options) -> None:

@@ -95,8 +95,15 @@ class LogReport:
     cut: tuple[CutAnswer, ...]
 
 
-def _document_key(entry: LogEntry, known: Mapping[str, str]) -> tuple[str, str | None]:
-    """A document is a path with one content; a failed call joins the path's content."""
+Key = tuple[str, str | None] | None
+
+
+def _document_key(entry: LogEntry, known: Mapping[str, str]) -> Key:
+    """A document is a path with one content; a failed call joins the path's content.
+    None for a call that names no file (another tool's, or an unreadable request:
+    the server's log records those too, with a ``tool`` other than read_pdf)."""
+    if getattr(entry, "tool", "read_pdf") != "read_pdf" or not entry.path:
+        return None
     return entry.path, entry.sha256 if entry.sha256 is not None else known.get(entry.path)
 
 
@@ -109,10 +116,12 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
         if entry.sha256 is not None:
             shas.setdefault(entry.path, entry.sha256)
     documents: dict[tuple[str, str | None], DocumentUse] = {}
-    keys: list[tuple[str, str | None]] = []
+    keys: list[Key] = []
     for number, entry in enumerate(entries, start=1):
         key = _document_key(entry, shas)
         keys.append(key)
+        if key is None:
+            continue
         use = documents.get(key)
         if use is None:
             use = documents[key] = DocumentUse(path=key[0], sha256=key[1])
@@ -191,19 +200,19 @@ def _count_reads(use: DocumentUse, number: int, answer: Rendered) -> None:
 
 
 def _loops(
-    entries: Sequence[LogEntry], keys: Sequence[tuple[str, str | None]]
+    entries: Sequence[LogEntry], keys: Sequence[Key]
 ) -> tuple[tuple[LogEntry, tuple[int, ...]], ...]:
     seen: dict[tuple[object, ...], list[int]] = {}
     for number, (entry, key) in enumerate(zip(entries, keys, strict=True), start=1):
+        if key is None:
+            continue
         seen.setdefault((key, entry.pages, entry.grep, entry.out_cap), []).append(number)
     return tuple(
         (entries[numbers[0] - 1], tuple(numbers)) for numbers in seen.values() if len(numbers) > 1
     )
 
 
-def _errors(
-    entries: Sequence[LogEntry], keys: Sequence[tuple[str, str | None]]
-) -> tuple[ErrorCall, ...]:
+def _errors(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[ErrorCall, ...]:
     found: list[ErrorCall] = []
     for index, entry in enumerate(entries):
         if entry.rendered is not None:
@@ -215,7 +224,11 @@ def _errors(
             after = entries[index + 1]
             if after.rendered is None:
                 outcome = "failed again"
-            elif keys[index + 1] != keys[index] and after.requested != entry.requested:
+            elif (
+                keys[index] is not None
+                and keys[index + 1] != keys[index]
+                and after.requested != entry.requested
+            ):
                 outcome = "another document"
             else:
                 outcome = "fixed"
@@ -235,9 +248,7 @@ def _follows(note: str, asked: str | None, entry: LogEntry, later: LogEntry) -> 
     return False
 
 
-def _cut(
-    entries: Sequence[LogEntry], keys: Sequence[tuple[str, str | None]]
-) -> tuple[CutAnswer, ...]:
+def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, ...]:
     found: list[CutAnswer] = []
     for index, entry in enumerate(entries):
         if entry.rendered is None or not entry.rendered.note:

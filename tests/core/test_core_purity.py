@@ -14,6 +14,7 @@ CORE = [
     "siftui.unreachable",
     "siftui.logreport",
     "siftui.logreport_text",
+    "siftui.agents",
 ]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 

@@ -10,15 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from siftui.agents import (
-    Agent,
-    AgentsError,
-    fit,
-    fit_text,
-    load_agents,
-    parse_agents,
-    user_file,
-)
+from siftui.agents import Agent, AgentsError, fit, fit_text, parse_agents
+from siftui.agents_load import load_agents, user_file
 from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.render import Options, render

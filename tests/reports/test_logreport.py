@@ -274,3 +274,17 @@ def test_another_document_and_spans() -> None:
     assert data["documents"][1]["pages_read"] == [1, 2]
     assert "not retried: call 2 read another document" in report_text(found)
     assert spans([1, 2, 3, 7, 9, 10]) == "1-3, 7, 9-10" and spans([]) == ""
+
+
+def test_a_call_that_names_no_file() -> None:
+    """An unreadable request is logged without a path: an error, never a document."""
+    doc = Doc("T", 2, ("x", "y"))
+    entries = [
+        entry(answer=None, path="", requested="", sha256=None, message="bad arguments"),
+        entry(answer=render(doc, Options(out_cap=200))),
+    ]
+    found = report(entries, {"ab": doc})
+    assert [use.path for use in found.documents] == ["/d.pdf"]
+    assert found.documents[0].calls == [2]
+    assert [(e.call, e.next_call, e.outcome) for e in found.errors] == [(1, 2, "fixed")]
+    assert found.loops == ()
