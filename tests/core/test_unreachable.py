@@ -332,3 +332,22 @@ def test_walk_command_reports_it(tmp_path: Path) -> None:
     done = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith(unreachable_text(unreachable(doc, 100)))
+
+
+def test_random_whitespace_and_line_lengths_against_every_grep_block() -> None:
+    """Lines of any length with blanks grep strips (\\r, \\t, U+3000, \\v) at their ends
+    or inside, empty lines, blank pages: the computed figures match brute force."""
+    rng = random.Random(14)
+    blanks = [" ", "\t", "\r", "\u3000", "\x0b", ""]
+    for _ in range(25):
+        pages = []
+        for _ in range(rng.randint(1, 4)):
+            rows = []
+            for _ in range(rng.randint(0, 12)):
+                size = rng.choice([0, 1, 5, 50, 399, 400, 401, 402, 700])
+                body = "".join(rng.choice("ab c\u3000é漢") for _ in range(size))
+                rows.append(rng.choice(blanks) + body + rng.choice(blanks))
+            pages.append("\n".join(rows))
+        doc = Doc("R", len(pages), tuple(pages))
+        for out_cap in (rng.randint(1, 300), rng.randint(300, 1500), rng.randint(1500, 4000)):
+            check(doc, out_cap, every_range=True, real_grep=False)
