@@ -351,3 +351,17 @@ def test_random_whitespace_and_line_lengths_against_every_grep_block() -> None:
         doc = Doc("R", len(pages), tuple(pages))
         for out_cap in (rng.randint(1, 300), rng.randint(300, 1500), rng.randint(1500, 4000)):
             check(doc, out_cap, every_range=True, real_grep=False)
+
+
+def test_text_lists_twenty_pages_then_counts_the_rest() -> None:
+    doc = Doc("T", 30, tuple("x" * 500 for _ in range(30)))
+    found = unreachable(doc, 100)
+    lines = unreachable_text(found).splitlines()
+    assert len(found.pages) == 30 and len(lines) == 1 + 20 + 1 + 1
+    assert lines[0].startswith("unreachable by pages= at OutCap 100: ")
+    assert lines[0].endswith(" on 30 pages; a grep can show 0 of them")
+    assert lines[21] == "  … and 10 more pages (--json lists them all)"
+    tiny = unreachable(Doc("T", 1, ("y" * 5000 + "\n" + "z" * 10,)), 5017)
+    assert "(<0.1% of" not in unreachable_text(tiny) and "(0.2% of" in unreachable_text(tiny)
+    huge = unreachable(Doc("T", 2, ("w" * 100_000, "v" * 20)), 99_980)
+    assert "(<0.1% of" in unreachable_text(huge)
