@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from siftui import __version__
+from siftui.agents import AgentsError
+from siftui.agents_load import agents_table, load_agents
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
+from siftui.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
@@ -115,6 +118,12 @@ def _render_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--json", action="store_true", help="print every field of the answer as JSON"
     )
+    parser.add_argument(
+        "--check-agents",
+        action="store_true",
+        help="also print to stderr, for each agent in agents.toml, whether the answer fits "
+        "its documented cap (✓ ⚠ ✗) and its size in the agent's unit",
+    )
     _add_extraction_options(parser)
     return parser
 
@@ -145,7 +154,9 @@ def _walk_parser() -> argparse.ArgumentParser:
         description=(
             "List the calls an agent makes to read the whole document by following the "
             "map and every note: first no options, then the rest of the pages, until each "
-            "extracted page was seen once."
+            "extracted page was seen once. Then what no pages= call can show at this OutCap "
+            "(the tails of pages longer than it), how much of that a grep can still show, "
+            "and the smallest OutCap at which nothing is unreachable."
         ),
         epilog=WALK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -164,7 +175,12 @@ def _cmd_walk(argv: Sequence[str]) -> int:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     doc = load_doc(args.path, **_extraction_options(args))
     report = walk_report(walk(doc, args.outcap), token_counter())
-    text = json.dumps(report, ensure_ascii=False) if args.json else walk_text(report, args.outcap)
+    left_out = unreachable(doc, args.outcap)
+    report["unreachable"] = unreachable_json(left_out)
+    if args.json:
+        text = json.dumps(report, ensure_ascii=False)
+    else:
+        text = walk_text(report, args.outcap) + unreachable_text(left_out)
     _write_stdout(encode_utf8(text))
     return 0
 
@@ -205,6 +221,10 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     _check_options(options)
+    try:  # a bad agents file is reported before the extraction, not after
+        agents = load_agents() if args.check_agents else None
+    except AgentsError as error:
+        raise UsageError(str(error)) from None
     doc = load_doc(args.path, **_extraction_options(args))
     try:
         answer = render(doc, options)
@@ -212,6 +232,8 @@ def _cmd_render(argv: Sequence[str]) -> int:
         raise UsageError(str(error)) from None
     payload = rendered_json(answer) if args.json else answer.content
     _write_stdout(encode_utf8(payload))
+    if agents is not None:
+        sys.stderr.write(agents_table(answer.content, agents))
     return 0
 
 
@@ -249,7 +271,9 @@ def token_counter() -> TokenCounter:
 
 
 LOG_EXAMPLES = """examples:
-  siftui log calls.jsonl       # the calls an agent made through `siftui mcp --log calls.jsonl`
+  siftui log calls.jsonl            # the calls an agent made through `siftui mcp --log calls.jsonl`
+  siftui log calls.jsonl --report   # how it used the tool: pages read, loops, errors, notes
+  siftui log calls.jsonl --report --json
 """
 
 
@@ -264,11 +288,20 @@ def _log_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("path", metavar="FILE", help="a JSON Lines log written by siftui mcp --log")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print how the agent used the tool (pages read and never read, re-reads, loops, "
+        "errors, greps without matches, notes followed or not) instead of opening the TUI",
+    )
+    parser.add_argument("--json", action="store_true", help="with --report: print it as JSON")
     return parser
 
 
 def _cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
+    if args.json and not args.report:
+        raise UsageError("--json needs --report")
     from siftui.serve.calllog import LogError, read_log
 
     try:
@@ -277,6 +310,10 @@ def _cmd_log(argv: Sequence[str]) -> int:
         raise LoadError(str(error)) from None
     if not entries:
         raise LoadError(f"{quoted(args.path)}: the log holds no calls")
+    if args.report:
+        from siftui.logreport_run import print_report
+
+        return print_report(entries, as_json=args.json, write=_write_stdout)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     return run_log_tui(entries)

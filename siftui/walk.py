@@ -39,7 +39,11 @@ class Call:
 
 
 def walk(doc: Doc, out_cap: int) -> list[Call]:
-    """Every call needed to see each extracted page once (a cut page counts as seen)."""
+    """Every call needed to see each extracted page once.
+
+    A page cut to the OutCap counts as seen: the rest of it is what
+    :func:`siftui.unreachable.unreachable` reports.
+    """
     options: Options | None = Options(out_cap=out_cap)
     calls: list[Call] = []
     while options is not None:

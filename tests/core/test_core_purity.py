@@ -6,7 +6,16 @@ import json
 import subprocess
 import sys
 
-CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex"]
+CORE = [
+    "siftui.doc",
+    "siftui.render",
+    "siftui.grep",
+    "siftui.docindex",
+    "siftui.unreachable",
+    "siftui.logreport",
+    "siftui.logreport_text",
+    "siftui.agents",
+]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 
 

@@ -13,7 +13,7 @@ from pdfs import CORPUS, CorpusDocs, corpus_docs
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
-from siftui.render import Options, Rendered, render
+from siftui.render import Options, Rendered, marker, render
 from siftui.tokens import count_tokens
 from siftui.walk import next_call, walk, walk_report, walk_text
 
@@ -142,7 +142,15 @@ def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
         capture_output=True,
         check=True,
     )
-    assert text.stdout.decode().count("\n") == len(calls) + 1
+    lines = text.stdout.decode().split("\n")
+    # One line a call, the totals, then what no pages= call reaches (nothing here).
+    assert len(lines) == len(calls) + 4 and lines[-1] == ""
+    assert lines[-3] == "unreachable by pages= at OutCap 900: nothing"
+    largest = max(range(1, 31), key=lambda p: (len(marker(p) + doc.pages[p - 1].strip()), -p))
+    biggest = len(marker(largest)) + 2 + len(doc.pages[largest - 1].strip())
+    assert lines[-2] == (
+        f"nothing is unreachable from OutCap {biggest} up: the largest page block (page {largest})"
+    )
     bad = subprocess.run(
         [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "0"], capture_output=True
     )
