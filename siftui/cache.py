@@ -42,6 +42,7 @@ import os
 import re
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,15 +123,14 @@ def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def encode(extraction: Extraction, key: str) -> bytes:
-    doc = extraction.doc
+def encode(doc: Doc, key: str, unreadable: Sequence[UnreadablePage] = ()) -> bytes:
     header = {
         "key": key,
         "title": doc.title,
         "page_count": doc.page_count,
         "outline": [[item.level, item.title, item.page] for item in doc.outline],
         "lengths": [len(page) for page in doc.pages],
-        "unreadable": [[item.page, item.reason] for item in extraction.unreadable],
+        "unreadable": [[item.page, item.reason] for item in unreadable],
     }
     head = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     body = "".join(doc.pages).encode("utf-8", "surrogatepass")
@@ -145,8 +145,13 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def decode(data: bytes, key: str) -> Extraction:
-    """The extraction of an entry, or BadEntry for anything but a whole entry of ``key``."""
+def decode(data: bytes, key: str) -> Doc:
+    """The Doc of an entry, or BadEntry for anything but a whole entry of ``key``."""
+    return decode_report(data, key).doc
+
+
+def decode_report(data: bytes, key: str) -> Extraction:
+    """The Doc and unreadable pages of an entry, or BadEntry (as :func:`decode`)."""
     if not data.startswith(MAGIC):
         raise BadEntry("not a siftui cache entry")
     try:
@@ -220,24 +225,28 @@ class DocCache:
     def entry(self, key: str) -> Path:
         return self.directory / f"{key}{SUFFIX}"
 
-    def get(self, key: str) -> Extraction | None:
+    def get(self, key: str) -> Doc | None:
+        found = self.get_report(key)
+        return None if found is None else found.doc
+
+    def get_report(self, key: str) -> Extraction | None:
         where = self.entry(key)
         try:
             data = where.read_bytes()
         except OSError:
             return None
         try:
-            found = decode(data, key)
+            found = decode_report(data, key)
         except BadEntry:
             return None
         with contextlib.suppress(OSError):
             os.utime(where)  # "used recently", for eviction; atime is often not kept
         return found
 
-    def put(self, key: str, extraction: Extraction) -> None:
+    def put(self, key: str, doc: Doc, unreadable: Sequence[UnreadablePage] = ()) -> None:
         if self.max_bytes <= 0:
             return
-        data = encode(extraction, key)
+        data = encode(doc, key, unreadable)
         if len(data) > self.max_bytes:
             return
         import tempfile
@@ -359,9 +368,9 @@ def cached_extract_report(
         )
     language = "eng" if ocr else None
     key = cache_key(digest, max_pages, language)
-    found = store.get(key)
+    found = store.get_report(key)
     if found is None and max_pages is not None:
-        whole = store.get(cache_key(digest, None, language))
+        whole = store.get_report(cache_key(digest, None, language))
         if whole is not None:  # the first pages of a whole extraction are the same
             found = whole.first_pages(max_pages)
             if found.doc.pages and len(found.unreadable) == len(found.doc.pages):
@@ -377,5 +386,5 @@ def cached_extract_report(
     except OSError:
         unchanged = False
     if unchanged:  # written to while it was read: its hash may not be these pages'
-        store.put(key, found)
+        store.put(key, found.doc, found.unreadable)
     return found

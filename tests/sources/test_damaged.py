@@ -19,7 +19,7 @@ from damaged import (
 )
 
 from siftui import parallel as parallel_module
-from siftui.cache import DocCache, cached_extract_report, decode, encode
+from siftui.cache import DocCache, cached_extract_report, decode, decode_report, encode
 from siftui.doc import Doc
 from siftui.extract import (
     NeedsPassword,
@@ -116,10 +116,21 @@ def test_a_whole_entry_cut_to_unreadable_pages_still_refuses(tmp_path: Path) -> 
 
 
 def test_cache_entry_round_trip_and_bad_entries() -> None:
-    found = Extraction(Doc("t", 3, ("a", "", "c")), (UnreadablePage(2, "why"),))
-    assert decode(encode(found, "k"), "k") == found
-    plain = Extraction(Doc("t", 1, ("a",)))
-    assert decode(encode(plain, "k"), "k") == plain
+    doc = Doc("t", 3, ("a", "", "c"))
+    data = encode(doc, "k", (UnreadablePage(2, "why"),))
+    assert decode_report(data, "k") == Extraction(doc, (UnreadablePage(2, "why"),))
+    assert decode(data, "k") == doc
+    assert decode_report(encode(doc, "k"), "k") == Extraction(doc)
+    for bad in ([[4, "past the pages"]], [[2, "b"], [1, "a"]], [[True, "x"]], [[1, 2]], {}):
+        import json
+        import zlib
+
+        from siftui.cache import MAGIC
+
+        header = {"key": "k", "title": "", "page_count": 3, "outline": [], "lengths": [1, 0, 1]}
+        entry = json.dumps({**header, "unreadable": bad}).encode() + b"\nac"
+        with pytest.raises(ValueError):
+            decode_report(MAGIC + zlib.compress(entry), "k")
 
 
 def test_parallel_extraction_reports_the_same_pages(tmp_path: Path) -> None:
