@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial)
 """Benchmark: whole-process `siftui walk ONE-PAGE.pdf` against `siftui render` on it.
 
 Run by hand (not by pytest, not in CI), from the repository root:

@@ -6,6 +6,9 @@ Every file is built here from raw PDF objects (tests/damaged.py).
 
 from __future__ import annotations
 
+import json
+import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -19,7 +22,7 @@ from damaged import (
 )
 
 from siftui import parallel as parallel_module
-from siftui.cache import DocCache, cached_extract_report, decode, decode_report, encode
+from siftui.cache import MAGIC, DocCache, cached_extract_report, decode, decode_report, encode
 from siftui.doc import Doc
 from siftui.extract import (
     NeedsPassword,
@@ -121,12 +124,8 @@ def test_cache_entry_round_trip_and_bad_entries() -> None:
     assert decode_report(data, "k") == Extraction(doc, (UnreadablePage(2, "why"),))
     assert decode(data, "k") == doc
     assert decode_report(encode(doc, "k"), "k") == Extraction(doc)
-    for bad in ([[4, "past the pages"]], [[2, "b"], [1, "a"]], [[True, "x"]], [[1, 2]], {}):
-        import json
-        import zlib
-
-        from siftui.cache import MAGIC
-
+    bad_lists: list[object] = [[[4, "past"]], [[2, "b"], [1, "a"]], [[True, "x"]], [[1, 2]], {}]
+    for bad in bad_lists:
         header = {"key": "k", "title": "", "page_count": 3, "outline": [], "lengths": [1, 0, 1]}
         entry = json.dumps({**header, "unreadable": bad}).encode() + b"\nac"
         with pytest.raises(ValueError):
@@ -143,8 +142,6 @@ def test_parallel_extraction_reports_the_same_pages(tmp_path: Path) -> None:
     def slowly(done: int, total: int) -> None:
         slow.append(done)
         if done < 20:
-            import time
-
             time.sleep(0.05)  # let the helper start and take chunks of its own
 
     assert extract_report(path, workers=2, parallel_min_pages=1, progress=slowly) == serial
@@ -177,8 +174,6 @@ def test_ocr_leaves_unreadable_pages_alone(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_extract_records_them_in_the_source_info(tmp_path: Path) -> None:
-    import json
-
     path = write(tmp_path, "cycle.pdf", page_tree_pdf(2, {2}))
     source = json.loads(load_source(path))["source"]
     assert source["unreadable_pages"] == [{"page": 2, "reason": CYCLE}]
