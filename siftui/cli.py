@@ -159,7 +159,7 @@ def _walk_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--tokens",
         action="store_true",
-        help="also count o200k_base and cl100k_base tokens (loads their vocabularies: ~1 s)",
+        help="also count o200k_base and cl100k_base tokens (loading them takes ~1-2 s)",
     )
     _add_extraction_options(parser)
     return parser
