@@ -13,9 +13,11 @@ decrypted text in a file any program of the user can read, long after the
 password was typed; they are extracted every time.
 
 Format: a magic line, then zlib (level 1) of a one-line ASCII JSON header
-(key, title, page count, outline, the length of each page in code points) and
-the pages' UTF-8 text, concatenated. Loading pgfmanual's 3.4M characters takes
-~30-60 ms against ~3 s to extract them (bench/cache.py).
+(key, title, page count, outline, the length of each page in code points, and
+the pages that could not be read with MuPDF's reason, [[page, reason], ...];
+an entry without that key has none) and the pages' UTF-8 text, concatenated.
+Loading pgfmanual's 3.4M characters takes ~30-60 ms against ~3 s to extract
+them (bench/cache.py).
 
 Safety: an entry is written to a temporary file in the same directory and
 renamed over the entry's name (atomic), so a reader sees a whole entry or
@@ -40,13 +42,15 @@ import os
 import re
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from siftui import __version__
 from siftui.doc import Doc, OutlineItem
-from siftui.extract import Progress, check_file, extract
+from siftui.extract import Progress, check_file, extract_report
+from siftui.unreadable import Extraction, UnreadablePage
 
 FORMAT = 1
 MAGIC = b"siftui doc cache 1\n"
@@ -119,13 +123,14 @@ def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def encode(doc: Doc, key: str) -> bytes:
+def encode(doc: Doc, key: str, unreadable: Sequence[UnreadablePage] = ()) -> bytes:
     header = {
         "key": key,
         "title": doc.title,
         "page_count": doc.page_count,
         "outline": [[item.level, item.title, item.page] for item in doc.outline],
         "lengths": [len(page) for page in doc.pages],
+        "unreadable": [[item.page, item.reason] for item in unreadable],
     }
     head = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     body = "".join(doc.pages).encode("utf-8", "surrogatepass")
@@ -142,6 +147,11 @@ def _whole(value: Any) -> bool:
 
 def decode(data: bytes, key: str) -> Doc:
     """The Doc of an entry, or BadEntry for anything but a whole entry of ``key``."""
+    return decode_report(data, key).doc
+
+
+def decode_report(data: bytes, key: str) -> Extraction:
+    """The Doc and unreadable pages of an entry, or BadEntry (as :func:`decode`)."""
     if not data.startswith(MAGIC):
         raise BadEntry("not a siftui cache entry")
     try:
@@ -179,7 +189,26 @@ def decode(data: bytes, key: str) -> Doc:
     for length in lengths:
         pages.append(text[offset : offset + length])
         offset += length
-    return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items))
+    doc = Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items))
+    return Extraction(doc, _unreadable(header.get("unreadable", []), len(pages)))
+
+
+def _unreadable(entries: Any, extracted: int) -> tuple[UnreadablePage, ...]:
+    if not isinstance(entries, list):
+        raise BadEntry("bad unreadable pages")
+    found: list[UnreadablePage] = []
+    for entry in entries:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and _whole(entry[0])
+            and 1 <= entry[0] <= extracted
+            and isinstance(entry[1], str)
+            and (not found or entry[0] > found[-1].page)
+        ):
+            raise BadEntry("bad unreadable page")
+        found.append(UnreadablePage(entry[0], entry[1]))
+    return tuple(found)
 
 
 @dataclass
@@ -197,23 +226,27 @@ class DocCache:
         return self.directory / f"{key}{SUFFIX}"
 
     def get(self, key: str) -> Doc | None:
+        found = self.get_report(key)
+        return None if found is None else found.doc
+
+    def get_report(self, key: str) -> Extraction | None:
         where = self.entry(key)
         try:
             data = where.read_bytes()
         except OSError:
             return None
         try:
-            doc = decode(data, key)
+            found = decode_report(data, key)
         except BadEntry:
             return None
         with contextlib.suppress(OSError):
             os.utime(where)  # "used recently", for eviction; atime is often not kept
-        return doc
+        return found
 
-    def put(self, key: str, doc: Doc) -> None:
+    def put(self, key: str, doc: Doc, unreadable: Sequence[UnreadablePage] = ()) -> None:
         if self.max_bytes <= 0:
             return
-        data = encode(doc, key)
+        data = encode(doc, key, unreadable)
         if len(data) > self.max_bytes:
             return
         import tempfile
@@ -289,8 +322,32 @@ def cached_extract(
     A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
     false, the cache is neither read nor written.
     """
+    return cached_extract_report(
+        path,
+        max_pages=max_pages,
+        password=password,
+        progress=progress,
+        timeout=timeout,
+        use_cache=use_cache,
+        cache=cache,
+        ocr=ocr,
+    ).doc
+
+
+def cached_extract_report(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    progress: Progress | None = None,
+    timeout: float | None = None,
+    use_cache: bool = True,
+    cache: DocCache | None = None,
+    ocr: bool = False,
+) -> Extraction:
+    """``extract_report()`` through the disk cache: the Doc and its unreadable pages."""
     if not use_cache or password is not None:
-        return extract(
+        return extract_report(
             path,
             max_pages=max_pages,
             password=password,
@@ -306,23 +363,28 @@ def cached_extract(
         before = _identity(where)
         digest = file_sha256(where)
     except OSError:
-        return extract(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
+        return extract_report(
+            path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr
+        )
     language = "eng" if ocr else None
     key = cache_key(digest, max_pages, language)
-    doc = store.get(key)
-    if doc is None and max_pages is not None:
-        whole = store.get(cache_key(digest, None, language))
+    found = store.get_report(key)
+    if found is None and max_pages is not None:
+        whole = store.get_report(cache_key(digest, None, language))
         if whole is not None:  # the first pages of a whole extraction are the same
-            doc = Doc(whole.title, whole.page_count, whole.pages[:max_pages], whole.outline)
-    if doc is not None:
-        if progress is not None and doc.pages:
-            progress(len(doc.pages), len(doc.pages))
-        return doc
-    doc = extract(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
+            found = whole.first_pages(max_pages)
+            if found.doc.pages and len(found.unreadable) == len(found.doc.pages):
+                found = None  # none of them can be read: extract_report says so
+    if found is not None:
+        pages = found.doc.pages
+        if progress is not None and pages:
+            progress(len(pages), len(pages))
+        return found
+    found = extract_report(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
     try:
         unchanged = _identity(where) == before
     except OSError:
         unchanged = False
     if unchanged:  # written to while it was read: its hash may not be these pages'
-        store.put(key, doc)
-    return doc
+        store.put(key, found.doc, found.unreadable)
+    return found

@@ -15,11 +15,13 @@ from typing import Any, NoReturn
 from siftui import __version__
 from siftui.agents import AgentsError
 from siftui.agents_load import agents_table, load_agents
-from siftui.load import LoadError, load_doc, load_source
+from siftui.doc import Doc
+from siftui.load import LoadError, load_doc_report, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
 from siftui.unreachable import unreachable, unreachable_json, unreachable_text
+from siftui.unreadable import describe
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
@@ -144,6 +146,7 @@ def _extract_parser() -> argparse.ArgumentParser:
 
 WALK_EXAMPLES = """examples:
   siftui walk thesis.pdf --outcap 20000     # every call an agent makes to read it all
+  siftui walk thesis.pdf --tokens           # ... with o200k_base and cl100k_base counts
   siftui walk thesis.pdf --json | jq .total_runes
 """
 
@@ -164,6 +167,11 @@ def _walk_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
     _add_outcap(parser)
     parser.add_argument("--json", action="store_true", help="print the walk as JSON")
+    parser.add_argument(
+        "--tokens",
+        action="store_true",
+        help="also count o200k_base and cl100k_base tokens (loading them takes ~1-2 s)",
+    )
     _add_extraction_options(parser)
     return parser
 
@@ -173,8 +181,9 @@ def _cmd_walk(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
-    doc = load_doc(args.path, **_extraction_options(args))
-    report = walk_report(walk(doc, args.outcap), token_counter())
+    doc = _load(args)
+    count = token_counter() if args.tokens else estimate_tokens
+    report = walk_report(walk(doc, args.outcap), count)
     left_out = unreachable(doc, args.outcap)
     report["unreachable"] = unreachable_json(left_out)
     if args.json:
@@ -225,7 +234,7 @@ def _cmd_render(argv: Sequence[str]) -> int:
         agents = load_agents() if args.check_agents else None
     except AgentsError as error:
         raise UsageError(str(error)) from None
-    doc = load_doc(args.path, **_extraction_options(args))
+    doc = _load(args)
     try:
         answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
@@ -235,6 +244,15 @@ def _cmd_render(argv: Sequence[str]) -> int:
     if agents is not None:
         sys.stderr.write(agents_table(answer.content, agents))
     return 0
+
+
+def _load(args: argparse.Namespace) -> Doc:
+    """The Doc of args.path; one warning line on stderr names the pages that could not be read."""
+    found = load_doc_report(args.path, **_extraction_options(args))
+    if found.unreadable:
+        warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
+        print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
+    return found.doc
 
 
 def _check_options(options: Options) -> None:

@@ -31,6 +31,11 @@ def _whole(value: Any) -> bool:
 
 
 def from_json(text: str) -> Doc:
+    return from_json_object(text)[0]
+
+
+def from_json_object(text: str) -> tuple[Doc, dict[str, Any]]:
+    """The Doc and the whole JSON object it was read from (for its extra keys)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -75,4 +80,4 @@ def from_json(text: str) -> Doc:
             if not check(entry[key]):
                 raise BadDocJson(f'key "{where}.{key}": expected {kind}')
         items.append(OutlineItem(entry["level"], entry["title"], entry["page"]))
-    return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items))
+    return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items)), data

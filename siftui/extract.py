@@ -10,8 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from siftui.damage import (
+    ATTACHMENTS_ONLY,
+    REPAIRED_NO_PAGES,
+    mupdf_reason,
+    only_attachments_encrypted,
+    open_failure,
+    repaired,
+)
 from siftui.doc import Doc, OutlineItem
 from siftui.messages import one_line, quoted
+from siftui.unreadable import Extraction, UnreadablePage
 
 Progress = Callable[[int, int], None]
 
@@ -86,28 +95,45 @@ def check_file(path: str | os.PathLike[str]) -> Path:
 def open_document(path: str | os.PathLike[str], password: str | None = None) -> Any:
     """An open, authenticated PyMuPDF document with at least one page."""
     where = check_file(path)
+    pymupdf = _pymupdf()
+    pymupdf.TOOLS.reset_mupdf_warnings()
     try:
-        document = _pymupdf().open(where)
+        document = pymupdf.open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
-        reason = one_line(error)
+        reason = open_failure(error, where, _mupdf_notes())
         raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
     try:
         if document.needs_pass:
+            attachments = only_attachments_encrypted(document)
             if password is None:
+                if attachments:
+                    raise NeedsPassword(f"{quoted(where)}: {ATTACHMENTS_ONLY}")
                 raise NeedsPassword(f"{quoted(where)}: needs a password (use --password)")
             if not document.authenticate(password):
+                if attachments:
+                    raise WrongPassword(f"{quoted(where)}: wrong password ({ATTACHMENTS_ONLY})")
                 raise WrongPassword(f"{quoted(where)}: wrong password")
         try:
             page_count = document.page_count
         except Exception as error:  # a damaged page tree: MuPDF raises RuntimeError
-            reason = one_line(error)
+            reason = mupdf_reason(error)
             raise NotReadable(f"{quoted(where)}: the page tree cannot be read ({reason})") from None
         if page_count < 1:
+            if repaired(document):
+                raise NoPages(f"{quoted(where)}: {REPAIRED_NO_PAGES}")
             raise NoPages(f"{quoted(where)}: the document has no pages")
     except BaseException:
         document.close()
         raise
     return document
+
+
+def _mupdf_notes() -> str:
+    """MuPDF's warnings since the last reset, one a line ("" if they cannot be had)."""
+    try:
+        return str(_pymupdf().TOOLS.mupdf_warnings())
+    except Exception:  # the notes are a nicety; never fail for them
+        return ""
 
 
 PARALLEL_MIN_PAGES = 256
@@ -174,6 +200,42 @@ def extract(
 ) -> Doc:
     """The Doc of the contract: every page's ``get_text()``, unchanged.
 
+    A page MuPDF cannot read is extracted as "" (see :func:`extract_report`
+    for which pages those are and why); the document is refused only when no
+    extracted page can be read.
+    """
+    return extract_report(
+        path,
+        max_pages=max_pages,
+        password=password,
+        progress=progress,
+        workers=workers,
+        timeout=timeout,
+        parallel_min_pages=parallel_min_pages,
+        ocr=ocr,
+        ocr_language=ocr_language,
+    ).doc
+
+
+def extract_report(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    timeout: float | None = None,
+    parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    ocr: bool = False,
+    ocr_language: str = "eng",
+) -> Extraction:
+    """The Doc of the contract, and the pages of it that could not be read.
+
+    A page on which MuPDF raises (a damaged page, a cycle in the page tree) is
+    extracted as "" and listed in ``Extraction.unreadable`` with MuPDF's
+    reason; :class:`NotReadable` only when none of the extracted pages can be
+    read.
+
     With ``ocr``, a page whose text is empty (an image-only or scanned page)
     gets the text Tesseract reads in its image instead; off by default, as the
     contract's extraction never changes. Needs Tesseract (:class:`OcrUnavailable`).
@@ -203,23 +265,42 @@ def extract(
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, extracted // CHUNK_PAGES - 1))
         if extracted >= parallel_min_pages and helpers > 0 and may_start_processes():
-            pages = extract_parallel(
+            pages, failed = extract_parallel(
                 document, path, password, extracted, helpers, progress, deadline, timeout
             )
         else:
-            pages = []
+            pages, failed = [], {}
             for number in range(extracted):
                 _check_deadline(path, deadline, timeout)
-                pages.append(_page_text(document, number, path))
+                text, reason = read_page(document, number)
+                pages.append(text)
+                if reason is not None:
+                    failed[number + 1] = reason
                 if progress is not None:
                     progress(number + 1, extracted)
+        if failed and len(failed) == extracted:
+            raise NotReadable(f"{quoted(path)}: {_nothing_readable(failed, page_count)}")
         if ocr:
-            pages = _ocr_empty_pages(document, pages, path, ocr_language, deadline, timeout)
+            pages = _ocr_empty_pages(
+                document, pages, set(failed), path, ocr_language, deadline, timeout
+            )
         title = _title(document)
         outline = tuple(_outline(document, path))
     finally:
         document.close()
-    return Doc(title=title, page_count=page_count, pages=tuple(pages), outline=outline)
+    doc = Doc(title=title, page_count=page_count, pages=tuple(pages), outline=outline)
+    unreadable = tuple(UnreadablePage(page, failed[page]) for page in sorted(failed))
+    return Extraction(doc, unreadable)
+
+
+def _nothing_readable(failed: dict[int, str], page_count: int) -> str:
+    """Why a document none of whose extracted pages can be read is refused."""
+    first = f"page 1 is damaged: {failed[1]}"
+    if len(failed) == 1:
+        return first
+    if len(failed) == page_count:
+        return f"none of its {page_count} pages can be read ({first})"
+    return f"none of pages 1-{len(failed)} can be read ({first})"
 
 
 def _check_deadline(
@@ -232,15 +313,17 @@ def _check_deadline(
 def _ocr_empty_pages(
     document: Any,
     pages: list[str],
+    unreadable: set[int],
     path: str | os.PathLike[str],
     language: str,
     deadline: float | None,
     timeout: float | None,
 ) -> list[str]:
-    """``pages`` with every empty page replaced by what Tesseract reads on it."""
+    """``pages`` with every empty page replaced by what Tesseract reads on it
+    (but for the ``unreadable`` ones, 1-based: MuPDF cannot render them either)."""
     read = list(pages)
     for number, text in enumerate(pages):
-        if text.strip():
+        if text.strip() or number + 1 in unreadable:
             continue
         _check_deadline(path, deadline, timeout)
         page = document[number]
@@ -253,13 +336,12 @@ def _ocr_empty_pages(
     return read
 
 
-def _page_text(document: Any, number: int, path: str | os.PathLike[str]) -> str:
+def read_page(document: Any, number: int) -> tuple[str, str | None]:
+    """Page ``number`` (0-based)'s ``get_text()`` and None, or "" and why it cannot be read."""
     try:
-        return str(document[number].get_text())
-    except Exception as error:  # a damaged page: say which one, in one line
-        raise NotReadable(
-            f"{quoted(path)}: page {number + 1} cannot be read ({one_line(error)})"
-        ) from None
+        return str(document[number].get_text()), None
+    except Exception as error:  # a damaged page: its text is empty, and why is kept
+        return "", mupdf_reason(error)
 
 
 def _title(document: Any) -> str:
@@ -279,7 +361,7 @@ def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
             # get_toc recurses once per outline level; a hostile file nests thousands.
             toc = _walk_outline(document)
     except Exception as error:
-        reason = one_line(error)
+        reason = mupdf_reason(error)
         raise NotReadable(f"{quoted(path)}: the outline cannot be read ({reason})") from None
     return [
         OutlineItem(level=int(level), title=str(title), page=int(page))

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from siftui import __version__
-from siftui.cache import cached_extract, file_sha256
+from siftui.cache import cached_extract_report, file_sha256
 from siftui.doc import Doc
-from siftui.docjson import BadDocJson, from_json, to_json
+from siftui.docjson import BadDocJson, from_json_object, to_json
 from siftui.extract import ExtractError, check_file, pymupdf_version
 from siftui.messages import quoted
+from siftui.unreadable import Extraction, from_records, to_records
 
 JSON_SNIFF_BYTES = 64
 
@@ -38,15 +39,28 @@ def is_doc_json(path: str | os.PathLike[str]) -> bool:
 
 
 def read_doc_json(path: str | os.PathLike[str]) -> Doc:
+    return read_doc_json_report(path).doc
+
+
+def read_doc_json_report(path: str | os.PathLike[str]) -> Extraction:
+    """A Doc JSON file's Doc, with the unreadable pages its "source" key records
+    (as `siftui extract` writes them; none when the key is missing or malformed)."""
     try:
         # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise LoadError(f"{quoted(path)}: not a Doc JSON file (not UTF-8 text)") from None
     try:
-        return from_json(text)
+        doc, data = from_json_object(text)
     except BadDocJson as error:
         raise LoadError(f"{quoted(path)}: {error}") from None
+    source = data.get("source")
+    records = source.get(UNREADABLE_KEY) if isinstance(source, dict) else None
+    return Extraction(doc, from_records(records, len(doc.pages)) or ())
+
+
+UNREADABLE_KEY = "unreadable_pages"
+"""The key of the Doc JSON's source info that lists the pages that could not be read."""
 
 
 def load_doc(
@@ -59,14 +73,26 @@ def load_doc(
 ) -> Doc:
     """A Doc JSON as it is, or a document extracted through the disk cache
     (siftui.cache: never with a password; ``use_cache=False`` bypasses it)."""
+    return load_doc_report(
+        path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+    ).doc
+
+
+def load_doc_report(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    use_cache: bool = True,
+    ocr: bool = False,
+) -> Extraction:
+    """What :func:`load_doc` loads, with the pages that could not be read."""
     try:
         check_file(path)
         if is_doc_json(path):
-            doc = read_doc_json(path)
-            if max_pages is not None and max_pages < len(doc.pages):
-                doc = Doc(doc.title, doc.page_count, doc.pages[:max_pages], doc.outline)
-            return doc
-        return cached_extract(
+            found = read_doc_json_report(path)
+            return found if max_pages is None else found.first_pages(max_pages)
+        return cached_extract_report(
             path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
         )
     except ExtractError as error:
@@ -75,12 +101,14 @@ def load_doc(
         raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
 
 
-def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
+def source_info(path: str | os.PathLike[str], found: Extraction | None = None) -> dict[str, Any]:
+    """The Doc JSON's "source": the file, the extractor, and the pages it could not read."""
     return {
         "path": str(path),
         "size": os.path.getsize(path),
         "sha256": file_sha256(path),
         "extractor": f"siftui {__version__}, PyMuPDF {pymupdf_version()}",
+        UNREADABLE_KEY: to_records(found.unreadable if found is not None else ()),
     }
 
 
@@ -99,10 +127,10 @@ def load_source(
             raise LoadError(
                 f"{quoted(path)}: already a Doc JSON file; use siftui render to read it"
             )
-        doc = cached_extract(
+        found = cached_extract_report(
             path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
         )
-        return to_json(doc, source_info(path))
+        return to_json(found.doc, source_info(path, found))
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:

@@ -2,7 +2,8 @@
 
 The protocol, between this process and a helper, over a socket pair:
 to the helper (path, password, extracted) and then chunk starts (negative: stop);
-from the helper ("ready",), ("pages", start, texts) per chunk, or ("error", kind, message).
+from the helper ("ready",), ("pages", start, texts, failed) per chunk, or ("error", kind, message),
+where ``failed`` lists (page, reason) for the chunk's pages MuPDF could not read (their text is "").
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from siftui.extract import (
     Progress,
     WrongPassword,
     _check_deadline,
-    _page_text,
     open_document,
+    read_page,
 )
 from siftui.messages import one_line, quoted
 
@@ -81,7 +82,7 @@ def _start_helper() -> tuple[Any, Any]:
 def helper_main(fd: int) -> None:
     """A helper: open the file, then extract each chunk the parent hands out.
 
-    To the parent: ("ready",), then ("pages", start, texts) per chunk, or
+    To the parent: ("ready",), then ("pages", start, texts, failed) per chunk, or
     ("error", kind, message). From the parent: (path, password, extracted),
     then chunk starts; a negative start means stop.
     """
@@ -104,8 +105,14 @@ def helper_main(fd: int) -> None:
             if start < 0:
                 break
             end = min(start + CHUNK_PAGES, extracted)
-            texts = [_page_text(document, number, path) for number in range(start, end)]
-            conn.send(("pages", start, texts))
+            texts: list[str] = []
+            failed: list[tuple[int, str]] = []
+            for number in range(start, end):
+                text, reason = read_page(document, number)
+                texts.append(text)
+                if reason is not None:
+                    failed.append((number + 1, reason))
+            conn.send(("pages", start, texts, failed))
         document.close()
     except ExtractError as error:
         conn.send(("error", type(error).__name__, str(error)))
@@ -139,8 +146,9 @@ def extract_parallel(
     progress: Progress | None,
     deadline: float | None,
     timeout: float | None,
-) -> list[str]:
-    """This process and ``helpers`` helper processes extract chunks of pages.
+) -> tuple[list[str], dict[int, str]]:
+    """This process and ``helpers`` helper processes extract chunks of pages:
+    the texts, and why each page that could not be read (1-based) could not.
 
     This process starts at once, taking chunks from the front; a helper, once
     it has opened the file (~0.3 s), gets the next two chunks (so it never
@@ -150,6 +158,7 @@ def extract_parallel(
     from multiprocessing.connection import wait
 
     texts: list[str | None] = [None] * extracted
+    failed: dict[int, str] = {}
     done = 0
     claimed = 0
     started: list[_Helper] = []
@@ -166,6 +175,12 @@ def extract_parallel(
         if start >= 0:
             helper.chunks.add(start)
 
+    def read(number: int) -> str:
+        text, reason = read_page(document, number)
+        if reason is not None:
+            failed[number + 1] = reason
+        return text
+
     def stop(helper: _Helper) -> None:
         running.remove(helper)
         helper.conn.close()
@@ -178,8 +193,9 @@ def extract_parallel(
                 if message[0] == "error":
                     raise _ERRORS.get(message[1], NotReadable)(message[2])
                 if message[0] == "pages":
-                    _, start, payload = message
+                    _, start, payload, unread = message
                     texts[start : start + len(payload)] = payload
+                    failed.update(unread)
                     helper.chunks.discard(start)
                     done += len(payload)
                     if progress is not None:
@@ -203,7 +219,7 @@ def extract_parallel(
         while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, extracted)):
                 _check_deadline(path, deadline, timeout)
-                texts[number] = _page_text(document, number, path)
+                texts[number] = read(number)
                 done += 1
                 if progress is not None:
                     progress(done, extracted)
@@ -218,7 +234,7 @@ def extract_parallel(
         for number, text in enumerate(texts):
             if text is None:
                 _check_deadline(path, deadline, timeout)
-                texts[number] = _page_text(document, number, path)
+                texts[number] = read(number)
                 done += 1
                 if progress is not None:
                     progress(done, extracted)
@@ -228,4 +244,4 @@ def extract_parallel(
             if helper.process.poll() is None:
                 helper.process.kill()
             helper.process.wait()
-    return [text for text in texts if text is not None]
+    return [text for text in texts if text is not None], failed

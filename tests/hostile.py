@@ -254,12 +254,8 @@ def missing_object_target_pdf() -> bytes:
 
 
 def zero_page_pdf() -> bytes:
-    return (
-        b"%PDF-1.4\n"
-        b"1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n"
-        b"2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\n"
-        b"trailer <</Root 1 0 R>>\n%%EOF\n"
-    )
+    """A whole PDF (with its cross-reference table: nothing to repair) whose page tree is empty."""
+    return raw_pdf([b"<</Type/Catalog/Pages 2 0 R>>", b"<</Type/Pages/Kids[]/Count 0>>"])
 
 
 def encrypted_pdf(user: str = "user-pw", owner: str = "owner-pw") -> bytes:

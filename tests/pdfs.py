@@ -102,13 +102,16 @@ def make_encrypted_pdf(path: Path, text: str = "secret text") -> Path:
 
 
 def make_zero_page_pdf(path: Path) -> Path:
-    """A syntactically valid PDF whose page tree is empty (PyMuPDF cannot save one)."""
-    path.write_bytes(
-        b"%PDF-1.4\n"
-        b"1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n"
-        b"2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\n"
-        b"trailer <</Root 1 0 R>>\n%%EOF\n"
-    )
+    """A whole PDF whose page tree is empty (PyMuPDF cannot save one); with its
+    cross-reference table, so MuPDF has nothing to repair."""
+    head = b"%PDF-1.4\n"
+    objects = [b"1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n"]
+    objects.append(b"2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\n")
+    offsets = [len(head), len(head) + len(objects[0])]
+    xref = offsets[1] + len(objects[1])
+    table = b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    trailer = b"trailer <</Size 3/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path.write_bytes(head + b"".join(objects) + table + trailer)
     return path
 
 

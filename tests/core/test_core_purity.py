@@ -12,6 +12,7 @@ CORE = [
     "siftui.grep",
     "siftui.docindex",
     "siftui.unreachable",
+    "siftui.unreadable",
     "siftui.logreport",
     "siftui.logreport_text",
     "siftui.agents",

@@ -124,7 +124,17 @@ def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
     path.write_text(to_json(doc), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "900", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "siftui",
+            "walk",
+            str(path),
+            "--outcap",
+            "900",
+            "--json",
+            "--tokens",
+        ],
         capture_output=True,
         check=True,
     )

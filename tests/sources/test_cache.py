@@ -25,8 +25,9 @@ from siftui.cache import (
     max_bytes_from_env,
 )
 from siftui.doc import Doc, OutlineItem
-from siftui.extract import NeedsPassword, extract
+from siftui.extract import NeedsPassword, extract, extract_report
 from siftui.load import load_doc
+from siftui.unreadable import Extraction
 
 
 @pytest.fixture(autouse=True)
@@ -42,11 +43,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every real extraction cached_extract makes."""
     made: list[Path] = []
 
-    def counting(path: Path, **options: object) -> Doc:
+    def counting(path: Path, **options: object) -> Extraction:
         made.append(Path(path))
-        return extract(path, **options)  # type: ignore[arg-type]
+        return extract_report(path, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(cache_module, "extract", counting)
+    monkeypatch.setattr(cache_module, "extract_report", counting)
     return made
 
 

@@ -1,6 +1,6 @@
 """Fuzzing: the CLI and the JSON round trip under Hypothesis, and extract() on damaged bytes.
 
-tests/test_properties.py compares render() with the reference; here the same
+tests/core/test_properties.py compares render() with the reference; here the same
 docs and options go through the layers around it: Doc JSON on disk, `siftui
 render` (in-process for hundreds of examples, as a real process for a few),
 and extract() on seeded random mutations of corpus and generated PDFs, in a
@@ -20,10 +20,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from doc_strategies import cases
 from hostile import CORPUS
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_properties import cases
 
 from siftui import cli
 from siftui.doc import Doc

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from damaged import cut_pdf, page_tree_pdf
 from hostile import (
     CONTROL_TEXT,
     CORPUS,
@@ -40,10 +41,11 @@ from hostile import (
 from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.extract import ExtractError, extract
-from siftui.load import LoadError, load_doc
+from siftui.load import LoadError, load_doc, load_doc_report
 from siftui.messages import quoted
 from siftui.output import encode_utf8, rendered_json
 from siftui.render import Options, render
+from siftui.unreadable import describe
 
 TIMEOUT = 60
 KSP = CORPUS / "ksp-thesis.pdf"
@@ -70,6 +72,8 @@ FILES: dict[str, Callable[[], bytes]] = {
     "text-named-pdf": lambda: b"just some text\nnot a PDF at all\n",
     "zero-pages": zero_page_pdf,
     "header-only": lambda: b"%PDF-1.7\n",
+    "cut-half": cut_pdf,
+    "page-tree-cycle": lambda: page_tree_pdf(2, {2}),
     "control-text": control_pdf,
     "deep-outline-200": lambda: deep_outline_pdf(200),
     "cyclic-siblings": cyclic_siblings_pdf,
@@ -94,6 +98,7 @@ EXPECTED_ERROR = {
     "empty": "empty file, not a document",
     "text-named-pdf": "not a document siftui can read (",
     "zero-pages": "the document has no pages",
+    "cut-half": "damaged or truncated: MuPDF repaired it and found no pages",
     "header-only": "not a document siftui can read (",
 }
 
@@ -130,8 +135,11 @@ def siftui(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
     )
 
 
-def check_cli(result: subprocess.CompletedProcess[bytes], expected: Doc | str) -> None:
-    """The CLI agrees with the library: the same bytes, or the same one-line error."""
+def check_cli(
+    result: subprocess.CompletedProcess[bytes], expected: Doc | str, path: Path | None = None
+) -> None:
+    """The CLI agrees with the library: the same bytes, or the same one-line error
+    (and for a Doc of ``path``, the warning line naming its unreadable pages, if any)."""
     assert b"Traceback" not in result.stderr
     if isinstance(expected, str):
         assert result.returncode == 1, result
@@ -139,7 +147,15 @@ def check_cli(result: subprocess.CompletedProcess[bytes], expected: Doc | str) -
         assert result.stderr.decode("utf-8") == f"siftui: error: {expected}\n"
     else:
         assert result.returncode == 0, result.stderr
-        assert result.stderr == b""
+        assert result.stderr.decode("utf-8") == _warning(path)
+
+
+def _warning(path: Path | None) -> str:
+    """The warning line the CLI prints for ``path`` ("" when every page was read)."""
+    unreadable = () if path is None else load_doc_report(path).unreadable
+    if not unreadable:
+        return ""
+    return f"siftui: warning: {quoted(path or '')}: {describe(unreadable)}\n"
 
 
 # --------------------------------------------------------------------------
@@ -160,7 +176,7 @@ def test_library_and_cli_agree(tmp_path: Path, name: str) -> None:
         direct = str(error)
     assert direct == got
     result = siftui("render", path, "--outcap", "5000")
-    check_cli(result, got)
+    check_cli(result, got, path)
     if isinstance(got, Doc):
         assert result.stdout == encode_utf8(render(got, Options(out_cap=5000)).content)
 
