@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
 
 # The stories of a document, in the order the contract lists them; "body" is the default scope.
 SCOPES = ("body", "footnotes", "endnotes", "comments", "headers", "footers")
@@ -90,7 +89,7 @@ class Story:
     paragraphs: tuple[Para, ...] = ()
     tables: tuple[Table, ...] = ()
     # Derived facts (siftui.docx_index) computed once; not part of the value.
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    cache: dict[object, object] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.paragraphs, tuple):

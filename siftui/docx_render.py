@@ -22,6 +22,7 @@ __all__ = [
     "BadOption",
     "DocxOptions",
     "Rendered",
+    "check_window",
     "full_projection",
     "parse_anchor",
     "parse_range",
@@ -115,7 +116,7 @@ def full_projection(doc: DocxDoc, scope: str = "body") -> str:
     return "\n".join(index_story(_story(doc, scope)).lines)
 
 
-def _check_window(window: object) -> int:
+def check_window(window: object) -> int:
     if isinstance(window, bool) or not isinstance(window, int) or not 0 <= window <= MAX_WINDOW:
         raise BadOption(f"window must be 0-{MAX_WINDOW}")
     return window
@@ -134,7 +135,7 @@ def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     span: tuple[int, int] | None = None
     alone = 0  # the paragraph an anchor with window 0 asks for
     if has_anchor:
-        window = _check_window(opt.window)
+        window = check_window(opt.window)
         number = parse_anchor(opt.anchor, story)
         if window == 0:
             alone = number

@@ -197,7 +197,9 @@ class _Reader:
         seen: set[str] = set()
         for number, section in enumerate(sections, 1):
             for kind in ("header", "footer"):
-                references = {r.get(TYPE) or "default": r for r in section.iter(w(f"{kind}Reference"))}
+                references = {
+                    r.get(TYPE) or "default": r for r in section.iter(w(f"{kind}Reference"))
+                }
                 for which in _HEADER_ORDER:
                     reference = references.get(which)
                     target = rels.get(reference.get(R_ID) or "") if reference is not None else None

@@ -100,10 +100,15 @@ class Styles:
             )
             # Numbering styles are named by w:numStyleLink; keep them apart.
             self.styles.setdefault(f"{kind}:{style_id}", style)
-            if kind == "paragraph" and self.default is None and element.get(w("default")) in (
-                "1",
-                "true",
-                "on",
+            if (
+                kind == "paragraph"
+                and self.default is None
+                and element.get(w("default"))
+                in (
+                    "1",
+                    "true",
+                    "on",
+                )
             ):
                 self.default = style_id
 

@@ -109,9 +109,9 @@ def blocks(container: Element, depth: int = 0) -> list[Element]:
     found: list[Element] = []
     for child in children(container):
         tag = child.tag
-        if tag == P or tag == TBL:
+        if tag in (P, TBL):
             found.append(child)
-        elif depth < MAX_DEPTH and (tag == SDT or tag == CUSTOM_XML):
+        elif depth < MAX_DEPTH and (tag in (SDT, CUSTOM_XML)):
             inner = child.find(SDT_CONTENT) if tag == SDT else child
             if inner is not None:
                 found.extend(blocks(inner, depth + 1))
@@ -208,11 +208,11 @@ class TextWalker:
             tag = child.tag
             if tag == R:
                 self._run(child, out, boxes, depth)
-            elif tag == INS or tag == MOVE_TO:
+            elif tag in (INS, MOVE_TO):
                 self._content(child, out, boxes, depth + 1)
                 if self.visible:
                     out.marker(f"[ins by {author(child)}]")
-            elif tag == DEL or tag == MOVE_FROM:
+            elif tag in (DEL, MOVE_FROM):
                 if self.visible:
                     out.marker(f"[del by {author(child)}]")
             elif tag == SDT:
@@ -223,7 +223,7 @@ class TextWalker:
                 base = child.find(RUBY_BASE)
                 if base is not None:
                     self._content(base, out, boxes, depth + 1)
-            elif tag == O_MATH or tag == O_MATH_PARA:
+            elif tag in (O_MATH, O_MATH_PARA):
                 if self.visible:
                     out.add("".join(t.text or "" for t in child.iter(M_T)))
             elif tag in _SKIPPED or tag.endswith("Pr") or tag.endswith("PrChange"):

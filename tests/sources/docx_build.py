@@ -32,12 +32,26 @@ ROOT_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationship Id="rId1" Type="{REL}/officeDocument" Target="word/document.xml"/>
 </Relationships>"""
 
-STYLES = f"""<w:styles {NS}>
-<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>
-<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/></w:style>
-<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/></w:style>
-<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/></w:style>
-</w:styles>"""
+def style(style_id: str, name: str, extra: str = "", *, default: bool = False) -> str:
+    """A paragraph style (raw XML); ``extra`` goes inside it (basedOn, pPr)."""
+    flag = ' w:default="1"' if default else ""
+    return (
+        f'<w:style w:type="paragraph"{flag} w:styleId="{style_id}">'
+        f'<w:name w:val="{name}"/>{extra}</w:style>'
+    )
+
+
+def styles(*items: str) -> str:
+    return f"<w:styles {NS}>{''.join(items)}</w:styles>"
+
+
+BASED_ON_NORMAL = '<w:basedOn w:val="Normal"/>'
+STYLES = styles(
+    style("Normal", "Normal", default=True),
+    style("Title", "Title", BASED_ON_NORMAL),
+    style("Heading1", "heading 1", BASED_ON_NORMAL),
+    style("Heading2", "heading 2", BASED_ON_NORMAL),
+)
 
 
 def t(text: str) -> str:
@@ -60,9 +74,7 @@ def tbl(*rows: list[str]) -> str:
     """A table; each cell is raw XML of paragraphs or a plain text (one paragraph)."""
     out = []
     for row in rows:
-        cells = "".join(
-            f"<w:tc>{c if c.startswith('<') else p(c)}</w:tc>" for c in row
-        )
+        cells = "".join(f"<w:tc>{c if c.startswith('<') else p(c)}</w:tc>" for c in row)
         out.append(f"<w:tr>{cells}</w:tr>")
     return f"<w:tbl>{''.join(out)}</w:tbl>"
 
@@ -104,9 +116,7 @@ def notes(kind: str, *items: tuple[int, str]) -> str:
 
 def comments(*items: tuple[int, str, str]) -> str:
     """comments.xml from (id, author, inner XML)."""
-    body = "".join(
-        f'<w:comment w:id="{i}" w:author="{a}">{xml}</w:comment>' for i, a, xml in items
-    )
+    body = "".join(f'<w:comment w:id="{i}" w:author="{a}">{xml}</w:comment>' for i, a, xml in items)
     return f"<w:comments {NS}>{body}</w:comments>"
 
 
@@ -149,9 +159,7 @@ def docx_bytes(
         kind = "header" if stem.startswith("header") else "footer"
         files[f"word/{name}"] = xml
         rels.append((stem, kind, name))
-    rel_xml = "".join(
-        f'<Relationship Id="{i}" Type="{REL}/{k}" Target="{n}"/>' for i, k, n in rels
-    )
+    rel_xml = "".join(f'<Relationship Id="{i}" Type="{REL}/{k}" Target="{n}"/>' for i, k, n in rels)
     files["word/_rels/document.xml.rels"] = (
         '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
         f"{rel_xml}</Relationships>"
