@@ -72,13 +72,24 @@ def index_story(story: Story) -> StoryIndex:
     return built
 
 
+def _add_table(story: Story, number: int, lines: list[str], texts: list[str | None]) -> None:
+    table = story.tables[number - 1]
+    lines.extend(table.lines(number))
+    texts.extend(table.rows or [None])
+
+
 def _build(story: Story) -> StoryIndex:
     count = story.count
     blocks = max(count, 1)
     # tables_in[k]: the tables (by number) that open block k+1
     tables_in: list[list[int]] = [[] for _ in range(blocks)]
+    # tables after the last paragraph close block N (with N = 0 they are block 1)
+    closing: list[int] = []
     for number, table in enumerate(story.tables, 1):
-        tables_in[min(table.after, blocks - 1)].append(number)
+        if count and table.after >= count:
+            closing.append(number)
+        else:
+            tables_in[min(table.after, blocks - 1)].append(number)
     lines: list[str] = []
     texts: list[str | None] = []
     starts = [0]
@@ -89,9 +100,7 @@ def _build(story: Story) -> StoryIndex:
     for k in range(blocks):
         before = len(lines)
         for number in tables_in[k]:
-            table = story.tables[number - 1]
-            lines.extend(table.lines(number))
-            texts.extend(table.rows or [None])
+            _add_table(story, number, lines, texts)
         if k < count:
             para = story.paragraphs[k]
             if para.text:
@@ -105,6 +114,9 @@ def _build(story: Story) -> StoryIndex:
                     outline.append(f"{indent}- {_collapse(para.text)} [P{k + 1}#{para.hash}]")
             else:
                 para_line.append(-1)
+        if k == count - 1:
+            for number in closing:
+                _add_table(story, number, lines, texts)
         starts.append(len(lines))
         added = lines[before:]
         length = sum(len(x) for x in added) + len(added) - 1 if added else 0

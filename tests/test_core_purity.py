@@ -6,8 +6,19 @@ import json
 import subprocess
 import sys
 
-CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex"]
-FORBIDDEN = ["textual", "pymupdf", "fitz"]
+CORE = [
+    "siftui.doc",
+    "siftui.render",
+    "siftui.grep",
+    "siftui.docindex",
+    "siftui.docx_model",
+    "siftui.docx_index",
+    "siftui.docx_grep",
+    "siftui.docx_render",
+    "siftui.docx_json",
+    "siftui.docx_walk",
+]
+FORBIDDEN = ["textual", "pymupdf", "fitz", "lxml", "docx"]
 
 
 def modules_after(imports: list[str]) -> set[str]:

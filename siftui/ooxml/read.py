@@ -44,11 +44,16 @@ class DocxError(Exception):
 
 def read_docx(source: str | os.PathLike[str] | IO[bytes]) -> DocxDoc:
     """Read a .docx (a path or a binary file object) into its projection model."""
-    package = Package(os.fspath(source) if isinstance(source, os.PathLike) else source)
     try:
-        return _Reader(package).read()
+        package = Package(os.fspath(source) if isinstance(source, os.PathLike) else source)
     except PackageError as error:
         raise DocxError(str(error)) from None
+    try:
+        return _Reader(package).read()
+    except (PackageError, PartError) as error:
+        raise DocxError(str(error)) from None
+    except RecursionError:
+        raise DocxError("nested too deeply to read") from None
     finally:
         package.close()
 
