@@ -11,6 +11,10 @@ import io
 import zipfile
 from pathlib import Path
 
+from siftui.docx_model import DocxDoc
+from siftui.docx_render import full_projection
+from siftui.ooxml.read import read_docx
+
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS = (
     f'xmlns:w="{W}" '
@@ -31,6 +35,7 @@ ROOT_RELS = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
 <Relationship Id="rId1" Type="{REL}/officeDocument" Target="word/document.xml"/>
 </Relationships>"""
+
 
 def style(style_id: str, name: str, extra: str = "", *, default: bool = False) -> str:
     """A paragraph style (raw XML); ``extra`` goes inside it (basedOn, pPr)."""
@@ -181,3 +186,17 @@ def docx_bytes(
 def write_docx(path: Path, body: str, **parts: object) -> Path:
     path.write_bytes(docx_bytes(body, **parts))  # type: ignore[arg-type]
     return path
+
+
+def read(body: str, **parts: object) -> DocxDoc:
+    """The model of a document built from ``body`` and ``parts`` (see docx_bytes)."""
+    return read_docx(io.BytesIO(docx_bytes(body, **parts)))  # type: ignore[arg-type]
+
+
+def texts(body: str, scope: str = "body", **parts: object) -> list[str]:
+    """The texts of a story's paragraphs, empty ones included."""
+    return [para.text for para in read(body, **parts).stories[scope].paragraphs]
+
+
+def projection(body: str, scope: str = "body", **parts: object) -> str:
+    return full_projection(read(body, **parts), scope)
