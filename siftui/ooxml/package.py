@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+import zlib
 from typing import IO, Any
 
 from lxml import etree
@@ -88,16 +89,23 @@ class Package:
                     size += len(chunk)
                     if size > MAX_PART_BYTES:
                         raise PartError(
-                            f"{name}: inflates past {MAX_PART_BYTES // (1024 * 1024)} MiB "
+                            f"{name}: inflates past {_mib(MAX_PART_BYTES)} "
                             "(a zip bomb, or too large to read)"
                         )
                     if self.read_total + size > MAX_TOTAL_BYTES:
                         raise PartError(
                             f"{name}: the package inflates past "
-                            f"{MAX_TOTAL_BYTES // (1024 * 1024)} MiB (a zip bomb, or too large)"
+                            f"{_mib(MAX_TOTAL_BYTES)} (a zip bomb, or too large)"
                         )
                     chunks.append(chunk)
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as error:
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            OSError,
+            EOFError,
+            ValueError,
+            NotImplementedError,
+        ) as error:
             raise PartError(f"{name}: a broken ZIP entry ({_first_line(error)})") from None
         except RuntimeError as error:  # zipfile: a password is required
             raise PartError(f"{name}: {_first_line(error)}") from None
@@ -151,6 +159,10 @@ class Package:
         if self.find("word/document.xml") is not None:
             return "word/document.xml"
         raise PackageError("not a Word document (.docx): the package has no main document part")
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MiB"
 
 
 def _first_line(error: BaseException) -> str:

@@ -26,6 +26,7 @@ from siftui.ooxml.names import (
     TYPE,
     Element,
     P,
+    children,
     w,
 )
 from siftui.ooxml.package import Package, PackageError, PartError
@@ -202,9 +203,11 @@ class _Reader:
         seen: set[str] = set()
         for number, section in enumerate(sections, 1):
             for kind in ("header", "footer"):
-                references = {
-                    r.get(TYPE) or "default": r for r in section.iter(w(f"{kind}Reference"))
-                }
+                tag = w(f"{kind}Reference")
+                references: dict[str, Element] = {}
+                for reference in children(section):  # not those of a w:sectPrChange
+                    if reference.tag == tag:
+                        references.setdefault(reference.get(TYPE) or "default", reference)
                 for which in _HEADER_ORDER:
                     reference = references.get(which)
                     target = rels.get(reference.get(R_ID) or "") if reference is not None else None

@@ -52,9 +52,11 @@ from siftui.ooxml.names import (
     w,
 )
 
-# Deeper content (tables in cells in tables..., text boxes in text boxes) is left
-# out, with a note; libxml2 itself refuses XML nested deeper than 256 elements.
-MAX_DEPTH = 60
+# libxml2 refuses XML nested deeper than 256 elements (a one-line error), so this
+# guard against deeper walks (tables in cells in tables, text boxes in text boxes)
+# never cuts a document that parsed; the walks stay far below Python's recursion
+# limit, and a RecursionError would still be one line (siftui.ooxml.read).
+MAX_DEPTH = 300
 _WHITESPACE = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\v": " ", "\f": " "})
 _ENDS_IN_SPACE = frozenset(" \t\n\r\v\f")
 # Elements of a paragraph that hold properties or text that is never shown.
