@@ -60,6 +60,8 @@ def _hits(
     index: StoryIndex, pattern: str, first: int, last: int, memo: dict[object, object]
 ) -> list[tuple[int, int]]:
     """(line index, match start in the line's text) of every matching line in first..last-1."""
+    if first >= last:
+        return []
     regex = _page_regex(pattern)
     if regex is None or not _one_line_each(index, first, last):
         plain = compile_pattern(pattern)

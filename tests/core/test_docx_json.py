@@ -66,7 +66,7 @@ def test_errors_name_the_first_wrong_key(data: object, message: str) -> None:
 
 
 def test_not_json() -> None:
-    with pytest.raises(BadDocxJson, match="^not valid JSON"):
+    with pytest.raises(BadDocxJson, match=r"^not valid JSON"):
         from_json("{")
-    with pytest.raises(BadDocxJson, match="nested too deeply"):
+    with pytest.raises(BadDocxJson, match=r"nested too deeply"):
         from_json("[" * 100_000)

@@ -144,18 +144,18 @@ def test_anchor_errors_and_order() -> None:
             render_docx(doc, DocxOptions(anchor=bad))
     with pytest.raises(BadOption, match=r"^anchor out of range \(P1..P2\)$"):
         render_docx(doc, DocxOptions(anchor="P3#abcd"))
-    with pytest.raises(BadOption, match="^use range or anchor, not both$"):
+    with pytest.raises(BadOption, match=r"^use range or anchor, not both$"):
         render_docx(doc, DocxOptions(range="bad", anchor="bad", window=99))
     for window in (-1, 51, True):
-        with pytest.raises(BadOption, match="^window must be 0-50$"):
+        with pytest.raises(BadOption, match=r"^window must be 0-50$"):
             render_docx(doc, DocxOptions(anchor="bad", window=window))
     # a window without an anchor is ignored
     assert render_docx(doc, DocxOptions(window=99)).content
-    with pytest.raises(BadOption, match='^unknown scope "notes": use body, footnotes, endnotes'):
+    with pytest.raises(BadOption, match=r'^unknown scope "notes": use body, footnotes, endnotes'):
         render_docx(doc, DocxOptions(scope="notes", range="bad"))
-    with pytest.raises(ValueError, match="out_cap"):
+    with pytest.raises(ValueError, match=r"out_cap"):
         render_docx(doc, DocxOptions(scope="notes", out_cap=0))
-    with pytest.raises(BadOption, match="^invalid range"):
+    with pytest.raises(BadOption, match=r"^invalid range"):
         render_docx(doc, DocxOptions(range="bad", grep="("))
     with pytest.raises(BadGrep, match=r"^invalid grep: missing \): \($"):
         render_docx(doc, DocxOptions(range="P1", grep="("))
@@ -284,6 +284,6 @@ def test_grep_limits_and_notes() -> None:
     assert small.note.startswith("showing ") and small.note.endswith(
         'of 150 matches to fit OutCap; narrow the pattern or add range="Pa..Pb"'
     )
-    with pytest.raises(BadGrep, match="^pattern longer than 200 bytes$"):
+    with pytest.raises(BadGrep, match=r"^pattern longer than 200 bytes$"):
         render_docx(doc, DocxOptions(grep="x" * 201))
     assert render_docx(doc, DocxOptions(grep="nothing")).content == 'grep "nothing": no matches'

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from siftui.docx_render import DocxOptions, render_docx
-from siftui.ooxml import package, read as reader
+from siftui.ooxml import package
+from siftui.ooxml import read as reader
 from siftui.ooxml.read import DocxError, read_docx
 
 
@@ -65,7 +66,8 @@ def test_zip_bomb_in_another_part_is_left_out_with_a_note(monkeypatch: pytest.Mo
     doc = read(p("Title", style="Title"), styles=styles)
     assert doc.body.paragraphs[0].text == "Title"
     assert doc.notes == (
-        "word/styles.xml: inflates past 0.00190735 MiB (a zip bomb, or too large to read); left out",
+        "word/styles.xml: inflates past 0.00190735 MiB (a zip bomb, or too large to read); "
+        "left out",
     )
 
 

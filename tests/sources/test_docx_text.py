@@ -259,7 +259,8 @@ def test_tables_merges_nesting_deleted_rows_and_sdt_rows() -> None:
         + p("u")
         + "</w:tc></w:tr></w:sdtContent></w:sdt>"
     )
-    table = f"<w:tbl><w:tr>{merged}{nested}</w:tr><w:tr>{cont}<w:tc>{p('a', ' | b')}</w:tc></w:tr>{deleted}{sdt_row}</w:tbl>"
+    second = f"<w:tr>{cont}<w:tc>{p('a', ' | b')}</w:tc></w:tr>"
+    table = f"<w:tbl><w:tr>{merged}{nested}</w:tr>{second}{deleted}{sdt_row}</w:tbl>"
     found = projection(table).split("\n")
     assert found == [
         "[T1  3×3 @start]         | top | outer n1 n2 n\\|4 |",
