@@ -6,7 +6,11 @@ long lines are CONTRACT.md R4's, so they come from siftui.grep. Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import re2
 
 from siftui.docindex import without_surrogates
 from siftui.docx_index import StoryIndex
@@ -56,12 +60,37 @@ def _one_line_each(index: StoryIndex, first: int, last: int) -> bool:
     return not any(text is not None and "\n" in text for text in index.texts[first:last])
 
 
+def _spans(regex: Any) -> Callable[[bytes, int], int | None]:
+    """The start of ``regex``'s first match in data[position:], or None.
+
+    google-re2's public search() builds a Match object in Python per call; a grep
+    with thousands of matching lines spends most of its time there. Its RE2
+    object's Match() gives the spans directly; the public API is the fallback.
+    """
+    compiled = getattr(regex, "_regexp", None)
+    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if compiled is not None and anchor is not None and hasattr(compiled, "Match"):
+
+        def fast(data: bytes, position: int) -> int | None:
+            start = compiled.Match(anchor, data, position, len(data))[0][0]
+            return None if start < 0 else int(start)
+
+        return fast
+
+    def public(data: bytes, position: int) -> int | None:
+        found = regex.search(data, position)
+        return None if found is None else int(found.start())
+
+    return public
+
+
 def _hits(
     index: StoryIndex, pattern: str, first: int, last: int, memo: dict[object, object]
-) -> list[tuple[int, int]]:
-    """(line index, match start in the line's text) of every matching line in first..last-1."""
+) -> tuple[int, list[tuple[int, int]]]:
+    """How many lines in first..last-1 match, and (line index, match start in the
+    line's text) of the first MAX_SHOWN of them."""
     if first >= last:
-        return []
+        return 0, []
     regex = _page_regex(pattern)
     if regex is None or not _one_line_each(index, first, last):
         plain = compile_pattern(pattern)
@@ -72,26 +101,28 @@ def _hits(
                 match = _search(plain, text)
                 if match is not None:
                     found.append((at, match.start()))
-        return found
+        return len(found), found[:MAX_SHOWN]
     data = _encoded(index, first, last, memo)
-    hits: list[tuple[int, int]] = []
-    position = counted = 0
+    search = _spans(regex)
+    shown: list[tuple[int, int]] = []
+    count = position = counted = 0
     at = first
     while position <= len(data):
-        match = regex.search(data, position)
-        if match is None:
+        start = search(data, position)
+        if start is None:
             break
-        start = match.start()
+        line_end = data.find(b"\n", start)
         at += data.count(b"\n", counted, start)
         counted = start
-        line_start = data.rfind(b"\n", 0, start) + 1
-        if index.texts[at] is not None:
-            hits.append((at, len(data[line_start:start].decode("utf-8"))))
-        line_end = data.find(b"\n", start)
+        if index.texts[at] is not None:  # not the prefix-only line of a table without rows
+            count += 1
+            if len(shown) < MAX_SHOWN:
+                line_start = data.rfind(b"\n", 0, start) + 1
+                shown.append((at, len(data[line_start:start].decode("utf-8"))))
         if line_end < 0:
             break
         position = line_end + 1
-    return hits
+    return count, shown
 
 
 def _block(index: StoryIndex, at: int, match_start: int) -> str:
@@ -119,9 +150,8 @@ def docx_grep(
     if isinstance(cached, tuple):
         hits, blocks = cached
     else:
-        found = _hits(index, pattern, first, last, memo)
-        hits = len(found)
-        blocks = [_block(index, at, start) for at, start in found[:MAX_SHOWN]]
+        hits, found = _hits(index, pattern, first, last, memo)
+        blocks = [_block(index, at, start) for at, start in found]
         _remember(memo, key, (hits, blocks))
 
     header = f'grep "{pattern}": {_count(hits)}'
