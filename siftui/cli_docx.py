@@ -67,6 +67,8 @@ def is_docx(path: str) -> bool:
     the JSON `siftui extract` writes for one."""
     if Path(path).suffix.lower() in DOCX_SUFFIXES:
         return True
+    if not os.path.isfile(path):  # never open a FIFO or a device to sniff it: it would block
+        return False
     try:
         with open(path, "rb") as handle:
             head = handle.read(256)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,12 @@ def test_notes_go_to_stderr(tmp_path: Path) -> None:
 def test_a_real_document() -> None:
     result = siftui("render", CORPUS / "ComplexNumberedLists.docx", "--range", "P2..P4")
     assert result.stdout.decode().split("\n")[2].endswith("a. 2-a")
+
+
+def test_a_fifo_is_not_opened_to_sniff_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert one_line_error(siftui("render", fifo), 1) == f"{fifo}: not a regular file"
+    fifo_docx = tmp_path / "fifo.docx"
+    os.mkfifo(fifo_docx)
+    assert one_line_error(siftui("render", fifo_docx), 1) == f"{fifo_docx}: not a regular file"
