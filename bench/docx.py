@@ -11,11 +11,10 @@ Then, per round and taking the best round of each:
 
 - python-docx: ``Document(path)`` and every body paragraph's ``.text``;
 - siftui: ``read_docx(path)`` (the whole projection model: every story, styles,
-  numbering, tables, hashes);
+  numbering, tables, hashes, and the body's index of blocks and lines);
 
 and the ratio siftui / python-docx (target: <= 2). Then every answer kind is
-rendered at three OutCaps: the first call (which builds the story's index,
-once per document) on its own, then each answer with grep's memo cleared
+rendered at three OutCaps: the first call on its own, then each answer with grep's memo cleared
 before every call, best and median of the rounds (target: < 16 ms each).
 """
 
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     render_docx(doc, DocxOptions())
     print(
-        f"first render (builds the body's index, once per document): "
+        f"first render (read_docx built the body index): "
         f"{(time.perf_counter() - start) * 1000:.1f} ms"
     )
     worst = 0.0

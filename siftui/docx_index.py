@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 from siftui.docx_model import Story, line
 
@@ -93,12 +94,10 @@ def _build(story: Story) -> StoryIndex:
     lines: list[str] = []
     texts: list[str | None] = []
     starts = [0]
-    sizes = [0]
     para_line: list[int] = []
     outline: list[str] = []
     shown = 0
     for k in range(blocks):
-        before = len(lines)
         for number in tables_in[k]:
             _add_table(story, number, lines, texts)
         if k < count:
@@ -118,10 +117,10 @@ def _build(story: Story) -> StoryIndex:
             for number in closing:
                 _add_table(story, number, lines, texts)
         starts.append(len(lines))
-        added = lines[before:]
-        length = sum(len(x) for x in added) + len(added) - 1 if added else 0
-        sizes.append(sizes[-1] + (length + 1 if added else 0))
-    full_length = sum(len(x) for x in lines) + len(lines) - 1 if lines else 0
+    # A block's length + 1 is the sum of its lines' lengths + 1 each.
+    ends = (0, *accumulate(len(x) + 1 for x in lines))
+    sizes = [ends[start] for start in starts]
+    full_length = ends[-1] - 1 if lines else 0
     return StoryIndex(
         count=count,
         lines=tuple(lines),

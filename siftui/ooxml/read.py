@@ -11,6 +11,7 @@ import os
 from dataclasses import replace
 from typing import IO
 
+from siftui.docx_index import index_story
 from siftui.docx_model import DocxDoc, Para, Story, Table
 from siftui.ooxml.names import (
     AUTHOR,
@@ -183,7 +184,9 @@ class _Reader:
             for container, annotation in items:
                 builder.item(container, annotation)
             stories[name] = builder.story()
-        return DocxDoc(self._title(), stories, tuple(self.notes))
+        doc = DocxDoc(self._title(), stories, tuple(self.notes))
+        index_story(doc.body)  # the default scope's blocks, now: every answer is then fast
+        return doc
 
     def _title(self) -> str:
         if self.package.find("docProps/core.xml") is None:
