@@ -13,26 +13,16 @@ import os
 import sys
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from siftui import __version__
-from siftui.cache import file_sha256
-from siftui.docx_json import SNIFF, BadDocxJson, from_json, to_json
-from siftui.docx_model import DocxDoc
-from siftui.docx_render import (
-    DEFAULT_WINDOW,
-    BadOption,
-    DocxOptions,
-    Rendered,
-    check_window,
-    parse_anchor,
-    parse_range,
-    render_docx,
-)
-from siftui.docx_walk import walk_docx, walk_docx_report, walk_docx_text
 from siftui.extract import ExtractError, check_file, shown
-from siftui.grep import compile_pattern
 from siftui.load import LoadError
-from siftui.walk import TokenCounter
+
+if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
+    from siftui.docx_model import DocxDoc
+    from siftui.docx_render import DocxOptions, Rendered
+    from siftui.walk import TokenCounter
 
 DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
 # Options of the PDF commands that mean nothing for a Word document.
@@ -77,6 +67,19 @@ def is_docx(path: str) -> bool:
                 return "word/document.xml" in package.namelist()
     except (OSError, zipfile.BadZipFile, ValueError):
         return False
+    return _sniffed(head)
+
+
+class WrongKind(ValueError):
+    """An option of the other kind of document: a usage error."""
+
+
+def _sniffed(head: bytes) -> bool:
+    """True when ``head`` (a file's first bytes) opens a Word document's JSON."""
+    if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return False
+    from siftui.docx_json import SNIFF
+
     return SNIFF.match(head) is not None
 
 
@@ -86,7 +89,7 @@ def refuse_pdf_options(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if value not in (None, False, ""):
             advice = '; use --range "Pa..Pb"' if name == "pages" else ""
-            raise BadOption(f"{flag} is for PDFs, not Word documents{advice}")
+            raise WrongKind(f"{flag} is for PDFs, not Word documents{advice}")
 
 
 def refuse_docx_options(args: argparse.Namespace) -> None:
@@ -94,18 +97,19 @@ def refuse_docx_options(args: argparse.Namespace) -> None:
     for name in ("range", "anchor", "window", "scope"):
         if getattr(args, name, None) is not None:
             advice = '; use --pages "a-b"' if name == "range" else ""
-            raise BadOption(f"--{name} is for Word documents, not PDFs{advice}")
+            raise WrongKind(f"--{name} is for Word documents, not PDFs{advice}")
 
 
 def load_docx(path: str) -> DocxDoc:
     """The document model of a .docx, or of its JSON; LoadError with one line otherwise."""
+    from siftui.docx_json import BadDocxJson, from_json
     from siftui.ooxml.read import DocxError, read_docx  # lxml only for commands that read
 
     try:
         check_file(path)
         with open(path, "rb") as handle:
             head = handle.read(256)
-        if SNIFF.match(head) is not None:
+        if _sniffed(head):
             try:
                 return from_json(Path(path).read_text(encoding="utf-8-sig"))
             except UnicodeDecodeError:
@@ -123,6 +127,8 @@ def load_docx(path: str) -> DocxDoc:
 
 
 def options_of(args: argparse.Namespace) -> DocxOptions:
+    from siftui.docx_render import DEFAULT_WINDOW, DocxOptions
+
     window = DEFAULT_WINDOW if args.window is None else args.window
     return DocxOptions(
         range=args.range or "",
@@ -136,6 +142,17 @@ def options_of(args: argparse.Namespace) -> DocxOptions:
 
 def check_options(options: DocxOptions) -> None:
     """What can be checked without the document, before reading it (DOCX.md's order)."""
+    from siftui.docx_model import DocxDoc
+    from siftui.docx_render import (
+        BadOption,
+        DocxOptions,
+        check_window,
+        parse_anchor,
+        parse_range,
+        render_docx,
+    )
+    from siftui.grep import compile_pattern
+
     if options.out_cap < 1:
         raise BadOption(f"--outcap must be >= 1, not {options.out_cap}")
     probe = DocxDoc("", {})
@@ -164,6 +181,8 @@ def print_notes(doc: DocxDoc) -> None:
 
 def render_answer(args: argparse.Namespace) -> Rendered:
     """`siftui render FILE.docx ...`: the answer (ValueError for a bad option)."""
+    from siftui.docx_render import render_docx
+
     refuse_pdf_options(args)
     options = options_of(args)
     check_options(options)
@@ -174,10 +193,13 @@ def render_answer(args: argparse.Namespace) -> Rendered:
 
 def extract_json(args: argparse.Namespace) -> str:
     """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
+    from siftui.cache import file_sha256
+    from siftui.docx_json import to_json
+
     refuse_pdf_options(args)
     doc = load_docx(args.path)
     with open(args.path, "rb") as handle:
-        if SNIFF.match(handle.read(256)) is not None:
+        if _sniffed(handle.read(256)):
             raise LoadError(
                 f"{shown(args.path)}: already a JSON file; use siftui render to read it"
             )
@@ -196,6 +218,9 @@ def extract_json(args: argparse.Namespace) -> str:
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     """`siftui walk FILE.docx`: every call of the walk, as text or JSON."""
+    from siftui.docx_render import DocxOptions
+    from siftui.docx_walk import walk_docx, walk_docx_report, walk_docx_text
+
     refuse_pdf_options(args)
     scope = args.scope or "body"
     check_options(DocxOptions(scope=scope, out_cap=args.outcap))
