@@ -21,6 +21,8 @@ from siftui.ooxml.names import PKG_REL, STRICT_TO_TRANSITIONAL
 MAX_PART_BYTES = 64 * 1024 * 1024
 MAX_TOTAL_BYTES = 256 * 1024 * 1024
 MAX_ELEMENTS = 2_000_000
+# Word writes a few dozen parts; a package of very many is not one to walk.
+MAX_PARTS = 10_000
 _CHUNK = 1024 * 1024
 
 OFFICE_DOCUMENT = "/officeDocument"
@@ -58,7 +60,11 @@ class Package:
             ) from None
         except (ValueError, NotImplementedError, RuntimeError) as error:
             raise PackageError(f"not a readable ZIP package: {error}") from None
-        self.names = {info.filename.lstrip("/"): info for info in self._zip.infolist()}
+        infos = self._zip.infolist()
+        if len(infos) > MAX_PARTS:
+            self._zip.close()
+            raise PackageError(f"not a Word document one can read: more than {MAX_PARTS:,} parts")
+        self.names = {info.filename.lstrip("/"): info for info in infos}
         # Part names are case-insensitive in OPC: find them whatever their case.
         self._folded = {name.lower(): name for name in self.names}
         self.read_total = 0

@@ -79,6 +79,12 @@ def test_total_and_element_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "the package inflates past" in error_of(docx_bytes(p("x" * 4000)))
 
 
+def test_too_many_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(package, "MAX_PARTS", 5)
+    data = zipped({f"word/media/x{i}.bin": b"" for i in range(6)})
+    assert error_of(data) == "not a Word document one can read: more than 5 parts"
+
+
 def test_paragraph_limit_keeps_a_best_effort_projection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader, "MAX_PARAGRAPHS", 10)
     doc = read(p("x") * 25)
