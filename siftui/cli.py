@@ -9,21 +9,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
 
-from siftui import __version__
+from siftui import __version__, cli_docx
 from siftui.agents import AgentsError
 from siftui.agents_load import agents_table, load_agents
 from siftui.doc import Doc
 from siftui.load import LoadError, load_doc_report, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
-from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
+from siftui.render import (
+    DEFAULT_OUT_CAP,
+    BadGrep,
+    BadPages,
+    Options,
+    Rendered,
+    check_options,
+    render,
+)
 from siftui.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.unreadable import describe
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
 
+_T = TypeVar("_T")
 EXIT_DOCUMENT = 1
 EXIT_USAGE = 2
 
@@ -113,8 +122,11 @@ def _render_parser() -> argparse.ArgumentParser:
         epilog=RENDER_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
+    parser.add_argument(
+        "path", metavar="PATH", help="a PDF (or EPUB, XPS, ...), a .docx, or their JSON"
+    )
     parser.add_argument("--pages", default="", help='a page range: "a-b", "a" or "a-"')
+    cli_docx.add_docx_options(parser)
     parser.add_argument("--grep", default="", help="an RE2 pattern (smart case)")
     _add_outcap(parser)
     parser.add_argument(
@@ -137,7 +149,7 @@ def _extract_parser() -> argparse.ArgumentParser:
         epilog=EXTRACT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...)")
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a .docx")
     parser.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
     _add_extraction_options(parser)
@@ -164,8 +176,9 @@ def _walk_parser() -> argparse.ArgumentParser:
         epilog=WALK_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a Doc JSON file")
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...), a .docx, or JSON")
     _add_outcap(parser)
+    cli_docx.add_docx_options(parser, walk=True)
     parser.add_argument("--json", action="store_true", help="print the walk as JSON")
     parser.add_argument(
         "--tokens",
@@ -181,6 +194,9 @@ def _cmd_walk(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    if _docx_command(args):
+        _write_stdout(encode_utf8(_docx_usage(cli_docx.walk_output, args, token_counter())))
+        return 0
     doc = _load(args)
     count = token_counter() if args.tokens else estimate_tokens
     report = walk_report(walk(doc, args.outcap), count)
@@ -226,24 +242,28 @@ def _write_stdout(data: bytes) -> None:
 def _cmd_render(argv: Sequence[str]) -> int:
     args = _render_parser().parse_args(argv)
     _check_max_pages(args.max_pages)
-    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
-    if options.out_cap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
-    _check_options(options)
     try:  # a bad agents file is reported before the extraction, not after
         agents = load_agents() if args.check_agents else None
     except AgentsError as error:
         raise UsageError(str(error)) from None
-    doc = _load(args)
-    try:
-        answer = render(doc, options)
-    except ValueError as error:  # BadPages, BadGrep
-        raise UsageError(str(error)) from None
-    payload = rendered_json(answer) if args.json else answer.content
-    _write_stdout(encode_utf8(payload))
+    docx = _docx_command(args)
+    answer = _docx_usage(cli_docx.render_answer, args) if docx else _render_pdf(args)
+    _write_stdout(encode_utf8(rendered_json(answer) if args.json else answer.content))
     if agents is not None:
         sys.stderr.write(agents_table(answer.content, agents))
     return 0
+
+
+def _render_pdf(args: argparse.Namespace) -> Rendered:
+    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
+    if options.out_cap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
+    _check_options(options)
+    doc = _load(args)
+    try:
+        return render(doc, options)
+    except ValueError as error:  # BadPages, BadGrep
+        raise UsageError(str(error)) from None
 
 
 def _load(args: argparse.Namespace) -> Doc:
@@ -253,6 +273,25 @@ def _load(args: argparse.Namespace) -> Doc:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
     return found.doc
+
+
+def _docx_command(args: argparse.Namespace) -> bool:
+    """True for a Word document; a Word option given for a PDF is a usage error."""
+    if cli_docx.is_docx(args.path):
+        return True
+    try:
+        cli_docx.refuse_docx_options(args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return False
+
+
+def _docx_usage(command: Callable[..., _T], *args: Any) -> _T:
+    """Run a Word command; a bad option (ValueError) exits 2, as for PDFs."""
+    try:
+        return command(*args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _check_options(options: Options) -> None:
@@ -268,7 +307,10 @@ def _cmd_extract(argv: Sequence[str]) -> int:
     _check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    text = load_source(args.path, **_extraction_options(args))
+    if cli_docx.is_docx(args.path):
+        text = _docx_usage(cli_docx.extract_json, args)
+    else:
+        text = load_source(args.path, **_extraction_options(args))
     data = encode_utf8(text)
     if args.output is None:
         _write_stdout(data)

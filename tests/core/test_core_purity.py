@@ -16,8 +16,14 @@ CORE = [
     "siftui.logreport",
     "siftui.logreport_text",
     "siftui.agents",
+    "siftui.docx_model",
+    "siftui.docx_index",
+    "siftui.docx_grep",
+    "siftui.docx_render",
+    "siftui.docx_json",
+    "siftui.docx_walk",
 ]
-FORBIDDEN = ["textual", "pymupdf", "fitz"]
+FORBIDDEN = ["textual", "pymupdf", "fitz", "lxml", "docx"]
 
 
 def modules_after(imports: list[str]) -> set[str]:

@@ -1,0 +1,233 @@
+"""The command line for Word documents: render, extract and walk a .docx (or its JSON).
+
+siftui.cli parses the arguments and hands a Word document here; exit codes and
+one-line errors are the PDF commands': a document error is a LoadError (exit 1),
+a bad option a ValueError turned into a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from siftui import __version__
+from siftui.extract import ExtractError, check_file
+from siftui.load import LoadError
+from siftui.messages import quoted
+
+if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
+    from siftui.docx_model import DocxDoc
+    from siftui.docx_render import DocxOptions, Rendered
+    from siftui.walk import TokenCounter
+
+DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
+# Options of the PDF commands that mean nothing for a Word document.
+PDF_ONLY = {
+    "pages": "--pages",
+    "password": "--password",
+    "max_pages": "--max-pages",
+    "ocr": "--ocr",
+}
+
+
+def add_docx_options(parser: argparse.ArgumentParser, *, walk: bool = False) -> None:
+    """The options of a Word document's answers (their defaults None: "not given")."""
+    if not walk:
+        parser.add_argument("--range", default=None, help='Word: paragraphs "Pa..Pb", "Pa", "Pa.."')
+        parser.add_argument("--anchor", default=None, help='Word: a paragraph "P<n>#<hash>"')
+        parser.add_argument(
+            "--window",
+            type=int,
+            default=None,
+            help="Word: paragraphs around --anchor (0-50, default 6)",
+        )
+    parser.add_argument(
+        "--scope",
+        default=None,
+        help="Word: body (default), footnotes, endnotes, comments, headers or footers",
+    )
+
+
+def is_docx(path: str) -> bool:
+    """True for a Word package (by its name, or a ZIP holding word/document.xml) or
+    the JSON `siftui extract` writes for one."""
+    if Path(path).suffix.lower() in DOCX_SUFFIXES:
+        return True
+    if not os.path.isfile(path):  # never open a FIFO or a device to sniff it: it would block
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+        if head.startswith(b"PK\x03\x04"):
+            with zipfile.ZipFile(path) as package:
+                return "word/document.xml" in package.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
+    return _sniffed(head)
+
+
+class WrongKind(ValueError):
+    """An option of the other kind of document: a usage error."""
+
+
+def _sniffed(head: bytes) -> bool:
+    """True when ``head`` (a file's first bytes) opens a Word document's JSON."""
+    if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return False
+    from siftui.docx_json import SNIFF
+
+    return SNIFF.match(head) is not None
+
+
+def refuse_pdf_options(args: argparse.Namespace) -> None:
+    """A PDF option given for a Word document is a clear usage error."""
+    for name, flag in PDF_ONLY.items():
+        value = getattr(args, name, None)
+        if value not in (None, False, ""):
+            advice = '; use --range "Pa..Pb"' if name == "pages" else ""
+            raise WrongKind(f"{flag} is for PDFs, not Word documents{advice}")
+
+
+def refuse_docx_options(args: argparse.Namespace) -> None:
+    """A Word option given for a PDF is a clear usage error."""
+    for name in ("range", "anchor", "window", "scope"):
+        if getattr(args, name, None) is not None:
+            advice = '; use --pages "a-b"' if name == "range" else ""
+            raise WrongKind(f"--{name} is for Word documents, not PDFs{advice}")
+
+
+def load_docx(path: str) -> DocxDoc:
+    """The document model of a .docx, or of its JSON; LoadError with one line otherwise."""
+    from siftui.docx_json import BadDocxJson, from_json
+    from siftui.ooxml.read import DocxError, read_docx  # lxml only for commands that read
+
+    try:
+        check_file(path)
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+        if _sniffed(head):
+            try:
+                return from_json(Path(path).read_text(encoding="utf-8-sig"))
+            except UnicodeDecodeError:
+                raise LoadError(f"{quoted(path)}: not a JSON file (not UTF-8 text)") from None
+            except BadDocxJson as error:
+                raise LoadError(f"{quoted(path)}: {error}") from None
+        return read_docx(path)
+    except (ExtractError, DocxError) as error:
+        message = str(error)
+        if not message.startswith(quoted(path)):
+            message = f"{quoted(path)}: {message}"
+        raise LoadError(message) from None
+    except OSError as error:
+        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+
+
+def options_of(args: argparse.Namespace) -> DocxOptions:
+    from siftui.docx_render import DEFAULT_WINDOW, DocxOptions
+
+    window = DEFAULT_WINDOW if args.window is None else args.window
+    return DocxOptions(
+        range=args.range or "",
+        anchor=args.anchor or "",
+        window=window,
+        grep=args.grep,
+        scope=args.scope or "body",
+        out_cap=args.outcap,
+    )
+
+
+def check_options(options: DocxOptions) -> None:
+    """What can be checked without the document, before reading it (DOCX.md's order)."""
+    from siftui.docx_model import DocxDoc
+    from siftui.docx_render import (
+        BadOption,
+        DocxOptions,
+        check_window,
+        parse_anchor,
+        parse_range,
+        render_docx,
+    )
+    from siftui.grep import compile_pattern
+
+    if options.out_cap < 1:
+        raise BadOption(f"--outcap must be >= 1, not {options.out_cap}")
+    probe = DocxDoc("", {})
+    render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
+    if options.range.strip() and options.anchor.strip():
+        raise BadOption("use range or anchor, not both")
+    if options.anchor.strip():
+        check_window(options.window)
+    for check in (
+        lambda: parse_range(options.range, 0) if options.range.strip() else None,
+        lambda: parse_anchor(options.anchor, probe.body) if options.anchor.strip() else None,
+    ):
+        try:
+            check()
+        except BadOption as error:
+            if str(error).startswith("invalid"):
+                raise
+    if options.grep and not options.range.strip() and not options.anchor.strip():
+        compile_pattern(options.grep)
+
+
+def print_notes(doc: DocxDoc) -> None:
+    for note in doc.notes:
+        print(f"siftui: note: {quoted(note)}", file=sys.stderr)
+
+
+def render_answer(args: argparse.Namespace) -> Rendered:
+    """`siftui render FILE.docx ...`: the answer (ValueError for a bad option)."""
+    from siftui.docx_render import render_docx
+
+    refuse_pdf_options(args)
+    options = options_of(args)
+    check_options(options)
+    doc = load_docx(args.path)
+    print_notes(doc)
+    return render_docx(doc, options)
+
+
+def extract_json(args: argparse.Namespace) -> str:
+    """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
+    from siftui.cache import file_sha256
+    from siftui.docx_json import to_json
+
+    refuse_pdf_options(args)
+    doc = load_docx(args.path)
+    with open(args.path, "rb") as handle:
+        if _sniffed(handle.read(256)):
+            raise LoadError(
+                f"{quoted(args.path)}: already a JSON file; use siftui render to read it"
+            )
+    print_notes(doc)
+    from lxml import etree
+
+    version = ".".join(str(part) for part in etree.LXML_VERSION[:3])
+    source = {
+        "path": str(args.path),
+        "size": os.path.getsize(args.path),
+        "sha256": file_sha256(args.path),
+        "extractor": f"siftui {__version__}, lxml {version}",
+    }
+    return to_json(doc, source)
+
+
+def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
+    """`siftui walk FILE.docx`: every call of the walk, as text or JSON."""
+    from siftui.docx_render import DocxOptions
+    from siftui.docx_walk import walk_docx, walk_docx_report, walk_docx_text
+
+    refuse_pdf_options(args)
+    scope = args.scope or "body"
+    check_options(DocxOptions(scope=scope, out_cap=args.outcap))
+    doc = load_docx(args.path)
+    print_notes(doc)
+    report = walk_docx_report(walk_docx(doc, args.outcap, scope), counter)
+    return (
+        json.dumps(report, ensure_ascii=False) if args.json else walk_docx_text(report, args.outcap)
+    )
