@@ -16,8 +16,16 @@ from siftui import __version__
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
-from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
-from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
+from siftui.render import (
+    DEFAULT_OUT_CAP,
+    BadGrep,
+    BadPages,
+    Options,
+    check_options,
+    estimated_tokens,
+    render,
+)
+from siftui.walk import TokenCounter, walk, walk_report, walk_text
 
 EXIT_DOCUMENT = 1
 EXIT_USAGE = 2
@@ -243,7 +251,7 @@ def token_counter() -> TokenCounter:
 
     def count(text: str) -> dict[str, int]:
         counts = token_counts(text)
-        return {**estimate_tokens(text), **dict(counts.tokens)}
+        return {"runes/4": estimated_tokens(len(text)), **dict(counts.tokens)}
 
     return count
 
@@ -289,8 +297,8 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(args.path, password=args.password)
 
 
-MCP_EXAMPLES = """examples:
-  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap 100,000
+MCP_EXAMPLES = f"""examples:
+  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap {DEFAULT_OUT_CAP:,}
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
 
 Register it with an MCP client (Claude Desktop, Claude Code) as the command

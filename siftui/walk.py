@@ -52,11 +52,6 @@ def walk(doc: Doc, out_cap: int) -> list[Call]:
 TokenCounter = Callable[[str], dict[str, int]]
 
 
-def estimate_tokens(text: str) -> dict[str, int]:
-    """The contract's estimate only: runes / 4."""
-    return {"runes/4": len(text) // 4}
-
-
 def describe_options(options: Options) -> str:
     """The request as the agent writes it: `pages="12-40", grep="x"` or "(no options)"."""
     parts = [f'pages="{options.pages}"'] if options.pages else []
@@ -72,8 +67,8 @@ def pages_shown(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
 
-def walk_report(calls: list[Call], count: TokenCounter = estimate_tokens) -> dict[str, Any]:
-    """The walk as `siftui walk --json` prints it."""
+def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
+    """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens."""
     entries: list[dict[str, Any]] = []
     for call in calls:
         entries.append(

@@ -61,11 +61,10 @@ def examples(text: str) -> list[Example]:
                 pending += match.group(2)
         elif kind == "arrow":
             assert call is not None, f"a → line with no call before it: {match.group(0)}"
-            if match.group(1) or match.group(3).strip() == ", content empty.":
-                content = None if match.group(1) else ""
-                found.append(
-                    Example(call[0], pending, call[1], match.group(2), bool(match.group(1)), content)
-                )
+            raises = bool(match.group(1))
+            if raises or match.group(3).strip() == ", content empty.":
+                content = None if raises else ""
+                found.append(Example(call[0], pending, call[1], match.group(2), raises, content))
                 call = None
             else:
                 assert match.group(3) == ", content:", match.group(0)
@@ -108,7 +107,7 @@ def test_spec_example(example: Example) -> None:
         assert str(raised.value) == str(expected_error)
         return
     answer = eval(example.call, namespace)
-    assert isinstance(answer, Rendered)
+    assert isinstance(answer, Rendered) and example.content is not None
     fields = eval(f"dict({example.expected})", namespace)
     assert set(fields) == {"map", "first", "last", "grep_hits", "note"}
     assert answer == Rendered(content=example.content, **fields)

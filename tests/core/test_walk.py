@@ -13,7 +13,7 @@ from pdfs import CORPUS, CorpusDocs, corpus_docs
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
-from siftui.render import Options, Rendered, render
+from siftui.render import Options, Rendered, estimated_tokens, render
 from siftui.tokens import count_tokens
 from siftui.walk import next_call, walk, walk_report, walk_text
 
@@ -106,7 +106,7 @@ def test_walk_on_corpus_files(corpus: CorpusDocs, name: str, out_cap: int) -> No
 def test_walk_report_and_text() -> None:
     doc = pages_doc([100] * 30)
     calls = walk(doc, 1000)
-    report = walk_report(calls)
+    report = walk_report(calls, lambda text: {"runes/4": estimated_tokens(len(text))})
     assert [entry["pages"] for entry in report["calls"]] == [c.options.pages for c in calls]
     assert report["total_runes"] == sum(len(c.answer.content) for c in calls)
     assert report["calls"][0]["tokens"] == {"runes/4": len(calls[0].answer.content) // 4}

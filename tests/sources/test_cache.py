@@ -25,7 +25,7 @@ from siftui.cache import (
     max_bytes_from_env,
 )
 from siftui.doc import Doc, OutlineItem
-from siftui.extract import NeedsPassword, extract
+from siftui.extract import NeedsPassword, extract, pymupdf_version
 from siftui.load import load_doc
 
 
@@ -103,9 +103,19 @@ def test_key_changes_with_options_versions_and_content(
 
 
 def test_pymupdf_version_without_importing_it() -> None:
-    from siftui.extract import pymupdf_version
+    """The cache key's version is PyMuPDF's own, read without loading PyMuPDF (0.2-0.7 s)."""
+    import pymupdf
 
-    assert cache_module.pymupdf_version() == pymupdf_version()
+    probe = (
+        "import sys\n"
+        "from siftui.extract import pymupdf_version\n"
+        "print(pymupdf_version(), 'pymupdf' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == [pymupdf.VersionBind, "False"]
+    assert vars(cache_module)["pymupdf_version"] is pymupdf_version  # the one the key uses
 
 
 def test_changed_file_never_gets_a_stale_doc(tmp_path: Path, calls: list[Path]) -> None:
