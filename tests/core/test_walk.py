@@ -9,20 +9,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from pdfs import CORPUS, CorpusDocs, corpus_docs
+from pdfs import CorpusDocs
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.render import Options, Rendered, estimated_tokens, render
 from siftui.tokens import count_tokens
 from siftui.walk import next_call, walk, walk_report, walk_text
-
-
-@pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not found at {CORPUS}")
-    return corpus_docs(tmp_path_factory)
 
 
 def pages_doc(sizes: list[int], page_count: int | None = None) -> Doc:
