@@ -1,4 +1,4 @@
-"""The agent-eye view: the exact string of ../shared/CONTRACT.md, rules R1-R5.
+"""The agent-eye view: the exact string of docs/SPEC.md, rules R1-R5.
 
 Pure: no I/O, no Textual, no PyMuPDF. Same Doc and Options, same Rendered.
 """

@@ -1,4 +1,4 @@
-"""render() against the naive reference of CONTRACT.md, and R5 directly."""
+"""render() against the naive reference of docs/SPEC.md, and R5 directly."""
 
 from __future__ import annotations
 
