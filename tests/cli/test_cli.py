@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import TIMEOUT, siftui
 from pdfs import (
     CJK_TEXT,
     CORPUS,
@@ -30,21 +31,6 @@ from siftui.docjson import from_json, to_json
 from siftui.extract import extract
 from siftui.output import encode_utf8, write_new_file
 from siftui.render import Options, render
-
-TIMEOUT = 60
-
-
-def siftui(
-    *args: str | Path, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=TIMEOUT,
-        env=env,
-        cwd=cwd,
-        check=False,
-    )
 
 
 def expected(doc: Doc, options: Options) -> bytes:

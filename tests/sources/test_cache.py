@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_support import siftui
 from pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
 
 import siftui.cache as cache_module
@@ -307,25 +308,16 @@ def test_an_unusable_cache_directory_never_stops_a_read(
     assert cached_extract(pdf) == extract(pdf)
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_no_cache(pdf: Path, cache_home: Path, tmp_path: Path) -> None:
-    plain = _cli("render", pdf, "--no-cache")
+    plain = siftui("render", pdf, "--no-cache")
     assert plain.returncode == 0
-    assert _cli("walk", pdf, "--no-cache").returncode == 0
-    assert _cli("extract", pdf, "--no-cache").returncode == 0
+    assert siftui("walk", pdf, "--no-cache").returncode == 0
+    assert siftui("extract", pdf, "--no-cache").returncode == 0
     assert not cache_home.exists()
-    assert _cli("render", pdf).stdout == plain.stdout
+    assert siftui("render", pdf).stdout == plain.stdout
     assert len(entries(cache_home)) == 1
-    assert _cli("render", pdf).stdout == plain.stdout  # from the cache
-    extracted = _cli("extract", pdf)
+    assert siftui("render", pdf).stdout == plain.stdout  # from the cache
+    extracted = siftui("extract", pdf)
     assert extracted.returncode == 0 and b'"pages"' in extracted.stdout
     assert len(entries(cache_home)) == 1
 

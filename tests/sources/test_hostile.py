@@ -8,10 +8,10 @@ import functools
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import cli_support
 import pytest
 from hostile import (
     CONTROL_TEXT,
@@ -45,7 +45,6 @@ from siftui.messages import quoted
 from siftui.output import encode_utf8, rendered_json
 from siftui.render import Options, render
 
-TIMEOUT = 60
 KSP = CORPUS / "ksp-thesis.pdf"
 
 
@@ -120,14 +119,7 @@ def outcome(path: Path, password: str | None = None) -> Doc | str:
 
 
 def siftui(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=TIMEOUT,
-        check=False,
-        env=env,
-    )
+    return cli_support.siftui(*args, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
 
 
 def check_cli(result: subprocess.CompletedProcess[bytes], expected: Doc | str) -> None:
