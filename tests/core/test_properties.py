@@ -198,7 +198,8 @@ def outcome_of_render(doc: Doc, options: Options) -> Outcome:
     try:
         result = render(doc, options)
     except (BadPages, BadGrep) as error:
-        return ("error", type(error), str(error))
+        # The contract's class: a malformed range is a MalformedPages, a BadPages.
+        return ("error", BadPages if isinstance(error, BadPages) else BadGrep, str(error))
     except ValueError as error:
         assert type(error) is ValueError
         return ("error", ValueError)
