@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from siftui import __version__
 from siftui.load import LoadError, load_doc, load_source
-from siftui.messages import one_line, quoted
+from siftui.messages import file_error, one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import (
     DEFAULT_OUT_CAP,
@@ -398,7 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename and error.strerror:
-        return f"{quoted(error.filename)}: {error.strerror}"
+        return file_error(error.filename, error)
     return one_line(error)
 
 

@@ -11,7 +11,7 @@ from siftui.cache import cached_extract, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
 from siftui.extract import ExtractError, check_file, pymupdf_version
-from siftui.messages import quoted
+from siftui.messages import file_error, quoted
 
 JSON_SNIFF_BYTES = 64
 
@@ -72,7 +72,7 @@ def load_doc(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+        raise LoadError(file_error(path, error)) from None
 
 
 def source_info(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -106,4 +106,4 @@ def load_source(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+        raise LoadError(file_error(path, error)) from None

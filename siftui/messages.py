@@ -21,3 +21,8 @@ def one_line(error: BaseException) -> str:
     """An error as one line of text: white space collapsed, its type if it says nothing."""
     text = " ".join(str(error).split())
     return text or type(error).__name__
+
+
+def file_error(path: str | os.PathLike[str], error: OSError) -> str:
+    """An OSError about ``path`` as one line: `<path>: No such file or directory`."""
+    return f"{quoted(path)}: {error.strerror or one_line(error)}"
