@@ -231,25 +231,6 @@ def test_count_pages_cache_is_bounded(fresh: None, monkeypatch: pytest.MonkeyPat
     assert tokens.page_cache_size() == 3
 
 
-def test_core_does_not_import_tiktoken() -> None:
-    """render, doc and grep stay pure: importing them loads no tokenizer."""
-    import json
-    import subprocess
-    import sys
-
-    probe = (
-        "import json, sys\n"
-        "import siftui.render, siftui.doc, siftui.grep, siftui.docindex\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
-    )
-    top_level = {name.split(".")[0] for name in json.loads(done.stdout)}
-    assert "tiktoken" not in top_level
-    assert "siftui.tokens" not in json.loads(done.stdout)
-
-
 needs_zh = pytest.mark.skipif(
     not (CORPUS / "lshort-zh-cn.pdf").is_file(), reason=f"corpus missing: {CORPUS}"
 )
