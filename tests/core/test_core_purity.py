@@ -31,7 +31,8 @@ CORE = {
     "siftui.walk",
 }
 CORE_THIRD_PARTY = {"re2"}
-PDF_LIBRARIES = {"pymupdf", "fitz"}
+# Document libraries (PyMuPDF; python-docx and lxml for Word): only sources read documents.
+DOCUMENT_LIBRARIES = {"pymupdf", "fitz", "docx", "lxml"}
 TUI_TOOLKIT = {"textual", "rich"}
 MCP_SDK = {"mcp", "anyio"}
 # What `import siftui.cli` must not load: each belongs to one command.
@@ -127,7 +128,7 @@ def test_sources_import_no_surface(name: str) -> None:
 def test_each_library_stays_in_its_layer(name: str) -> None:
     libraries = top_levels(name)
     if layer(name) != "sources":
-        assert not libraries & PDF_LIBRARIES, f"{name} imports PyMuPDF: only sources may"
+        assert not libraries & DOCUMENT_LIBRARIES, f"{name} imports a document library"
     if layer(name) != "tui":
         assert not libraries & TUI_TOOLKIT, f"{name} imports Textual or Rich: only siftui/tui may"
     if layer(name) != "serve":
@@ -162,7 +163,7 @@ def test_core_and_cli_load_no_heavy_library() -> None:
     modules = modules_after(sorted(CORE))
     assert modules >= CORE
     loaded = {name.split(".")[0] for name in modules}
-    assert not loaded & (PDF_LIBRARIES | TUI_TOOLKIT | MCP_SDK | {"tiktoken"})
+    assert not loaded & (DOCUMENT_LIBRARIES | TUI_TOOLKIT | MCP_SDK | {"tiktoken"})
     cli = {name.split(".")[0] for name in modules_after(["siftui.cli"])}
     assert not cli & CLI_LAZY, f"importing siftui.cli loads {sorted(cli & CLI_LAZY)}"
 
