@@ -74,12 +74,12 @@ examples:
 """
 
 
-def _add_outcap(parser: argparse.ArgumentParser) -> None:
+def _add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> None:
     parser.add_argument(
         "--outcap",
         type=_whole_number,
         default=DEFAULT_OUT_CAP,
-        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+        help=f"{what} in code points (default {DEFAULT_OUT_CAP:,})",
     )
 
 
@@ -324,12 +324,7 @@ def _mcp_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="a directory the agent may read from (repeatable; relative paths use the first)",
     )
-    parser.add_argument(
-        "--outcap",
-        type=_whole_number,
-        default=DEFAULT_OUT_CAP,
-        help=f"the budget of every answer in code points (default {DEFAULT_OUT_CAP:,})",
-    )
+    _add_outcap(parser, "the budget of every answer")
     parser.add_argument(
         "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
     )
