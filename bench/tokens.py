@@ -57,11 +57,12 @@ def main() -> int:
             tokens.count_pages(doc, encoding)
         paged = time.perf_counter() - start
         cells = [file, f"{doc.extracted:,}", f"{counts.runes:,}", f"{counts.estimate:,}"]
+        counted_in, failed_in = dict(counts.tokens), dict(counts.errors)
         for encoding in tokens.ENCODINGS:
-            real = counts.get(encoding)
-            if real is None:
-                cells.append(f"error: {counts.error(encoding)}")
+            if encoding in failed_in:
+                cells.append(f"error: {failed_in[encoding]}")
             else:
+                real = counted_in[encoding]
                 cells.append(f"{real:,} ({real / max(counts.estimate, 1):.2f}x)")
         rows.append(tuple(cells))
         timings.append(f"{file}: full text, both encodings {counted:.2f} s; pages {paged:.2f} s")

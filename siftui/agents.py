@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.output import encode_utf8
+from siftui.messages import encode_utf8
 
 __all__ = [
     "UNITS",

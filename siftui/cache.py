@@ -35,11 +35,9 @@ entry's modification time) are removed until the total fits.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
-import re
 import time
 import zlib
 from collections.abc import Sequence
@@ -49,7 +47,8 @@ from typing import Any
 
 from siftui import __version__
 from siftui.doc import Doc, OutlineItem
-from siftui.extract import Progress, check_file, extract_report
+from siftui.docjson import is_whole_number
+from siftui.extract import Progress, check_file, extract_report, pymupdf_version
 from siftui.unreadable import Extraction, UnreadablePage
 
 FORMAT = 1
@@ -83,27 +82,6 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-@functools.cache
-def pymupdf_version() -> str:
-    """PyMuPDF's version without importing it (0.2-0.7 s): a warm-cache render
-    never needs PyMuPDF itself."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("pymupdf")
-        if spec is not None and spec.submodule_search_locations:
-            for location in spec.submodule_search_locations:
-                build = Path(location, "_build.py").read_text("utf-8")
-                found = re.search(r"^pymupdf_version\s*=\s*['\"]([^'\"]+)['\"]", build, re.M)
-                if found:
-                    return found.group(1)
-    except (OSError, ImportError, ValueError):
-        pass
-    from siftui.extract import pymupdf_version as imported_version
-
-    return imported_version()
 
 
 def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str:
@@ -141,10 +119,6 @@ class BadEntry(ValueError):
     pass
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def decode(data: bytes, key: str) -> Doc:
     """The Doc of an entry, or BadEntry for anything but a whole entry of ``key``."""
     return decode_report(data, key).doc
@@ -167,7 +141,7 @@ def decode_report(data: bytes, key: str) -> Extraction:
     lengths, outline = header.get("lengths"), header.get("outline")
     if not isinstance(title, str) or not isinstance(page_count, int):
         raise BadEntry("bad title or page count")
-    if not (isinstance(lengths, list) and all(_whole(n) and n >= 0 for n in lengths)):
+    if not (isinstance(lengths, list) and all(is_whole_number(n) and n >= 0 for n in lengths)):
         raise BadEntry("bad lengths")
     if sum(lengths) != len(text) or len(lengths) > page_count:
         raise BadEntry("lengths do not match the text")
@@ -178,9 +152,9 @@ def decode_report(data: bytes, key: str) -> Extraction:
         if not (
             isinstance(entry, list)
             and len(entry) == 3
-            and _whole(entry[0])
+            and is_whole_number(entry[0])
             and isinstance(entry[1], str)
-            and _whole(entry[2])
+            and is_whole_number(entry[2])
         ):
             raise BadEntry("bad outline item")
         items.append(OutlineItem(entry[0], entry[1], entry[2]))
@@ -201,7 +175,7 @@ def _unreadable(entries: Any, extracted: int) -> tuple[UnreadablePage, ...]:
         if not (
             isinstance(entry, list)
             and len(entry) == 2
-            and _whole(entry[0])
+            and is_whole_number(entry[0])
             and 1 <= entry[0] <= extracted
             and isinstance(entry[1], str)
             and (not found or entry[0] > found[-1].page)

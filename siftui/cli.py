@@ -17,7 +17,7 @@ from siftui.agents import AgentsError
 from siftui.agents_load import agents_table, load_agents
 from siftui.doc import Doc
 from siftui.load import LoadError, load_doc_report, load_source
-from siftui.messages import one_line, quoted
+from siftui.messages import file_error, one_line, quoted
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import (
     DEFAULT_OUT_CAP,
@@ -26,11 +26,12 @@ from siftui.render import (
     Options,
     Rendered,
     check_options,
+    estimated_tokens,
     render,
 )
 from siftui.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.unreadable import describe
-from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
+from siftui.walk import TokenCounter, runes_estimate, walk, walk_report, walk_text
 
 _T = TypeVar("_T")
 EXIT_DOCUMENT = 1
@@ -80,12 +81,12 @@ examples:
 """
 
 
-def _add_outcap(parser: argparse.ArgumentParser) -> None:
+def _add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> None:
     parser.add_argument(
         "--outcap",
         type=_whole_number,
         default=DEFAULT_OUT_CAP,
-        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+        help=f"{what} in code points (default {DEFAULT_OUT_CAP:,})",
     )
 
 
@@ -198,7 +199,7 @@ def _cmd_walk(argv: Sequence[str]) -> int:
         _write_stdout(encode_utf8(_docx_usage(cli_docx.walk_output, args, token_counter())))
         return 0
     doc = _load(args)
-    count = token_counter() if args.tokens else estimate_tokens
+    count = token_counter() if args.tokens else runes_estimate
     report = walk_report(walk(doc, args.outcap), count)
     left_out = unreachable(doc, args.outcap)
     report["unreachable"] = unreachable_json(left_out)
@@ -325,7 +326,7 @@ def token_counter() -> TokenCounter:
 
     def count(text: str) -> dict[str, int]:
         counts = token_counts(text)
-        return {**estimate_tokens(text), **dict(counts.tokens)}
+        return {"runes/4": estimated_tokens(len(text)), **dict(counts.tokens)}
 
     return count
 
@@ -371,7 +372,7 @@ def _cmd_log(argv: Sequence[str]) -> int:
     if not entries:
         raise LoadError(f"{quoted(args.path)}: the log holds no calls")
     if args.report:
-        from siftui.logreport_run import print_report
+        from siftui.serve.logreport_run import print_report
 
         return print_report(entries, as_json=args.json, write=_write_stdout)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
@@ -386,8 +387,8 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(args.path, password=args.password)
 
 
-MCP_EXAMPLES = """examples:
-  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap 100,000
+MCP_EXAMPLES = f"""examples:
+  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap {DEFAULT_OUT_CAP:,}
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
 
 Register it with an MCP client (Claude Desktop, Claude Code) as the command
@@ -413,12 +414,7 @@ def _mcp_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="a directory the agent may read from (repeatable; relative paths use the first)",
     )
-    parser.add_argument(
-        "--outcap",
-        type=_whole_number,
-        default=DEFAULT_OUT_CAP,
-        help=f"the budget of every answer in code points (default {DEFAULT_OUT_CAP:,})",
-    )
+    _add_outcap(parser, "the budget of every answer")
     parser.add_argument(
         "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
     )
@@ -487,7 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename and error.strerror:
-        return f"{quoted(error.filename)}: {error.strerror}"
+        return file_error(error.filename, error)
     return one_line(error)
 
 

@@ -70,13 +70,6 @@ class DocIndex:
             self._full = SEPARATOR.join(self.blocks)
         return self._full
 
-    def run_length(self, first: int, last: int) -> int:
-        """Length of pages first..last (1-based, inclusive) joined as in R1."""
-        if last < first:
-            return 0
-        before = self.ends[first - 2] + len(SEPARATOR) if first > 1 else 0
-        return self.ends[last - 1] - before
-
     def last_fitting(self, first: int, last: int, budget: int) -> int:
         """The last page p in first..last with pages first..p fitting ``budget``;
         first - 1 when not even page ``first`` fits."""

@@ -26,7 +26,8 @@ def to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
-def _whole(value: Any) -> bool:
+def is_whole_number(value: Any) -> bool:
+    """An int that is not a bool (JSON's true is Python's 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -50,7 +51,7 @@ def from_json_object(text: str) -> tuple[Doc, dict[str, Any]]:
     if "page_count" not in data:
         raise BadDocJson('key "page_count": missing')
     page_count = data["page_count"]
-    if not _whole(page_count) or page_count < 0:
+    if not is_whole_number(page_count) or page_count < 0:
         raise BadDocJson('key "page_count": expected a whole number >= 0')
     if "pages" not in data:
         raise BadDocJson('key "pages": missing')
@@ -71,9 +72,9 @@ def from_json_object(text: str) -> tuple[Doc, dict[str, Any]]:
         if not isinstance(entry, dict):
             raise BadDocJson(f'key "{where}": expected an object')
         for key, check, kind in (
-            ("level", _whole, "a whole number"),
+            ("level", is_whole_number, "a whole number"),
             ("title", lambda v: isinstance(v, str), "a string"),
-            ("page", _whole, "a whole number"),
+            ("page", is_whole_number, "a whole number"),
         ):
             if key not in entry:
                 raise BadDocJson(f'key "{where}.{key}": missing')

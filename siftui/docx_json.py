@@ -19,6 +19,7 @@ import json
 import re
 from typing import Any
 
+from siftui.docjson import is_whole_number
 from siftui.docx_model import SCOPES, DocxDoc, Para, Story, Table
 
 KIND = "docx"
@@ -57,10 +58,6 @@ def _para(para: Para) -> dict[str, Any]:
     if para.item:
         out["item"] = para.item
     return out
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _text(data: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
@@ -116,11 +113,11 @@ def _story(data: Any, where: str) -> Story:
         after: Any = table.get("after")
         columns: Any = table.get("columns")
         rows: Any = table.get("rows")
-        if not _whole(after) or not 0 <= after <= len(paras):
+        if not is_whole_number(after) or not 0 <= after <= len(paras):
             raise BadDocxJson(f'"{at}after" must be a whole number 0-{len(paras)}')
         if i and after < read_tables[-1].after:
             raise BadDocxJson(f'"{at}after" must not be less than the table before')
-        if not _whole(columns) or columns < 0:
+        if not is_whole_number(columns) or columns < 0:
             raise BadDocxJson(f'"{at}columns" must be a whole number >= 0')
         if not isinstance(rows, list):
             raise BadDocxJson(f'"{at}rows" must be a list of strings')
@@ -136,7 +133,7 @@ def _read_para(data: Any, where: str) -> Para:
     if not isinstance(data, dict):
         raise BadDocxJson(f'"{where[:-1]}" must be an object')
     heading = data.get("heading", 0)
-    if not _whole(heading) or not 0 <= heading <= 6:
+    if not is_whole_number(heading) or not 0 <= heading <= 6:
         raise BadDocxJson(f'"{where}heading" must be a whole number 0-6')
     return Para(
         _text(data, "text", where),

@@ -12,7 +12,7 @@ from typing import Any
 
 from siftui.docx_model import DocxDoc
 from siftui.docx_render import DocxOptions, Rendered, render_docx
-from siftui.walk import TokenCounter, estimate_tokens
+from siftui.walk import TokenCounter, runes_estimate
 
 _ASK = re.compile(r'ask for range="(P[0-9]+\.\.P[0-9]+)"')
 
@@ -63,9 +63,7 @@ def paragraphs_shown(first: int, last: int) -> str:
     return f"P{first}" if first == last else f"P{first}..P{last}"
 
 
-def walk_docx_report(
-    calls: list[DocxCall], count: TokenCounter = estimate_tokens
-) -> dict[str, Any]:
+def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate) -> dict[str, Any]:
     """The walk as `siftui walk FILE.docx --json` prints it."""
     entries: list[dict[str, Any]] = [
         {

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
+import re
 import stat
 import time
 from collections.abc import Callable
@@ -66,7 +68,20 @@ class NoPages(ExtractError):
     pass
 
 
+@functools.cache
 def pymupdf_version() -> str:
+    """PyMuPDF's version, read from its ``_build.py`` without importing it (0.2-0.7 s):
+    a warm-cache render, and the cache key it needs, never load PyMuPDF itself."""
+    try:
+        spec = importlib.util.find_spec("pymupdf")
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                build = Path(location, "_build.py").read_text("utf-8")
+                found = re.search(r"^pymupdf_version\s*=\s*['\"]([^'\"]+)['\"]", build, re.M)
+                if found:
+                    return found.group(1)
+    except (OSError, ImportError, ValueError):
+        pass
     return str(_pymupdf().VersionBind)
 
 

@@ -11,7 +11,7 @@ from siftui.cache import cached_extract_report, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json_object, to_json
 from siftui.extract import ExtractError, check_file, pymupdf_version
-from siftui.messages import quoted
+from siftui.messages import file_error, quoted
 from siftui.unreadable import Extraction, from_records, to_records
 
 JSON_SNIFF_BYTES = 64
@@ -98,7 +98,7 @@ def load_doc_report(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+        raise LoadError(file_error(path, error)) from None
 
 
 def source_info(path: str | os.PathLike[str], found: Extraction | None = None) -> dict[str, Any]:
@@ -134,4 +134,4 @@ def load_source(
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:
-        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+        raise LoadError(file_error(path, error)) from None

@@ -8,21 +8,10 @@ import os
 import tempfile
 from pathlib import Path
 
-from siftui.docindex import without_surrogates
+from siftui.messages import encode_utf8
 from siftui.render import Rendered
 
-
-def encode_utf8(text: str) -> bytes:
-    """UTF-8 bytes of ``text``; a lone surrogate (not encodable) becomes U+FFFD.
-
-    One code point for one code point, so a length measured before encoding
-    (the budget) still holds. Text from a broken PDF or a Doc JSON with a
-    ``\\ud800`` escape can hold such surrogates; the output stays valid UTF-8.
-    """
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return without_surrogates(text).encode("utf-8")
+__all__ = ["encode_utf8"]  # where the surfaces have always found it
 
 
 def rendered_json(answer: Rendered) -> str:

@@ -1,4 +1,4 @@
-"""The agent-eye view: the exact string of ../shared/CONTRACT.md, rules R1-R5.
+"""The agent-eye view: the exact string of docs/SPEC.md, rules R1-R5.
 
 Pure: no I/O, no Textual, no PyMuPDF. Same Doc and Options, same Rendered.
 """
@@ -21,6 +21,7 @@ __all__ = [
     "Options",
     "Rendered",
     "check_options",
+    "estimated_tokens",
     "full",
     "marker",
     "parse_pages",
@@ -65,6 +66,11 @@ class Rendered:
     last: int
     grep_hits: int
     note: str
+
+
+def estimated_tokens(runes: int) -> int:
+    """The contract's token estimate (R2's T): runes // 4. The only one in siftui."""
+    return runes // 4
 
 
 def full(doc: Doc) -> str:
@@ -156,7 +162,7 @@ def _page_range(index: DocIndex, first: int, last: int, out_cap: int) -> Rendere
 
 def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
     count = "1 page" if doc.page_count == 1 else f"{doc.page_count} pages"
-    stats = f"{count} · ~{index.full_length // 4} tokens"
+    stats = f"{count} · ~{estimated_tokens(index.full_length)} tokens"
     if index.extracted < doc.page_count:
         stats += f" · pages 1-{index.extracted} extracted"
     title = collapse_whitespace(doc.title) or UNTITLED

@@ -34,6 +34,7 @@ from typing import Final
 import tiktoken
 
 from siftui.doc import Doc
+from siftui.render import estimated_tokens
 
 __all__ = [
     "ENCODINGS",
@@ -43,7 +44,6 @@ __all__ = [
     "count_pages",
     "count_tokens",
     "encoding_from_bytes",
-    "estimate",
     "load_encoding",
     "parse_ranks",
     "token_counts",
@@ -109,11 +109,6 @@ class VocabularyError(Exception):
 
     The message is one line, fit to show users; callers fall back to runes / 4.
     """
-
-
-def estimate(text: str) -> int:
-    """The contract's estimate: runes (code points) // 4."""
-    return len(text) // 4
 
 
 def _spec(name: str) -> _Spec:
@@ -233,20 +228,7 @@ class TokenCounts:
     @property
     def estimate(self) -> int:
         """runes // 4, as the contract's map line shows it."""
-        return self.runes // 4
-
-    def get(self, encoding: str) -> int | None:
-        """The real count in ``encoding``, None if it could not be counted."""
-        return dict(self.tokens).get(encoding)
-
-    def error(self, encoding: str) -> str | None:
-        """Why ``encoding`` could not be counted, None if it was."""
-        return dict(self.errors).get(encoding)
-
-    def or_estimate(self, encoding: str) -> int:
-        """The real count in ``encoding`` if there is one, else runes // 4."""
-        count = self.get(encoding)
-        return self.estimate if count is None else count
+        return estimated_tokens(self.runes)
 
 
 def token_counts(text: str, encodings: tuple[str, ...] = ENCODINGS) -> TokenCounts:

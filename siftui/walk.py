@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.doc import Doc
-from siftui.render import Options, Rendered, render
+from siftui.render import Options, Rendered, estimated_tokens, render
 
 _ASK = re.compile(r'ask for pages="([0-9]+-[0-9]*)"')
 
@@ -56,9 +56,9 @@ def walk(doc: Doc, out_cap: int) -> list[Call]:
 TokenCounter = Callable[[str], dict[str, int]]
 
 
-def estimate_tokens(text: str) -> dict[str, int]:
-    """The contract's estimate only: runes / 4."""
-    return {"runes/4": len(text) // 4}
+def runes_estimate(text: str) -> dict[str, int]:
+    """The counter that loads no vocabulary: the contract's estimate alone."""
+    return {"runes/4": estimated_tokens(len(text))}
 
 
 def describe_options(options: Options) -> str:
@@ -76,8 +76,8 @@ def pages_shown(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
 
-def walk_report(calls: list[Call], count: TokenCounter = estimate_tokens) -> dict[str, Any]:
-    """The walk as `siftui walk --json` prints it."""
+def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
+    """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens."""
     entries: list[dict[str, Any]] = []
     for call in calls:
         entries.append(

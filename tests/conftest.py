@@ -1,4 +1,5 @@
-"""Every test runs with its own cache directory: none writes the real ~/.cache."""
+"""Shared fixtures: a cache directory of its own for every run (none writes the real
+~/.cache), the corpus extracted once per run, the clipboard replaced by a list."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from pdfs import CORPUS, CorpusDocs, corpus_docs
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -20,6 +22,14 @@ def _session_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
             os.environ.pop("XDG_CACHE_HOME", None)
         else:
             os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
+    """Corpus files by name, each extracted once per run (see pdfs.CorpusDocs)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    return corpus_docs(tmp_path_factory)
 
 
 @pytest.fixture

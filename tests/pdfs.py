@@ -8,6 +8,7 @@ only ``test_*.py``.
 
 from __future__ import annotations
 
+import csv
 import fcntl
 import os
 import zipfile
@@ -24,6 +25,20 @@ from siftui.extract import extract
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 CORPUS_PASSWORDS = {"libreoffice-writer-password.pdf": "openpassword"}
+
+
+def _manifest() -> list[dict[str, str]]:
+    if not (CORPUS / "MANIFEST.tsv").is_file():
+        return []
+    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+CORPUS_MANIFEST = _manifest()
+"""The corpus's MANIFEST.tsv rows (file, pages, text_runes, ...); empty without the corpus."""
+needs_corpus = pytest.mark.skipif(
+    not CORPUS_MANIFEST, reason=f"the test corpus is missing: no {CORPUS / 'MANIFEST.tsv'}"
+)
 
 CJK_TEXT = "中文文本测试：页面三"
 USER_PASSWORD = "user-pw"

@@ -1,4 +1,4 @@
-"""A naive reference of /work/shared/CONTRACT.md, written from the text alone.
+"""A naive reference of docs/SPEC.md (the contract), written from the text alone.
 
 No precomputation, no bisection, no prefix sums: every rule is applied the
 slowest obvious way so that it can be checked by reading. Only the value types

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import os
@@ -11,18 +10,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import TIMEOUT, siftui
 from pdfs import (
     CJK_TEXT,
     CORPUS,
+    CORPUS_MANIFEST,
     CORPUS_PASSWORDS,
     USER_PASSWORD,
     CorpusDocs,
-    corpus_docs,
     make_cbz,
     make_encrypted_pdf,
     make_pdf,
     make_rich_pdf,
     make_zero_page_pdf,
+    needs_corpus,
 )
 
 from siftui.doc import Doc
@@ -30,21 +31,6 @@ from siftui.docjson import from_json, to_json
 from siftui.extract import extract
 from siftui.output import encode_utf8, write_new_file
 from siftui.render import Options, render
-
-TIMEOUT = 60
-
-
-def siftui(
-    *args: str | Path, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=TIMEOUT,
-        env=env,
-        cwd=cwd,
-        check=False,
-    )
 
 
 def expected(doc: Doc, options: Options) -> bytes:
@@ -89,24 +75,6 @@ def big_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # stdout is the contract's string, byte for byte
 
 
-def _manifest() -> list[str]:
-    if not (CORPUS / "MANIFEST.tsv").is_file():
-        return []
-    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8", newline="") as handle:
-        return [row["file"] for row in csv.DictReader(handle, delimiter="\t")]
-
-
-CORPUS_FILES = _manifest()
-needs_corpus = pytest.mark.skipif(
-    not CORPUS_FILES, reason=f"the test corpus is missing: no {CORPUS / 'MANIFEST.tsv'}"
-)
-
-
-@pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
-    return corpus_docs(tmp_path_factory)
-
-
 CORPUS_OPTIONS = [
     pytest.param(("--outcap", "20000"), Options(out_cap=20_000), id="outcap20k"),
     pytest.param(("--outcap", "100000"), Options(out_cap=100_000), id="outcap100k"),
@@ -115,7 +83,7 @@ CORPUS_OPTIONS = [
 
 
 @needs_corpus
-@pytest.mark.parametrize("name", CORPUS_FILES)
+@pytest.mark.parametrize("name", [row["file"] for row in CORPUS_MANIFEST])
 @pytest.mark.parametrize(("flags", "options"), CORPUS_OPTIONS)
 def test_corpus_stdout_is_render_content(
     corpus: CorpusDocs, name: str, flags: tuple[str, ...], options: Options

@@ -1,20 +1,36 @@
-"""The core imports neither the TUI toolkit nor PyMuPDF: render stays pure and light."""
+"""The layers of docs/ARCHITECTURE.md, enforced: who may import whom.
+
+Every module under siftui/ is parsed (imports inside functions count too, so
+a lazy import cannot hide) and put in its layer: the core (listed below), the
+surfaces (siftui/cli.py, siftui/__main__.py, siftui/tui/, siftui/serve/) and
+the sources (every other module). A fresh interpreter then checks what the
+core and the CLI really load when imported.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-CORE = [
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "siftui"
+
+# Pure modules: no I/O, imports only the standard library, RE2 and each other.
+CORE = {
+    "siftui",
     "siftui.doc",
-    "siftui.render",
-    "siftui.grep",
     "siftui.docindex",
+    "siftui.docjson",
+    "siftui.grep",
+    "siftui.messages",
+    "siftui.render",
+    "siftui.walk",
     "siftui.unreachable",
     "siftui.unreadable",
-    "siftui.logreport",
-    "siftui.logreport_text",
     "siftui.agents",
     "siftui.docx_model",
     "siftui.docx_index",
@@ -22,8 +38,119 @@ CORE = [
     "siftui.docx_render",
     "siftui.docx_json",
     "siftui.docx_walk",
-]
-FORBIDDEN = ["textual", "pymupdf", "fitz", "lxml", "docx"]
+}
+CORE_THIRD_PARTY = {"re2"}
+# Document libraries (PyMuPDF; python-docx and lxml for Word): only sources read documents.
+DOCUMENT_LIBRARIES = {"pymupdf", "fitz", "docx", "lxml"}
+TUI_TOOLKIT = {"textual", "rich"}
+MCP_SDK = {"mcp", "anyio"}
+# What `import siftui.cli` must not load: each belongs to one command.
+CLI_LAZY = {"textual", "rich", "mcp", "anyio", "tiktoken", "pymupdf", "fitz"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in it, as absolute dotted names."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            # `from siftui import cache` imports the module siftui.cache
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def layer(name: str) -> str:
+    if name in CORE:
+        return "core"
+    if name in ("siftui.cli", "siftui.__main__"):
+        return "cli"
+    for surface in ("tui", "serve"):
+        if name == f"siftui.{surface}" or name.startswith(f"siftui.{surface}."):
+            return surface
+    return "sources"
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+SIFTUI_MODULES = set(MODULES)
+
+
+def own_imports(name: str) -> set[str]:
+    """The siftui modules ``name`` imports (names that are attributes are dropped)."""
+    return {target for target in imports_of(MODULES[name]) if target in SIFTUI_MODULES} - {name}
+
+
+def top_levels(name: str) -> set[str]:
+    """The top-level packages outside siftui that ``name`` imports."""
+    return {target.split(".")[0] for target in imports_of(MODULES[name])} - {"siftui", ""}
+
+
+def by_layer(*layers: str) -> list[str]:
+    return sorted(name for name in MODULES if layer(name) in layers)
+
+
+def test_every_layer_is_found() -> None:
+    """The walk above sees the package: each layer has the modules it must have."""
+    assert {"siftui.render", "siftui.doc", "siftui.grep"} <= set(by_layer("core"))
+    assert {"siftui.extract", "siftui.load", "siftui.cache"} <= set(by_layer("sources"))
+    assert "siftui.cli" in by_layer("cli")
+    assert any(name.startswith("siftui.tui.") for name in by_layer("tui"))
+    assert "siftui.serve.mcp_server" in by_layer("serve")
+    assert CORE <= SIFTUI_MODULES, f"listed as core but missing: {CORE - SIFTUI_MODULES}"
+
+
+def test_imports_are_read_from_every_place() -> None:
+    """The parser sees imports inside functions and resolves `from siftui import x`."""
+    assert "siftui.tui.launch" in own_imports("siftui.cli")  # imported inside a function
+    assert "siftui.doc" in own_imports("siftui.render")
+    assert "pymupdf" in top_levels("siftui.extract")
+
+
+@pytest.mark.parametrize("name", by_layer("core"))
+def test_core_imports_only_the_core(name: str) -> None:
+    outside = {target for target in own_imports(name) if layer(target) != "core"}
+    assert not outside, f"{name} (core) imports {sorted(outside)}"
+    allowed = set(sys.stdlib_module_names) | CORE_THIRD_PARTY | {"__future__"}
+    foreign = top_levels(name) - allowed
+    assert not foreign, f"{name} (core) imports {sorted(foreign)}"
+
+
+@pytest.mark.parametrize("name", by_layer("sources"))
+def test_sources_import_no_surface(name: str) -> None:
+    surfaces = {target for target in own_imports(name) if layer(target) not in ("core", "sources")}
+    assert not surfaces, f"{name} (a source) imports {sorted(surfaces)}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_library_stays_in_its_layer(name: str) -> None:
+    libraries = top_levels(name)
+    if layer(name) != "sources":
+        assert not libraries & DOCUMENT_LIBRARIES, f"{name} imports a document library"
+    if layer(name) != "tui":
+        assert not libraries & TUI_TOOLKIT, f"{name} imports Textual or Rich: only siftui/tui may"
+    if layer(name) != "serve":
+        assert not libraries & MCP_SDK, f"{name} imports the MCP SDK: only siftui/serve may"
+
+
+@pytest.mark.parametrize("name", by_layer("tui", "serve"))
+def test_surfaces_do_not_reach_into_each_other(name: str) -> None:
+    allowed = {"core", "sources", layer(name)}
+    crossing = {target for target in own_imports(name) if layer(target) not in allowed}
+    if layer(name) == "tui":  # the replay reads the MCP call log's format
+        crossing -= {"siftui.serve", "siftui.serve.calllog"}
+    assert not crossing, f"{name} ({layer(name)}) imports {sorted(crossing)}"
 
 
 def modules_after(imports: list[str]) -> set[str]:
@@ -40,12 +167,14 @@ def modules_after(imports: list[str]) -> set[str]:
     return set(json.loads(done.stdout))
 
 
-def test_core_imports_no_tui_and_no_pdf_library() -> None:
-    modules = modules_after(CORE)
-    assert set(CORE) <= modules
-    top_level = {name.split(".")[0] for name in modules}
-    for name in FORBIDDEN:
-        assert name not in top_level, f"{name} imported by the core"
+def test_core_and_cli_load_no_heavy_library() -> None:
+    """What really loads: the core nothing outside it; the CLI's start nothing a command owns."""
+    modules = modules_after(sorted(CORE))
+    assert modules >= CORE
+    loaded = {name.split(".")[0] for name in modules}
+    assert not loaded & (DOCUMENT_LIBRARIES | TUI_TOOLKIT | MCP_SDK | {"tiktoken"})
+    cli = {name.split(".")[0] for name in modules_after(["siftui.cli"])}
+    assert not cli & CLI_LAZY, f"importing siftui.cli loads {sorted(cli & CLI_LAZY)}"
 
 
 def test_probe_sees_an_import() -> None:

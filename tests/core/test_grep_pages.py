@@ -7,7 +7,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pdfs import CORPUS, CorpusDocs, corpus_docs
+from pdfs import CorpusDocs
 
 from siftui import grep as grep_module
 from siftui.doc import Doc
@@ -72,13 +72,6 @@ def page_at_once(doc: Doc, pattern: str) -> list[tuple[int, int, int]]:
         for page in range(1, index.extracted + 1)
         for at, start in grep_module._page_hits(index, page, pattern)
     ]
-
-
-@pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not found at {CORPUS}")
-    return corpus_docs(tmp_path_factory)
 
 
 @pytest.mark.parametrize("name", ["ksp-thesis.pdf", "lshort-zh-cn.pdf", "sample-sigconf.pdf"])

@@ -1,4 +1,4 @@
-"""render() against the naive reference of CONTRACT.md, and R5 directly."""
+"""render() against the naive reference of docs/SPEC.md, and R5 directly."""
 
 from __future__ import annotations
 
@@ -24,10 +24,9 @@ from siftui.render import BadGrep, BadPages, Options, Rendered, full, render
 def outcome_of_render(doc: Doc, options: Options) -> Outcome:
     try:
         result = render(doc, options)
-    except BadPages as error:  # MalformedPages too: the contract knows one kind
-        return ("error", BadPages, str(error))
-    except BadGrep as error:
-        return ("error", BadGrep, str(error))
+    except (BadPages, BadGrep) as error:
+        # The contract's class: a malformed range is a MalformedPages, a BadPages.
+        return ("error", BadPages if isinstance(error, BadPages) else BadGrep, str(error))
     except ValueError as error:
         assert type(error) is ValueError
         return ("error", ValueError)

@@ -1,4 +1,4 @@
-"""Every rule of CONTRACT.md at its edges, with exact expected strings."""
+"""Every rule of docs/SPEC.md at its edges, with exact expected strings."""
 
 from __future__ import annotations
 

@@ -9,20 +9,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from pdfs import CORPUS, CorpusDocs, corpus_docs
+from pdfs import CorpusDocs
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
-from siftui.render import Options, Rendered, marker, render
+from siftui.render import Options, Rendered, estimated_tokens, marker, render
 from siftui.tokens import count_tokens
 from siftui.walk import next_call, walk, walk_report, walk_text
-
-
-@pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not found at {CORPUS}")
-    return corpus_docs(tmp_path_factory)
 
 
 def pages_doc(sizes: list[int], page_count: int | None = None) -> Doc:
@@ -106,7 +99,7 @@ def test_walk_on_corpus_files(corpus: CorpusDocs, name: str, out_cap: int) -> No
 def test_walk_report_and_text() -> None:
     doc = pages_doc([100] * 30)
     calls = walk(doc, 1000)
-    report = walk_report(calls)
+    report = walk_report(calls, lambda text: {"runes/4": estimated_tokens(len(text))})
     assert [entry["pages"] for entry in report["calls"]] == [c.options.pages for c in calls]
     assert report["total_runes"] == sum(len(c.answer.content) for c in calls)
     assert report["calls"][0]["tokens"] == {"runes/4": len(calls[0].answer.content) // 4}

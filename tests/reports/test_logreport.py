@@ -24,10 +24,10 @@ from pdfs import make_pdf
 
 from siftui.doc import Doc
 from siftui.load import load_doc
-from siftui.logreport import report, report_json, shown_pages, spans
-from siftui.logreport_text import report_text
 from siftui.render import Options, Rendered, render
 from siftui.serve.calllog import LogEntry, read_log
+from siftui.serve.logreport import report, report_json, shown_pages, spans
+from siftui.serve.logreport_text import report_text
 
 TIMEOUT = 60
 OUTCAP = 1200

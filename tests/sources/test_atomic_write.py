@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from siftui import output
 from siftui.output import write_new_file
 
 
@@ -21,7 +20,7 @@ def test_a_failed_overwrite_keeps_the_old_file(
 ) -> None:
     target = tmp_path / "answer.txt"
     target.write_bytes(b"the user's precious text")
-    monkeypatch.setattr(output.os, step, _crash)
+    monkeypatch.setattr(os, step, _crash)
     with pytest.raises(OSError):
         write_new_file(target, "new content, 新".encode(), overwrite=True)
     assert target.read_bytes() == b"the user's precious text"
@@ -30,7 +29,7 @@ def test_a_failed_overwrite_keeps_the_old_file(
 
 def test_a_failed_new_file_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "fresh.txt"
-    monkeypatch.setattr(output.os, "fsync", _crash)
+    monkeypatch.setattr(os, "fsync", _crash)
     with pytest.raises(OSError):
         write_new_file(target, b"x" * 1_000_000)
     assert list(tmp_path.iterdir()) == []

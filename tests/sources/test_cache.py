@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_support import siftui
 from pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
 
 import siftui.cache as cache_module
@@ -25,7 +26,7 @@ from siftui.cache import (
     max_bytes_from_env,
 )
 from siftui.doc import Doc, OutlineItem
-from siftui.extract import NeedsPassword, extract, extract_report
+from siftui.extract import NeedsPassword, extract, extract_report, pymupdf_version
 from siftui.load import load_doc
 from siftui.unreadable import Extraction
 
@@ -104,9 +105,19 @@ def test_key_changes_with_options_versions_and_content(
 
 
 def test_pymupdf_version_without_importing_it() -> None:
-    from siftui.extract import pymupdf_version
+    """The cache key's version is PyMuPDF's own, read without loading PyMuPDF (0.2-0.7 s)."""
+    import pymupdf
 
-    assert cache_module.pymupdf_version() == pymupdf_version()
+    probe = (
+        "import sys\n"
+        "from siftui.extract import pymupdf_version\n"
+        "print(pymupdf_version(), 'pymupdf' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == [pymupdf.VersionBind, "False"]
+    assert vars(cache_module)["pymupdf_version"] is pymupdf_version  # the one the key uses
 
 
 def test_changed_file_never_gets_a_stale_doc(tmp_path: Path, calls: list[Path]) -> None:
@@ -298,25 +309,16 @@ def test_an_unusable_cache_directory_never_stops_a_read(
     assert cached_extract(pdf) == extract(pdf)
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_no_cache(pdf: Path, cache_home: Path, tmp_path: Path) -> None:
-    plain = _cli("render", pdf, "--no-cache")
+    plain = siftui("render", pdf, "--no-cache")
     assert plain.returncode == 0
-    assert _cli("walk", pdf, "--no-cache").returncode == 0
-    assert _cli("extract", pdf, "--no-cache").returncode == 0
+    assert siftui("walk", pdf, "--no-cache").returncode == 0
+    assert siftui("extract", pdf, "--no-cache").returncode == 0
     assert not cache_home.exists()
-    assert _cli("render", pdf).stdout == plain.stdout
+    assert siftui("render", pdf).stdout == plain.stdout
     assert len(entries(cache_home)) == 1
-    assert _cli("render", pdf).stdout == plain.stdout  # from the cache
-    extracted = _cli("extract", pdf)
+    assert siftui("render", pdf).stdout == plain.stdout  # from the cache
+    extracted = siftui("extract", pdf)
     assert extracted.returncode == 0 and b'"pages"' in extracted.stdout
     assert len(entries(cache_home)) == 1
 

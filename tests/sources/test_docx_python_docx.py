@@ -9,7 +9,7 @@ import docx
 from docx.enum.section import WD_SECTION
 from docx.oxml import parse_xml
 from docx_build import W
-from tests_worked import WORKED  # type: ignore[import-not-found]
+from docx_worked import WORKED
 
 from siftui.docx_render import DocxOptions, render_docx
 from siftui.ooxml.read import read_docx

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import zipfile
 from pathlib import Path
@@ -14,16 +13,17 @@ import pytest
 from pdfs import (
     CJK_TEXT,
     CORPUS,
+    CORPUS_MANIFEST,
     OWNER_PASSWORD,
     RICH_TOC,
     USER_PASSWORD,
     CorpusDocs,
-    corpus_docs,
     make_cbz,
     make_encrypted_pdf,
     make_pdf,
     make_rich_pdf,
     make_zero_page_pdf,
+    needs_corpus,
 )
 
 from siftui.doc import Doc, OutlineItem
@@ -282,40 +282,22 @@ def test_no_stderr_chatter(tmp_path: Path, capfd: pytest.CaptureFixture[str]) ->
 # The corpus
 
 
-def _manifest() -> list[dict[str, str]]:
-    if not (CORPUS / "MANIFEST.tsv").is_file():
-        return []
-    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-MANIFEST = _manifest()
-needs_corpus = pytest.mark.skipif(
-    not MANIFEST, reason=f"the test corpus is missing: no {CORPUS / 'MANIFEST.tsv'}"
-)
-
-
-@pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
-    return corpus_docs(tmp_path_factory)
-
-
 @needs_corpus
 def test_manifest_lists_every_corpus_file() -> None:
-    listed = {row["file"] for row in MANIFEST}
+    listed = {row["file"] for row in CORPUS_MANIFEST}
     present = {path.name for path in CORPUS.iterdir() if path.name != "MANIFEST.tsv"}
     assert listed == present
 
 
 @needs_corpus
-@pytest.mark.parametrize("row", MANIFEST, ids=[row["file"] for row in MANIFEST])
+@pytest.mark.parametrize("row", CORPUS_MANIFEST, ids=[row["file"] for row in CORPUS_MANIFEST])
 def test_corpus_file(corpus: CorpusDocs, row: dict[str, str]) -> None:
     doc = corpus[row["file"]]
     assert doc.page_count == int(row["pages"])
     assert len(doc.pages) == doc.page_count
     assert len(doc.outline) == int(row["toc_entries"])
     assert all(item.level >= 1 for item in doc.outline)
-    # MANIFEST's text_runes: the length of the page texts, give or take a separator
+    # MANIFEST.tsv's text_runes: the length of the page texts, give or take a separator
     runes = sum(len(page) for page in doc.pages)
     expected = int(row["text_runes"])
     assert abs(runes - expected) <= max(10, expected // 100), (runes, expected)

@@ -8,10 +8,10 @@ import functools
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import cli_support
 import pytest
 from damaged import cut_pdf, page_tree_pdf
 from hostile import (
@@ -47,7 +47,6 @@ from siftui.output import encode_utf8, rendered_json
 from siftui.render import Options, render
 from siftui.unreadable import describe
 
-TIMEOUT = 60
 KSP = CORPUS / "ksp-thesis.pdf"
 
 
@@ -125,14 +124,7 @@ def outcome(path: Path, password: str | None = None) -> Doc | str:
 
 
 def siftui(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "siftui", *map(str, args)],
-        capture_output=True,
-        timeout=TIMEOUT,
-        check=False,
-        env=env,
-    )
+    return cli_support.siftui(*args, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
 
 
 def check_cli(

@@ -1,6 +1,6 @@
 """`siftui log FILE --report`: load what the calls read, then print the report.
 
-The I/O half of siftui.logreport: each document the log names is loaded (through
+The I/O half of siftui.serve.logreport: each document the log names is loaded (through
 the extraction cache) only when the file is still there with the sha256 the log
 recorded, so the figures are about the very text the agent was given.
 """
@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from siftui.cache import file_sha256
 from siftui.doc import Doc
 from siftui.load import LoadError, load_doc
-from siftui.logreport import report, report_json
-from siftui.logreport_text import report_text
 from siftui.output import encode_utf8
 from siftui.serve.calllog import LogEntry
+from siftui.serve.logreport import report, report_json
+from siftui.serve.logreport_text import report_text
 
 
 def documents_of(entries: Sequence[LogEntry]) -> dict[str, Doc]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from siftui.logreport import LogReport, spans
+from siftui.serve.logreport import LogReport, spans
 from siftui.walk import describe_options
 
 _OUTCOMES = {
