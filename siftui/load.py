@@ -37,6 +37,25 @@ def is_doc_json(path: str | os.PathLike[str]) -> bool:
     return head.lstrip(b" \t\r\n").startswith(b"{")
 
 
+def is_doc_json_bytes(name: str | os.PathLike[str], data: bytes) -> bool:
+    """:func:`is_doc_json` for a file already read into ``data`` (``name`` only names it)."""
+    if Path(name).suffix.lower() == ".json":
+        return True
+    return data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")
+
+
+def doc_json_from_bytes(name: str | os.PathLike[str], data: bytes) -> Doc:
+    """:func:`read_doc_json` for a file already read into ``data``."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        return from_json(text)
+    except BadDocJson as error:
+        raise LoadError(f"{quoted(name)}: {error}") from None
+
+
 def read_doc_json(path: str | os.PathLike[str]) -> Doc:
     try:
         # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
