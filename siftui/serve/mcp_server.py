@@ -250,7 +250,7 @@ class ReadTool:
                 path=path if path is not None else clip(requested, MAX_LOGGED_REQUEST),
                 sha256=sha256,
                 pages=clip(pages, MAX_LOGGED_REQUEST),
-                grep=grep,
+                grep=clip(grep, MAX_LOGGED_REQUEST),
                 out_cap=self.out_cap,
                 duration_ms=round((time.monotonic() - start) * 1000, 3),
                 rendered=answer.rendered,

@@ -162,6 +162,31 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
     return None
 
 
+def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
+    """The error answer to a request the SDK cannot parse (its own reader drops those
+    without an answer: a lone surrogate escape, say), or None when it has no id."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    request_id = data.get("id")
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+        return None
+    details = getattr(error, "errors", None)
+    reason = "not a valid JSON-RPC message"
+    if callable(details):
+        try:
+            reason = str(details()[0]["msg"])
+        except Exception:  # pydantic's shape changed: keep the generic reason
+            pass
+    message = f"invalid request: {clip(reason)}"
+    if data.get("method") == "tools/call":
+        gate.record(gate.tool_name, None, message)
+    return _error(request_id, types.INVALID_REQUEST, message)
+
+
 def _claim_stdio() -> tuple[int, int]:
     """Private descriptors for the wire; fd 0 becomes /dev/null and fd 1 stderr."""
     wire_in, wire_out = os.dup(0), os.dup(1)
@@ -199,8 +224,12 @@ async def serve_stdio(
                 assert isinstance(line, bytes)
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as error:  # the SDK answers what it cannot parse
-                    await to_server.send(error)
+                except Exception as error:
+                    answer = _unparsed(line, error, gate)
+                    if answer is not None:  # a request: its id is answered, not left waiting
+                        await out.send(answer)
+                    else:  # the SDK deals with the rest
+                        await to_server.send(error)
                     continue
                 await to_server.send(SessionMessage(message))
         with anyio.move_on_after(EOF_GRACE):

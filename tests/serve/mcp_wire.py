@@ -38,6 +38,7 @@ class Wire:
         )
         self.pid = self.process.pid
         self._buffer = b""
+        self._received: dict[str, Any] = {}
         self._next_id = 100
         self.initialize(start)
 
@@ -56,8 +57,9 @@ class Wire:
             while b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
                 message = json.loads(line.decode("utf-8"))  # strict: the wire is UTF-8
-                if message.get("id") == request_id:
-                    return dict(message)
+                self._received[json.dumps(message.get("id"))] = message
+            if json.dumps(request_id) in self._received:
+                return dict(self._received.pop(json.dumps(request_id)))
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
@@ -97,7 +99,6 @@ class Wire:
         return self.process.poll() is None
 
     def stderr(self) -> str:
-        self._stderr.flush()
         return self.stderr_path.read_text("utf-8", "replace")
 
     def close_stdin(self) -> None:

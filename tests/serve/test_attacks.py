@@ -1,0 +1,446 @@
+"""`siftui mcp` under attack (issue 11): each test runs the attack against the real server
+process over stdio (raw JSON-RPC, see mcp_wire.py) and checks what an operator needs:
+nothing outside the roots is read, every call is answered within --timeout + 2 s, the
+server lives, workers stay within their limits and die with the server, errors and log
+lines stay small and valid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp_wire import (
+    Wire,
+    content_of,
+    descendants,
+    exists,
+    message_of,
+    rss,
+    slow_pdf,
+    text_of,
+    wait_for,
+)
+from pdfs import make_encrypted_pdf, make_pdf
+
+from siftui.serve.calllog import read_log, read_log_skipping
+
+SECRET = "SECRETOUTSIDE"
+SLACK = 2.0  # seconds an answer may come after --timeout
+
+
+def _regular(master: Path, path: Path) -> None:
+    """``path`` becomes (a new link to) the regular file ``master``, atomically."""
+    temporary = path.with_name(path.name + ".new")
+    os.link(master, temporary)
+    os.replace(temporary, path)
+
+
+def _symlink(target: Path, path: Path) -> None:
+    """``path`` becomes a symlink to ``target``, atomically."""
+    temporary = path.with_name(path.name + ".new")
+    os.symlink(target, temporary)
+    os.replace(temporary, path)
+
+
+def _race_tree(tmp_path: Path) -> tuple[Path, Path]:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    make_pdf(outside / "secret.pdf", [f"{SECRET} pdf"])
+    (outside / "secret.txt").write_text(f"{SECRET} txt\n")
+    make_pdf(tmp_path / "inside.pdf", ["inside text"])
+    (tmp_path / "inside.txt").write_text("inside words\n")
+    (outside / "deep").mkdir()
+    make_pdf(outside / "deep" / "race.pdf", [f"{SECRET} dir"])
+    (tmp_path / "subdir").mkdir()
+    make_pdf(tmp_path / "subdir" / "race.pdf", ["inside dir"])
+    return root, outside
+
+
+def _swap_after(wire: Wire, arguments: dict[str, Any], delay: float, swap: Any) -> Any:
+    """Send the call, swap ``delay`` seconds later (as an agent that also writes files
+    would), and return the answer."""
+    request = wire.start_call(arguments)
+    time.sleep(delay)
+    swap()
+    return wire.receive(request, 60)
+
+
+def _check_race(tmp_path: Path, delays: list[float]) -> None:
+    root, outside = _race_tree(tmp_path)
+    log = tmp_path / "calls.jsonl"
+    answers: list[Any] = []
+    with Wire(["--root", root, "--log", log, "--timeout", "30"], tmp_path / "stderr") as wire:
+        for delay in delays:
+            for name, master, secret in [
+                ("race.pdf", tmp_path / "inside.pdf", outside / "secret.pdf"),
+                ("race.txt", tmp_path / "inside.txt", outside / "secret.txt"),
+            ]:
+                _regular(master, root / name)
+                answers.append(
+                    _swap_after(
+                        wire, {"path": name}, delay, lambda n=name, s=secret: _symlink(s, root / n)
+                    )
+                )
+        assert wire.alive(), wire.stderr()
+        # After the swaps the names lead out: refused outright.
+        assert "outside the allowed roots" in message_of(wire.call({"path": "race.pdf"}))
+    for answer in answers:
+        assert answer is not None
+        assert SECRET not in text_of(answer), answer
+    assert SECRET not in log.read_text("utf-8")
+    for entry in read_log(log):  # the log names what was read: the inside file or nothing
+        if not entry.error:
+            assert entry.sha256 is not None and entry.rendered is not None
+            assert "inside" in entry.rendered.content
+
+
+def test_a_symlink_swapped_in_after_the_check_is_not_followed(tmp_path: Path) -> None:
+    """Item 1: the name is checked, then swapped for a symlink out of the root while the
+    call runs; before, the worker opened the name again 0.1-0.5 s later and read the
+    outside file (PDF, or a .txt such as /etc/passwd)."""
+    _check_race(tmp_path, [0.03, 0.2])
+
+
+@pytest.mark.slow
+def test_racing_symlink_swaps_many_times(tmp_path: Path) -> None:
+    """Item 1, hammered: a writer swaps the file and a directory of its path between an
+    inside version and a symlink out, continuously, while calls run; the outside text
+    never appears in an answer or the log."""
+    root, outside = _race_tree(tmp_path)
+    log = tmp_path / "calls.jsonl"
+    stop = threading.Event()
+    swaps = 0
+
+    def writer() -> None:
+        nonlocal swaps
+        while not stop.is_set():
+            _regular(tmp_path / "inside.pdf", root / "race.pdf")
+            _regular(tmp_path / "inside.txt", root / "race.txt")
+            _symlink(tmp_path / "subdir", root / "sub")
+            time.sleep(0.002)
+            _symlink(outside / "secret.pdf", root / "race.pdf")
+            _symlink(outside / "secret.txt", root / "race.txt")
+            _symlink(outside / "deep", root / "sub")
+            time.sleep(0.002)
+            swaps += 1
+
+    answers: list[Any] = []
+    thread = threading.Thread(target=writer)
+    with Wire(["--root", root, "--log", log, "--timeout", "30"], tmp_path / "stderr") as wire:
+        thread.start()
+        try:
+            for _ in range(20):
+                for name in ("race.pdf", "race.txt", "sub/race.pdf"):
+                    answers.append(wire.call({"path": name}))
+        finally:
+            stop.set()
+            thread.join()
+        assert wire.alive()
+    assert swaps > 100
+    assert all(answer is not None for answer in answers)
+    leaked = [answer for answer in answers if SECRET in text_of(answer)]
+    assert not leaked, leaked[:3]
+    assert SECRET not in log.read_text("utf-8")
+    read = [a for a in answers if not a["result"].get("isError")]
+    assert read, "no call got the inside file at all: the test proves nothing"
+
+
+def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
+    """Item 2: a root, a file name and a symlink target that are not UTF-8 (and a path
+    holding a lone surrogate escape) used to make the SDK's writer raise: the call went
+    unanswered and the server exited."""
+    root = Path(os.fsdecode(os.fsencode(tmp_path) + b"/r\xe9"))
+    root.mkdir()
+    make_pdf(tmp_path / "good.pdf", ["good text"])  # PyMuPDF cannot write to that name
+    os.rename(tmp_path / "good.pdf", root / "good.pdf")
+    (root / os.fsdecode(b"junk\xe9.pdf")).write_bytes(b"not a pdf")
+    (root / "link.pdf").symlink_to(os.fsdecode(b"gone\xe9.pdf"))
+    (root / "junklink.pdf").symlink_to(os.fsdecode(b"junk\xe9.pdf"))
+    log = tmp_path / "calls.jsonl"
+    with Wire(["--root", root, "--log", log], tmp_path / "stderr") as wire:
+        listed = wire.request("tools/list", {})
+        assert listed is not None and "\ufffd" in listed["result"]["tools"][0]["description"]
+        assert "no such file" in message_of(wire.call({"path": "link.pdf"}))
+        assert "\ufffd" in message_of(wire.call({"path": "link.pdf"}))
+        # A lone surrogate escape in the request: answered (pydantic refuses such JSON,
+        # and the SDK's reader used to drop it, leaving the call unanswered).
+        wire.send(
+            b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_pdf",'
+            b'"arguments":{"path":"junk\\udce9.pdf"}}}'
+        )
+        answer = wire.receive(7, 60)
+        assert answer is not None, wire.stderr()
+        assert "surrogate" in message_of(answer)
+        # The same file by a name the agent can send: its error names it with U+FFFD.
+        message = message_of(wire.call({"path": "junklink.pdf"}))
+        assert "junk\ufffd.pdf: not a document" in message
+        assert content_of(wire.call({"path": "good.pdf"})) == "--- page 1 ---\n\ngood text"
+        assert wire.alive(), wire.stderr()
+    assert wire.process.returncode == 0
+    for line in log.read_bytes().splitlines():
+        json.loads(line.decode("utf-8"))  # every line valid UTF-8 JSON
+    assert len(read_log(log)) == 5
+
+
+def test_no_call_hangs_on_a_swapped_in_fifo_and_failures_are_remembered(tmp_path: Path) -> None:
+    """Item 3: a FIFO swapped in while the worker extracts used to hang the call (the
+    server hashed the name after the worker returned, holding the file's lock), and
+    every later call for that file; a timed-out file was extracted again each time."""
+    root = tmp_path / "root"
+    root.mkdir()
+    slow_pdf(root / "medium.pdf", repeats=300_000)
+    slow_pdf(root / "slow.pdf")
+    (root / "zero.pdf").symlink_to("/dev/zero")
+    os.mkfifo(root / "fifo.pdf")
+    timeout = 6.0
+    log = tmp_path / "calls.jsonl"
+    args = ["--root", root, "--timeout", str(timeout), "--log", log]
+    with Wire(args, tmp_path / "stderr") as wire:
+        started = time.monotonic()
+        request = wire.start_call({"path": "medium.pdf"})
+
+        def worker_has_it_open() -> bool:
+            for pid in descendants(wire.pid):
+                try:
+                    fds = os.listdir(f"/proc/{pid}/fd")
+                    targets = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in fds}
+                except OSError:
+                    continue
+                if str(root / "medium.pdf") in targets:
+                    return True
+            return False
+
+        assert wait_for(worker_has_it_open, timeout)
+        os.rename(root / "fifo.pdf", root / "medium.pdf")  # the FIFO takes the name
+        answer = wire.receive(request, timeout + SLACK - (time.monotonic() - started))
+        assert answer is not None, "the call hung"
+        # The worker read the file it was handed: the answer is that file's (or its
+        # timeout), never a hang on the FIFO.
+        for name, expected in [("medium.pdf", "not a regular file"), ("zero.pdf", "outside")]:
+            started = time.monotonic()
+            assert expected in message_of(wire.call({"path": name}, timeout=timeout + SLACK))
+            assert time.monotonic() - started < SLACK
+        started = time.monotonic()
+        first = message_of(wire.call({"path": "slow.pdf"}, timeout=timeout + SLACK))
+        assert time.monotonic() - started < timeout + SLACK
+        assert first.endswith(f"took longer than {timeout:g} s; stopped")
+        started = time.monotonic()
+        again = message_of(wire.call({"path": "slow.pdf"}, timeout=timeout + SLACK))
+        assert again == first and time.monotonic() - started < 1.0  # remembered: no worker
+        assert not descendants(wire.pid)
+        assert wire.alive()
+
+
+def _peak_rss(pids: Any, stop: threading.Event, peaks: dict[int, int]) -> None:
+    while not stop.is_set():
+        for pid in pids():
+            peaks[pid] = max(peaks.get(pid, 0), rss(pid))
+        time.sleep(0.02)
+
+
+@pytest.mark.slow
+def test_a_memory_bomb_stays_within_the_worker_limit(tmp_path: Path) -> None:
+    """Item 4: a 60 KB PDF that makes MuPDF allocate ~540 MB (a 0.67 MB one grew its
+    worker to 6.9 GB): the worker is capped by --worker-memory, the call gets one line."""
+    root = tmp_path / "root"
+    root.mkdir()
+    slow_pdf(root / "bomb.pdf")
+    make_pdf(root / "small.pdf", ["small"])
+    limit = 250_000_000
+    args = ["--root", root, "--worker-memory", str(limit), "--timeout", "60"]
+    peaks: dict[int, int] = {}
+    stop = threading.Event()
+    with Wire(args, tmp_path / "stderr") as wire:
+        watcher = threading.Thread(
+            target=_peak_rss, args=(lambda: [wire.pid, *descendants(wire.pid)], stop, peaks)
+        )
+        watcher.start()
+        try:
+            message = message_of(wire.call({"path": "bomb.pdf"}, timeout=60 + SLACK))
+        finally:
+            stop.set()
+            watcher.join()
+        assert "\n" not in message and len(message) < 300
+        assert content_of(wire.call({"path": "small.pdf"})) == "--- page 1 ---\n\nsmall"
+    assert max(peaks.values()) < limit, peaks
+    assert peaks[wire.pid] < 200_000_000
+
+
+def test_workers_are_a_small_pool_and_text_is_bounded(tmp_path: Path) -> None:
+    """Item 4: 50 calls on 50 files ran 40 workers at once; now at most --workers run,
+    the rest wait their turn (within --timeout); a text over --max-runes is refused."""
+    root = tmp_path / "root"
+    root.mkdir()
+    for number in range(6):
+        make_pdf(root / f"f{number}.pdf", [f"file {number}"])
+    (root / "long.json").write_text(
+        json.dumps({"title": "", "page_count": 2, "pages": ["x" * 500, "y" * 500]})
+    )
+    args = ["--root", root, "--workers", "2", "--max-runes", "600", "--timeout", "60"]
+    most = 0
+    stop = threading.Event()
+    with Wire(args, tmp_path / "stderr") as wire:
+
+        def count() -> None:
+            nonlocal most
+            while not stop.is_set():
+                most = max(most, len(descendants(wire.pid)))
+                time.sleep(0.01)
+
+        watcher = threading.Thread(target=count)
+        watcher.start()
+        try:
+            requests = [wire.start_call({"path": f"f{n}.pdf"}) for n in range(6)]
+            answers = [wire.receive(request, 60 + SLACK) for request in requests]
+        finally:
+            stop.set()
+            watcher.join()
+        for number, answer in enumerate(answers):
+            assert content_of(answer) == f"--- page 1 ---\n\nfile {number}"
+        message = message_of(wire.call({"path": "long.json"}))
+        assert message == f"{root / 'long.json'}: 1,000 characters of text, over this " + (
+            "server's limit of 600"
+        )
+    assert 1 <= most <= 2
+
+
+def test_workers_die_with_the_server(tmp_path: Path) -> None:
+    """Item 5: after SIGKILL or SIGTERM of the server its workers kept running (parent:
+    PID 1); EOF on stdin waited for the extraction to finish."""
+    root = tmp_path / "root"
+    root.mkdir()
+    slow_pdf(root / "slow.pdf")
+    for how in (signal.SIGKILL, signal.SIGTERM, None):
+        with Wire(["--root", root, "--timeout", "60"], tmp_path / "stderr") as wire:
+            wire.start_call({"path": "slow.pdf"})
+            assert wait_for(lambda w=wire: descendants(w.pid), 30)
+            time.sleep(0.3)  # the worker is extracting
+            workers = descendants(wire.pid)
+            started = time.monotonic()
+            if how is None:
+                wire.close_stdin()
+                wire.process.wait(10)
+                assert time.monotonic() - started < 1.0, "EOF must end the server within 1 s"
+                assert wire.process.returncode == 0
+            else:
+                wire.process.send_signal(how)
+                wire.process.wait(10)
+            assert wait_for(lambda ws=workers: not any(exists(pid) for pid in ws), 2.0), (
+                how,
+                workers,
+            )
+
+
+def test_errors_are_bounded(tmp_path: Path) -> None:
+    """Item 6: a 50 MB path came back as a 52 MB error at --outcap 1000; unknown argument
+    and tool names were echoed whole, and logged whole."""
+    root = tmp_path / "root"
+    root.mkdir()
+    make_pdf(root / "a.pdf", ["a"])
+    log = tmp_path / "calls.jsonl"
+    huge = "p" * 3_000_000
+    big = "q" * 300_000
+    with Wire(["--root", root, "--outcap", "1000", "--log", log], tmp_path / "stderr") as wire:
+        answers = [
+            wire.call({"path": huge}),  # over the request limit: refused unparsed
+            wire.call({"path": big}),
+            wire.call({"path": "a.pdf", "pages": big}),
+            wire.call({"path": "a.pdf", "grep": big}),
+            wire.call({"path": "a.pdf", big: 1}),
+            wire.call({"path": "a.pdf"}, tool=big),
+            wire.call({"path": str(root / "a.pdf" / big)}),
+        ]
+        assert content_of(wire.call({"path": "a.pdf"})) == "--- page 1 ---\n\na"
+    for answer in answers:
+        message = message_of(answer)
+        assert len(message) < 600, message[:300]
+        assert big[:250] not in message and "\n" not in message
+    assert "over this server's limit" in message_of(answers[0])
+    assert log.stat().st_size < 60_000
+    assert len(read_log(log)) == len(answers) + 1
+
+
+def test_the_log_is_private_complete_and_survives_a_full_disk(tmp_path: Path) -> None:
+    """Item 7: the log was created 0644 (it holds document text), had no line for
+    unknown tools or non-object arguments, one torn line made `siftui log` reject the
+    file, and --log /dev/full made the server exit 1."""
+    root = tmp_path / "root"
+    root.mkdir()
+    make_pdf(root / "a.pdf", ["a"])
+    log = tmp_path / "calls.jsonl"
+    with Wire(["--root", root, "--log", log], tmp_path / "stderr") as wire:
+        wire.call({"path": "a.pdf"})
+        wire.call({"path": "a.pdf"}, tool="write_pdf")
+        wire.request("tools/call", {"name": "read_pdf", "arguments": ["a.pdf"]})
+        wire.request("tools/call", {"name": "read_pdf", "arguments": "a.pdf"})
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
+    entries = read_log(log)
+    assert len(entries) == 4
+    assert entries[1].tool == "write_pdf" and entries[1].message == "unknown tool: write_pdf"
+    assert all(entry.error for entry in entries[1:])
+
+    torn = tmp_path / "torn.jsonl"
+    good = log.read_bytes().splitlines()
+    torn.write_bytes(good[0] + b"\n" + good[1][:40] + b"\n" + good[2] + b"\n")
+    entries, skipped = read_log_skipping(torn)
+    assert len(entries) == 2 and len(skipped) == 1 and "line 2: not valid JSON" in skipped[0]
+    only_torn = tmp_path / "only-torn.jsonl"
+    only_torn.write_bytes(good[1][:40])
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "log", str(only_torn)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    warning, error = done.stderr.splitlines()
+    assert warning.startswith(f"siftui: warning: {only_torn}: line 1: not valid JSON")
+    assert warning.endswith("(skipped)")
+    assert error == f"siftui: error: {only_torn}: the log holds no calls"
+
+    with Wire(["--root", root, "--log", "/dev/full"], tmp_path / "stderr-full") as wire:
+        for _ in range(3):
+            assert content_of(wire.call({"path": "a.pdf"})) == "--- page 1 ---\n\na"
+        code = wire.close()
+    assert code == 0
+    warnings = [line for line in wire.stderr().splitlines() if "call log" in line]
+    assert len(warnings) == 1 and "No space left on device" in warnings[0]
+
+
+def test_many_threads_grep_one_document(tmp_path: Path) -> None:
+    """Item 8, through the server: concurrent greps on one cached file (each call a
+    thread, all sharing its Doc's tables) all get their answer, none an internal error."""
+    root = tmp_path / "root"
+    root.mkdir()
+    make_pdf(root / "a.pdf", [f"alpha {n}\nbeta {n}" for n in range(60)])
+    with Wire(["--root", root], tmp_path / "stderr") as wire:
+        content_of(wire.call({"path": "a.pdf"}))
+        requests = [wire.start_call({"path": "a.pdf", "grep": f"alpha {n}$"}) for n in range(60)]
+        for n, request in enumerate(requests):
+            assert content_of(wire.receive(request, 60)).startswith(f'grep "alpha {n}$": 1 match')
+
+
+def test_encrypted_pdf_names_the_operator(tmp_path: Path) -> None:
+    """Item 9: the agent was told to "use --password", which it cannot do."""
+    root = tmp_path / "root"
+    root.mkdir()
+    make_encrypted_pdf(root / "locked.pdf")
+    with Wire(["--root", root], tmp_path / "stderr") as wire:
+        message = message_of(wire.call({"path": "locked.pdf"}))
+    assert "encrypted" in message and "operator" in message
+    assert "(use --password)" not in message
