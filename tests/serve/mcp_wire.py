@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
 """A raw JSON-RPC client for `siftui mcp` over stdio, and /proc probes, for the attack tests.
 
 Raw, not the SDK's client: an attacker sends what it likes (50 MB lines,
@@ -7,6 +9,7 @@ clock, closes stdin mid-call and kills the server; this client does the same.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -195,10 +198,8 @@ def exists(pid: int) -> bool:
 
 
 def kill(pid: int) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
 
 
 def wait_for(predicate: Any, timeout: float, step: float = 0.02) -> bool:

@@ -10,10 +10,8 @@ and the server keeps serving; the call log has one line per call.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,13 +26,14 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 from pdfs import make_pdf
 
+from siftui.cache import file_sha256
 from siftui.doc import Doc
 from siftui.load import LoadError, load_doc
 from siftui.output import rendered_json
 from siftui.render import Options, Rendered, render
-from siftui.serve.access import Refused, Roots
+from siftui.serve.access import Opened, Refused, Roots
 from siftui.serve.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
-from siftui.serve.docstore import DocStore, load_in_worker
+from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
 from siftui.serve.mcp_server import OUTPUT_SCHEMA, ReadTool
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -180,6 +179,8 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert blocks[0].encode("utf-8") == stdout, (name, options)
         doc = docs.setdefault(path, load_doc(path))
         expected = json.loads(rendered_json(render(doc, options)).replace("\ud800", "\ufffd"))
+        # The text is sent once, as the first block; structuredContent has the rest.
+        assert blocks[0] == expected.pop("content")
         assert result.structured_content == expected
         assert blocks[1:] == ([expected["note"]] if expected["note"] else [])
     assert got[1].structured_content is not None and got[1].structured_content["note"]
@@ -210,11 +211,13 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert entry.options == options
         assert entry.out_cap == OUTCAP
         assert entry.rendered is not None
-        assert json.loads(rendered_json(entry.rendered)) == result.structured_content
+        logged = json.loads(rendered_json(entry.rendered))
+        assert logged.pop("content") == texts(result)[0]
+        assert logged == result.structured_content
         assert entry.sha256 is not None and len(entry.sha256) == 64
         assert entry.duration_ms >= 0
     assert entries[0].sha256 == _manifest_sha256("ksp-thesis.pdf")
-    assert failed[0].path == str(CORPUS / "ksp-thesis.pdf") and failed[0].sha256 is None
+    assert failed[0].path == str(real / "ksp-thesis.pdf") and failed[0].sha256 is None
 
 
 def _manifest_sha256(name: str) -> str:
@@ -296,6 +299,13 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         (["--root", "/etc/passwd"], "root /etc/passwd: not a directory"),
         (["--root", "/tmp", "--outcap", "0"], "--outcap must be >= 1, not 0"),
         (["--root", "/tmp", "--timeout", "0"], "--timeout must be > 0, not 0"),
+        (["--root", "/tmp", "--timeout", "nan"], "--timeout must be > 0, not nan"),
+        (
+            ["--root", "/tmp", "--timeout", "inf"],
+            "--timeout must be a finite number of seconds, not inf",
+        ),
+        (["--root", "/tmp", "--workers", "0"], "--workers must be >= 1, not 0"),
+        (["--root", "/tmp", "--max-runes", "0"], "--max-runes must be >= 1, not 0"),
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
     ],
 )
@@ -327,27 +337,74 @@ class CountingLoader:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, path: Path, timeout: float) -> Doc:
+    def __call__(self, opened: Opened, deadline: float, store: DocStore) -> Loaded:
         self.calls += 1
-        return load_doc(path)
+        return Loaded(load_doc(opened.real), file_sha256(opened.real))
 
 
-def test_docs_are_cached_per_path_mtime_and_size(tmp_path: Path) -> None:
+def _get(store: DocStore, roots: Roots, name: str) -> Loaded:
+    opened = roots.open(name)
+    try:
+        return store.get(opened)
+    finally:
+        opened.close()
+
+
+def test_docs_are_cached_per_file_version(tmp_path: Path) -> None:
     loader = CountingLoader()
     store = DocStore(loader=loader, max_bytes=10**6)
+    roots = Roots([tmp_path])
     pdf = make_pdf(tmp_path / "a.pdf", ["one", "two"])
-    first = store.get(pdf)
-    assert store.get(pdf) is first and loader.calls == 1
+    first = _get(store, roots, "a.pdf")
+    assert _get(store, roots, "a.pdf") is first and loader.calls == 1
     make_pdf(pdf, ["one", "two", "three"])
-    os.utime(pdf, ns=(time.time_ns(), time.time_ns() + 10**9))
-    second = store.get(pdf)
+    second = _get(store, roots, "a.pdf")
     assert loader.calls == 2 and second.doc.page_count == 3
     assert second.sha256 != first.sha256
     assert store.cached() == 1  # the stale version was dropped
     small = DocStore(loader=loader, max_bytes=100)
     with pytest.raises(LoadError, match=r"over this server's limit of 100 bytes"):
-        small.get(pdf)
+        _get(small, roots, "a.pdf")
     assert loader.calls == 2
+
+
+def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
+    roots = Roots([tmp_path])
+    for number in range(4):
+        (tmp_path / f"{number}.json").write_text(
+            json.dumps({"title": "", "page_count": 1, "pages": [str(number) * 10_000]})
+        )
+    one = doc_bytes(Doc("", 1, ("0" * 10_000,)))
+    store = DocStore(loader=CountingLoader(), cache_bytes=2 * one + 10)
+    for number in range(4):
+        _get(store, roots, f"{number}.json")
+        assert store.cached_bytes() <= store.cache_bytes
+    assert store.cached() == 2
+    tiny = DocStore(loader=CountingLoader(), cache_bytes=10)  # answered, never kept
+    assert _get(tiny, roots, "0.json").doc.pages == ("0" * 10_000,)
+    assert tiny.cached() == 0
+
+
+def test_failures_are_remembered(tmp_path: Path) -> None:
+    calls = 0
+
+    def failing(opened: Opened, deadline: float, store: DocStore) -> Loaded:
+        nonlocal calls
+        calls += 1
+        raise Failed(f"{opened.real}: broken", "0" * 64)
+
+    roots = Roots([tmp_path])
+    make_pdf(tmp_path / "a.pdf", ["one"])
+    store = DocStore(loader=failing)
+    for _ in range(3):
+        with pytest.raises(Failed, match="broken"):
+            _get(store, roots, "a.pdf")
+    assert calls == 1
+    forgetful = DocStore(loader=failing, failure_seconds=0)
+    for _ in range(2):
+        with pytest.raises(Failed):
+            _get(forgetful, roots, "a.pdf")
+    assert calls == 3
 
 
 def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
@@ -367,13 +424,16 @@ def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
 
 def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "a.pdf", ["alpha", "", "gamma"], title="T")
-    assert load_in_worker(pdf, 60) == load_doc(pdf)
+    roots = Roots([tmp_path])
+    store = DocStore()
+    loaded = _get(store, roots, "a.pdf")
+    assert loaded.doc == load_doc(pdf) and loaded.sha256 == file_sha256(pdf)
+    (tmp_path / "empty.pdf").write_bytes(b"")
     with pytest.raises(LoadError, match="empty file"):
-        (tmp_path / "empty.pdf").write_bytes(b"")
-        load_in_worker(tmp_path / "empty.pdf", 60)
+        _get(store, roots, "empty.pdf")
     (tmp_path / "junk.pdf").write_bytes(b"not a pdf at all")
     with pytest.raises(LoadError) as caught:
-        load_in_worker(tmp_path / "junk.pdf", 60)
+        _get(store, roots, "junk.pdf")
     assert "\n" not in str(caught.value)
 
 
