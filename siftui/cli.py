@@ -279,16 +279,17 @@ def _cmd_log(argv: Sequence[str]) -> int:
         entries, skipped = read_log_skipping(args.path)
     except LogError as error:
         raise LoadError(str(error)) from None
+    if not entries:
+        if skipped:  # nothing but bad lines: the first one says why, in one line
+            more = f" (and {len(skipped) - 1:,} more bad lines)" if len(skipped) > 1 else ""
+            raise LoadError(f"{skipped[0]}{more}; the log holds no calls")
+        raise LoadError(f"{quoted(args.path)}: the log holds no calls")
     # A torn line (a full disk) costs that line, not the log: say which were skipped.
     for problem in skipped[:MAX_SKIPPED_SHOWN]:
         print(f"siftui: warning: {quoted(problem)} (skipped)", file=sys.stderr)
     if len(skipped) > MAX_SKIPPED_SHOWN:
-        print(
-            f"siftui: warning: {len(skipped) - MAX_SKIPPED_SHOWN} more lines skipped",
-            file=sys.stderr,
-        )
-    if not entries:
-        raise LoadError(f"{quoted(args.path)}: the log holds no calls")
+        more = len(skipped) - MAX_SKIPPED_SHOWN
+        print(f"siftui: warning: {more} more lines skipped", file=sys.stderr)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     return run_log_tui(entries)

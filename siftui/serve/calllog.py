@@ -107,7 +107,10 @@ class CallLog:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK
+        # O_NONBLOCK: a FIFO nobody reads is an error now, not a server stuck at start.
+        self._fd = os.open(self.path, flags, 0o600)
+        os.set_blocking(self._fd, True)
         self._torn = False
         self.failures = 0
 

@@ -17,6 +17,7 @@ else in the process can read from or write to the wire.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -177,10 +178,8 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
     details = getattr(error, "errors", None)
     reason = "not a valid JSON-RPC message"
     if callable(details):
-        try:
+        with contextlib.suppress(Exception):  # pydantic's shape changed: the generic reason
             reason = str(details()[0]["msg"])
-        except Exception:  # pydantic's shape changed: keep the generic reason
-            pass
     message = f"invalid request: {clip(reason)}"
     if data.get("method") == "tools/call":
         gate.record(gate.tool_name, None, message)
