@@ -85,7 +85,7 @@ def test_many_threads_grep_one_doc() -> None:
     def work(number: int) -> None:
         barrier.wait()
         try:
-            for k in range(1200):
+            for k in range(800):
                 result = grep(index_of(doc), f"alpha|{number}x{k}", 1, 2, 1000)
                 assert result.hits == 2
         except BaseException as error:
