@@ -288,8 +288,10 @@ def _cmd_log(argv: Sequence[str]) -> int:
     for problem in skipped[:MAX_SKIPPED_SHOWN]:
         print(f"siftui: warning: {quoted(problem)} (skipped)", file=sys.stderr)
     if len(skipped) > MAX_SKIPPED_SHOWN:
-        more = len(skipped) - MAX_SKIPPED_SHOWN
-        print(f"siftui: warning: {more} more lines skipped", file=sys.stderr)
+        print(
+            f"siftui: warning: {len(skipped) - MAX_SKIPPED_SHOWN} more lines skipped",
+            file=sys.stderr,
+        )
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     return run_log_tui(entries)

@@ -25,6 +25,7 @@ import contextlib
 import os
 import pickle
 import queue
+import re
 import signal
 import socket
 import struct
@@ -38,6 +39,8 @@ from typing import Any
 from siftui.messages import one_line, quoted
 
 _HEADER = struct.Struct("!Q")
+# How MuPDF reports an allocation refused by RLIMIT_AS ("realloc (190824768 bytes) failed").
+_OUT_OF_MEMORY = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 _CODE = "import sys; from siftui.serve.worker import main; main(sys.argv[1:])"
 PR_SET_PDEATHSIG = 1
 
@@ -153,7 +156,7 @@ def main(argv: list[str]) -> None:
             message = str(error)
         else:
             message = f"{quoted(name)}: extraction failed: {one_line(error)}"
-        if memory > 0 and "malloc" in message.lower():
+        if memory > 0 and _OUT_OF_MEMORY.search(message):
             message = _memory_message(name, memory)
         _send(sock, ("error", message, sha256))
     finally:

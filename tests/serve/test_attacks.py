@@ -279,6 +279,7 @@ def test_a_memory_bomb_stays_within_the_worker_limit(tmp_path: Path) -> None:
             stop.set()
             watcher.join()
         assert "\n" not in message and len(message) < 300
+        assert f"more than this server's {limit:,} bytes of memory" in message
         assert content_of(wire.call({"path": "small.pdf"})) == "--- page 1 ---\n\nsmall"
     assert max(peaks.values()) < limit, peaks
     assert peaks[wire.pid] < 200_000_000
