@@ -381,6 +381,9 @@ def _mcp_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MIN_WORKER_MEMORY = 128 * 1024**2
+
+
 def _cmd_mcp(argv: Sequence[str]) -> int:
     args = _mcp_parser().parse_args(argv)
     if args.outcap < 1:
@@ -394,6 +397,11 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
             raise UsageError(f"{option} must be >= 1, not {value}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, not {args.workers}")
+    if args.worker_memory != 0 and args.worker_memory < MIN_WORKER_MEMORY:
+        raise UsageError(
+            f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "
+            f"(an extraction process needs ~100 MB to start), not {args.worker_memory:,}"
+        )
     from siftui.serve.access import RootError, Roots
 
     try:

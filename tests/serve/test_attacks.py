@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -128,8 +129,11 @@ def test_racing_symlink_swaps_many_times(tmp_path: Path) -> None:
     def writer() -> None:
         nonlocal swaps
         while not stop.is_set():
-            _regular(tmp_path / "inside.pdf", root / "race.pdf")
-            _regular(tmp_path / "inside.txt", root / "race.txt")
+            # A fresh copy each time (a new inode and mtime): no cache answers for it.
+            for name in ("race.pdf", "race.txt"):
+                fresh = tmp_path / f"fresh-{name}"
+                shutil.copyfile(tmp_path / f"inside{Path(name).suffix}", fresh)
+                os.replace(fresh, root / name)
             _symlink(tmp_path / "subdir", root / "sub")
             time.sleep(0.002)
             _symlink(outside / "secret.pdf", root / "race.pdf")
@@ -143,19 +147,20 @@ def test_racing_symlink_swaps_many_times(tmp_path: Path) -> None:
     with Wire(["--root", root, "--log", log, "--timeout", "30"], tmp_path / "stderr") as wire:
         thread.start()
         try:
-            for _ in range(20):
+            for _ in range(12):
                 for name in ("race.pdf", "race.txt", "sub/race.pdf"):
                     answers.append(wire.call({"path": name}))
         finally:
             stop.set()
             thread.join()
         assert wire.alive()
-    assert swaps > 100
+    assert swaps > 20
     assert all(answer is not None for answer in answers)
     leaked = [answer for answer in answers if SECRET in text_of(answer)]
     assert not leaked, leaked[:3]
     assert SECRET not in log.read_text("utf-8")
     read = [a for a in answers if not a["result"].get("isError")]
+    print(f"race: {swaps} swaps, {len(answers)} calls, {len(read)} read the inside file")
     assert read, "no call got the inside file at all: the test proves nothing"
 
 

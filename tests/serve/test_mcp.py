@@ -305,6 +305,11 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
             "--timeout must be a finite number of seconds, not inf",
         ),
         (["--root", "/tmp", "--workers", "0"], "--workers must be >= 1, not 0"),
+        (
+            ["--root", "/tmp", "--worker-memory", "1000"],
+            "--worker-memory must be 0 (no limit) or >= 134,217,728 bytes (an extraction "
+            "process needs ~100 MB to start), not 1,000",
+        ),
         (["--root", "/tmp", "--max-runes", "0"], "--max-runes must be >= 1, not 0"),
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
     ],
