@@ -73,11 +73,17 @@ class Gate:
 
 async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
     """The lines of ``fd`` (without their newline); a line over ``limit`` bytes comes as
-    :class:`Oversized`, its middle never kept."""
+    :class:`Oversized`, its middle never kept.
+
+    Reading has a thread of its own (its own limiter): calls filling anyio's
+    default thread pool must not keep the server from seeing EOF."""
+    limiter = anyio.CapacityLimiter(1)
     buffer = bytearray()
     over: Oversized | None = None
     while True:
-        chunk = await anyio.to_thread.run_sync(os.read, fd, READ_CHUNK, abandon_on_cancel=True)
+        chunk = await anyio.to_thread.run_sync(
+            os.read, fd, READ_CHUNK, abandon_on_cancel=True, limiter=limiter
+        )
         if not chunk:
             break
         start = 0
@@ -243,9 +249,12 @@ async def serve_stdio(
                 await out.send(dump_message(session_message.message))
 
     async def write() -> None:
+        limiter = anyio.CapacityLimiter(1)  # answers go out even when every call is busy
         async with out_receive:
             async for data in out_receive:
-                await anyio.to_thread.run_sync(_write_all, wire_out, data, abandon_on_cancel=True)
+                await anyio.to_thread.run_sync(
+                    _write_all, wire_out, data, abandon_on_cancel=True, limiter=limiter
+                )
 
     async with anyio.create_task_group() as group:
         group.start_soon(read, out_send.clone())
