@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
@@ -338,6 +339,9 @@ LOG_EXAMPLES = """examples:
 """
 
 
+MAX_SKIPPED_SHOWN = 10
+
+
 def _log_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="siftui log",
@@ -363,14 +367,25 @@ def _cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
     if args.json and not args.report:
         raise UsageError("--json needs --report")
-    from siftui.serve.calllog import LogError, read_log
+    from siftui.serve.calllog import LogError, read_log_skipping
 
     try:
-        entries = read_log(args.path)
+        entries, skipped = read_log_skipping(args.path)
     except LogError as error:
         raise LoadError(str(error)) from None
     if not entries:
+        if skipped:  # nothing but bad lines: the first one says why, in one line
+            more = f" (and {len(skipped) - 1:,} more bad lines)" if len(skipped) > 1 else ""
+            raise LoadError(f"{skipped[0]}{more}; the log holds no calls")
         raise LoadError(f"{quoted(args.path)}: the log holds no calls")
+    # A torn line (a full disk) costs that line, not the log: say which were skipped.
+    for problem in skipped[:MAX_SKIPPED_SHOWN]:
+        print(f"siftui: warning: {quoted(problem)} (skipped)", file=sys.stderr)
+    if len(skipped) > MAX_SKIPPED_SHOWN:
+        print(
+            f"siftui: warning: {len(skipped) - MAX_SKIPPED_SHOWN} more lines skipped",
+            file=sys.stderr,
+        )
     if args.report:
         from siftui.serve.logreport_run import print_report
 
@@ -419,7 +434,10 @@ def _mcp_parser() -> argparse.ArgumentParser:
         "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
     )
     parser.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds one extraction may take (default 120)"
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds one call may take, extraction included (default 120)",
     )
     parser.add_argument(
         "--max-bytes",
@@ -427,7 +445,36 @@ def _mcp_parser() -> argparse.ArgumentParser:
         default=200_000_000,
         help="refuse files larger than this (default 200,000,000)",
     )
+    parser.add_argument(
+        "--max-runes",
+        type=_whole_number,
+        default=50_000_000,
+        help="refuse documents whose text is longer, in code points (default 50,000,000)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_whole_number,
+        default=None,
+        help="extraction processes at once (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--worker-memory",
+        type=_whole_number,
+        default=2 * 1024**3,
+        metavar="BYTES",
+        help="address space of one extraction process; 0 for no limit (default 2 GiB)",
+    )
+    parser.add_argument(
+        "--cache-bytes",
+        type=_whole_number,
+        default=1024**3,
+        metavar="BYTES",
+        help="memory kept for extracted documents between calls (default 1 GiB)",
+    )
     return parser
+
+
+MIN_WORKER_MEMORY = 128 * 1024**2
 
 
 def _cmd_mcp(argv: Sequence[str]) -> int:
@@ -436,8 +483,18 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
-    if args.max_bytes < 1:
-        raise UsageError(f"--max-bytes must be >= 1, not {args.max_bytes}")
+    if not math.isfinite(args.timeout):
+        raise UsageError(f"--timeout must be a finite number of seconds, not {args.timeout:g}")
+    for option, value in (("--max-bytes", args.max_bytes), ("--max-runes", args.max_runes)):
+        if value < 1:
+            raise UsageError(f"{option} must be >= 1, not {value}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be >= 1, not {args.workers}")
+    if args.worker_memory != 0 and args.worker_memory < MIN_WORKER_MEMORY:
+        raise UsageError(
+            f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "
+            f"(an extraction process needs ~100 MB to start), not {args.worker_memory:,}"
+        )
     from siftui.serve.access import RootError, Roots
 
     try:
@@ -450,7 +507,14 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
     from siftui.serve.mcp_server import ReadTool, serve
 
     log = CallLog(args.log) if args.log else None
-    store = DocStore(timeout=args.timeout, max_bytes=args.max_bytes)
+    store = DocStore(
+        timeout=args.timeout,
+        max_bytes=args.max_bytes,
+        max_runes=args.max_runes,
+        workers=args.workers,
+        memory=args.worker_memory,
+        cache_bytes=args.cache_bytes,
+    )
     try:
         return serve(ReadTool(roots, out_cap=args.outcap, store=store, log=log))
     finally:

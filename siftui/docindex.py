@@ -55,7 +55,11 @@ class DocIndex:
     _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _bytes: dict[int, bytes] = field(default_factory=dict, repr=False)
     # Results of option-independent work keyed by its inputs (grep: hits per pattern).
+    # One Doc may be rendered by many threads at once (the MCP server's calls): read
+    # and change ``memo`` only under ``memo_lock``. The other tables are filled by
+    # single dict stores, atomic under the GIL; two threads may build the same entry.
     memo: dict[object, object] = field(default_factory=dict, repr=False)
+    memo_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def extracted(self) -> int:

@@ -107,13 +107,23 @@ def check_file(path: str | os.PathLike[str]) -> Path:
     return where
 
 
-def open_document(path: str | os.PathLike[str], password: str | None = None) -> Any:
-    """An open, authenticated PyMuPDF document with at least one page."""
-    where = check_file(path)
+def open_document(
+    path: str | os.PathLike[str], password: str | None = None, *, data: bytes | None = None
+) -> Any:
+    """An open, authenticated PyMuPDF document with at least one page.
+
+    With ``data``, the document is those bytes (already read from a descriptor
+    by the caller) and ``path`` only names it: its suffix is the type hint
+    PyMuPDF gets, and the file system is not touched.
+    """
+    where = Path(path) if data is not None else check_file(path)
     pymupdf = _pymupdf()
     pymupdf.TOOLS.reset_mupdf_warnings()
     try:
-        document = pymupdf.open(where)
+        if data is not None:
+            document = pymupdf.open(stream=data, filetype=where.suffix.lstrip(".") or "pdf")
+        else:
+            document = pymupdf.open(where)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
         reason = open_failure(error, where, _mupdf_notes())
         raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
@@ -181,8 +191,13 @@ def ocr_unavailable_reason(language: str = "eng") -> str | None:
     pymupdf = _pymupdf()
     try:
         tessdata = pymupdf.get_tessdata()
-    except Exception:  # PyMuPDF raises a bare RuntimeError when it finds no Tesseract
-        return "OCR needs Tesseract, which is not installed (Debian: apt-get install tesseract-ocr)"
+    except Exception as error:  # PyMuPDF raises a bare RuntimeError when it finds no Tesseract
+        # Say what failed: a missing Tesseract, but also a TESSDATA_PREFIX that
+        # names no directory or a tesseract that cannot run.
+        return (
+            f"OCR needs Tesseract and its language data, which could not be found "
+            f"({one_line(error)}; Debian: apt-get install tesseract-ocr)"
+        )
     if not (Path(tessdata) / f"{language}.traineddata").is_file():
         return f"OCR needs Tesseract's {language!r} language data in {tessdata}"
     return None
@@ -212,6 +227,7 @@ def extract(
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
     ocr: bool = False,
     ocr_language: str = "eng",
+    data: bytes | None = None,
 ) -> Doc:
     """The Doc of the contract: every page's ``get_text()``, unchanged.
 
@@ -229,6 +245,7 @@ def extract(
         parallel_min_pages=parallel_min_pages,
         ocr=ocr,
         ocr_language=ocr_language,
+        data=data,
     ).doc
 
 
@@ -243,6 +260,7 @@ def extract_report(
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
     ocr: bool = False,
     ocr_language: str = "eng",
+    data: bytes | None = None,
 ) -> Extraction:
     """The Doc of the contract, and the pages of it that could not be read.
 
@@ -261,6 +279,8 @@ def extract_report(
     here, in the calling thread, with ``done`` increasing up to ``total``.
     ``timeout`` (seconds, for the whole extraction) raises :class:`TimedOut`;
     it is checked between pages, and helper processes are killed.
+    With ``data`` (the file's bytes, see :func:`open_document`) no helper
+    process is started: they would open the file by name.
     """
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
@@ -273,12 +293,14 @@ def extract_report(
             raise OcrUnavailable(reason)
     from siftui.parallel import extract_parallel, may_start_processes
 
-    document = open_document(path, password)
+    document = open_document(path, password, data=data)
     try:
         page_count = document.page_count
         extracted = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, extracted // CHUNK_PAGES - 1))
+        if data is not None:
+            helpers = 0
         if extracted >= parallel_min_pages and helpers > 0 and may_start_processes():
             pages, failed = extract_parallel(
                 document, path, password, extracted, helpers, progress, deadline, timeout

@@ -156,7 +156,8 @@ def _page_hits(index: DocIndex, page: int, pattern: str) -> list[tuple[int, int]
 def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int, list[str]]:
     """The number of matching lines in pages first..last and the first 100 blocks."""
     key = ("grep", pattern, first, last)
-    cached = index.memo.get(key)
+    with index.memo_lock:
+        cached = index.memo.get(key)
     if cached is not None:
         return cached  # type: ignore[return-value]
     compile_pattern(pattern)  # the contract's checks and error messages come first
@@ -170,9 +171,10 @@ def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int,
             for at, start in found[: MAX_SHOWN - len(blocks)]:
                 blocks.append(_block(page, lines, at, start))
     result = (hits, blocks)
-    if len(index.memo) >= GREP_MEMO_SIZE:
-        index.memo.pop(next(iter(index.memo)))
-    index.memo[key] = result
+    with index.memo_lock:  # threads grepping one Doc: evict and store as one step
+        while len(index.memo) >= GREP_MEMO_SIZE:
+            index.memo.pop(next(iter(index.memo)))
+        index.memo[key] = result
     return result
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from siftui import __version__
 from siftui.cache import cached_extract_report, file_sha256
 from siftui.doc import Doc
-from siftui.docjson import BadDocJson, from_json_object, to_json
+from siftui.docjson import BadDocJson, from_json, from_json_object, to_json
 from siftui.extract import ExtractError, check_file, pymupdf_version
 from siftui.messages import file_error, quoted
 from siftui.unreadable import Extraction, from_records, to_records
@@ -36,6 +36,25 @@ def is_doc_json(path: str | os.PathLike[str]) -> bool:
         while head and not head.lstrip(b" \t\r\n"):
             head = handle.read(JSON_SNIFF_BYTES)
     return head.lstrip(b" \t\r\n").startswith(b"{")
+
+
+def is_doc_json_bytes(name: str | os.PathLike[str], data: bytes) -> bool:
+    """:func:`is_doc_json` for a file already read into ``data`` (``name`` only names it)."""
+    if Path(name).suffix.lower() == ".json":
+        return True
+    return data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")
+
+
+def doc_json_from_bytes(name: str | os.PathLike[str], data: bytes) -> Doc:
+    """:func:`read_doc_json` for a file already read into ``data``."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        return from_json(text)
+    except BadDocJson as error:
+        raise LoadError(f"{quoted(name)}: {error}") from None
 
 
 def read_doc_json(path: str | os.PathLike[str]) -> Doc:

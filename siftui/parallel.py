@@ -31,7 +31,7 @@ from siftui.messages import one_line, quoted
 
 
 def may_start_processes() -> bool:
-    # A daemonic multiprocessing process (siftui.serve.docstore's) may not have children;
+    # A daemonic multiprocessing process may not have children;
     # it is bounded by its parent already: stay in one process there.
     import multiprocessing
 

@@ -1,19 +1,34 @@
-"""Which files the read tool may open: only those whose real path lies under a root.
+"""Which files the read tool may open, opened so that the answer holds against a racing writer.
 
-The agent names a path; :meth:`Roots.resolve` turns it into the real path (every
-symlink and ``..`` resolved, as the kernel would when opening it) and refuses it
-unless that real path is one of the roots or inside one. A relative path is taken
-against the first root. Nothing here opens the file; the caller opens the real
-path returned, never the name the agent gave.
+The agent names a path; :meth:`Roots.open` first resolves it as the kernel
+would (every symlink and ``..``; a relative path is taken against the first
+root) and refuses it unless that real path is one of the roots or inside one.
+That check alone is a race: the agent may also write files, and swap a
+checked name for a symlink out of the root before it is opened. So the file
+is then opened from the root's own descriptor (held since start), one
+component at a time with ``O_NOFOLLOW``: a component that has become a
+symlink is a refusal, not a detour. Each directory of the chain is checked to
+still hang below the one before it (device and inode of its ``..``), so a
+directory moved out meanwhile is caught too. The caller gets the open
+descriptor of a regular file and uses only it from then on; the name is never
+opened again.
 """
 
 from __future__ import annotations
 
+import errno
+import itertools
 import os
+import stat
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from siftui.messages import quoted
+from siftui.serve.wire import clip
+
+MAX_PATH_BYTES = 4096
+OPEN_ATTEMPTS = 3
 
 
 class RootError(ValueError):
@@ -31,13 +46,41 @@ class Refused(Exception):
         self.real = real
 
 
+class Unopenable(Exception):
+    """A path under a root that cannot be opened as a file (missing, a directory, ...)."""
+
+
+@dataclass
+class Opened:
+    """An open regular file under a root: its descriptor, real path and fstat."""
+
+    fd: int
+    real: Path
+    info: os.stat_result
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+class _Moved(Exception):
+    """The tree changed between resolving the path and opening it."""
+
+
+@dataclass(frozen=True)
+class _Root:
+    path: Path
+    fd: int
+
+
 class Roots:
     """The directories whose files the agent may read (their real paths)."""
 
     def __init__(self, dirs: Sequence[str | os.PathLike[str]]) -> None:
         if not dirs:
             raise RootError("at least one --root is needed")
-        roots: list[Path] = []
+        roots: list[_Root] = []
         for given in dirs:
             try:
                 real = Path(given).resolve(strict=True)
@@ -47,9 +90,15 @@ class Roots:
                 raise RootError(f"root {quoted(given)}: {error.strerror or error}") from None
             if not real.is_dir():
                 raise RootError(f"root {quoted(given)}: not a directory")
-            if real not in roots:
-                roots.append(real)
-        self.dirs: tuple[Path, ...] = tuple(roots)
+            if any(root.path == real for root in roots):
+                continue
+            try:
+                fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError as error:
+                raise RootError(f"root {quoted(given)}: {error.strerror or error}") from None
+            roots.append(_Root(real, fd))
+        self._roots: tuple[_Root, ...] = tuple(roots)
+        self.dirs: tuple[Path, ...] = tuple(root.path for root in roots)
 
     def __repr__(self) -> str:
         return f"Roots({[str(d) for d in self.dirs]!r})"
@@ -62,20 +111,108 @@ class Roots:
 
         The file need not exist (opening it reports that); a path outside the
         roots is refused whether or not it exists, so the answer reveals nothing
-        about files elsewhere.
+        about files elsewhere. This is the check only: :meth:`open` is the use.
         """
         if not given or not given.strip():
             raise Refused("path is empty: name a file under the allowed roots")
         if "\x00" in given:
-            raise Refused(f"{quoted(given)}: a path cannot hold a NUL character")
+            raise Refused(f"{clip(given)}: a path cannot hold a NUL character")
+        if len(given.encode("utf-8", "surrogateescape")) > MAX_PATH_BYTES:
+            raise Refused(f"{clip(given)}: a path is at most {MAX_PATH_BYTES} bytes long")
         candidate = Path(given)
         if not candidate.is_absolute():
             candidate = self.dirs[0] / candidate
         # realpath (not resolve(strict=True)) so that a missing file inside a root
-        # gets "no such file" from the loader, and one outside gets refused here.
+        # gets "no such file", and one outside gets refused here.
         real = Path(os.path.realpath(candidate))
-        if not any(real == root or real.is_relative_to(root) for root in self.dirs):
+        if self._root_of(real) is None:
             raise Refused(
-                f"{quoted(given)} is outside the allowed roots ({quoted(self.describe())})", real
+                f"{clip(given)} is outside the allowed roots ({clip(self.describe(), 1000)})",
+                real,
             )
         return real
+
+    def _root_of(self, real: Path) -> _Root | None:
+        for root in self._roots:
+            if real == root.path or real.is_relative_to(root.path):
+                return root
+        return None
+
+    def open(self, given: str) -> Opened:
+        """``given`` opened for reading, if it is a regular file under a root.
+
+        :class:`Refused` for a path outside the roots (or one swapped for a way
+        out while it was opened), :class:`Unopenable` for one that cannot be
+        read as a file. The caller closes what it gets.
+        """
+        real = self.resolve(given)
+        for _ in range(OPEN_ATTEMPTS):
+            root = self._root_of(real)
+            if root is None:  # the tree changed: a symlink now leads out
+                break
+            try:
+                return self._open_under(root, real)
+            except _Moved:
+                real = self.resolve(given)
+        raise Refused(
+            f"{clip(given)} is outside the allowed roots ({clip(self.describe(), 1000)}), "
+            "or was moved while it was opened",
+            real,
+        )
+
+    def _open_under(self, root: _Root, real: Path) -> Opened:
+        parts = real.relative_to(root.path).parts
+        shown = clip(str(real))
+        if not parts:
+            raise Unopenable(f"{shown}: is a directory, not a file")
+        chain = [root.fd]
+        try:
+            for part in parts[:-1]:
+                chain.append(_open_at(chain[-1], part, shown, directory=True))
+            fd = _open_at(chain[-1], parts[-1], shown, directory=False)
+            try:
+                info = os.fstat(fd)
+                # Every directory we walked through still hangs below the one before it.
+                for parent, child in itertools.pairwise(chain):
+                    up = os.stat("..", dir_fd=child, follow_symlinks=False)
+                    above = os.fstat(parent)
+                    if (up.st_dev, up.st_ino) != (above.st_dev, above.st_ino):
+                        raise _Moved
+            except BaseException:
+                os.close(fd)
+                raise
+        finally:
+            for descriptor in chain[1:]:
+                os.close(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            os.close(fd)
+            raise Unopenable(f"{shown}: is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise Unopenable(f"{shown}: not a regular file")
+        return Opened(fd, real, info)
+
+
+_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
+
+
+def _open_at(parent: int, name: str, shown: str, *, directory: bool) -> int:
+    """``name`` in the directory ``parent``, never through a symlink and never blocking
+    (a FIFO opens at once, then fails the regular-file check)."""
+    flags = _FLAGS | (os.O_DIRECTORY if directory else 0)
+    try:
+        return os.open(name, flags, dir_fd=parent)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            try:
+                if stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+                    raise _Moved from None  # a symlink where the check saw none
+            except OSError:
+                raise _Moved from None  # it changed again
+        if error.errno == errno.ENOENT:
+            raise Unopenable(f"{shown}: no such file") from None
+        if error.errno in (errno.EACCES, errno.EPERM):
+            raise Unopenable(f"{shown}: permission denied") from None
+        if error.errno == errno.ENXIO:  # a socket
+            raise Unopenable(f"{shown}: not a regular file") from None
+        raise Unopenable(f"{shown}: {error.strerror or error}") from None

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from siftui.messages import quoted
 from siftui.output import encode_utf8
@@ -45,6 +46,7 @@ class LogEntry:
     duration_ms: float
     rendered: Rendered | None  # what the agent received; None for a failed call
     message: str = ""  # the error the agent received, for a failed call
+    tool: str = "read_pdf"  # the tool the agent called ("" when the request was unreadable)
 
     @property
     def error(self) -> bool:
@@ -70,6 +72,8 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         "duration_ms": entry.duration_ms,
         "error": entry.rendered is None,
     }
+    if entry.tool != "read_pdf":
+        data["tool"] = entry.tool
     if entry.rendered is None:
         data["message"] = entry.message
     else:
@@ -91,23 +95,54 @@ def entry_to_line(entry: LogEntry) -> str:
 
 
 class CallLog:
-    """Appends entries to a JSON Lines file, flushed after every line; thread-safe."""
+    """Appends entries to a JSON Lines file, one ``write()`` a line; thread-safe.
+
+    The file is created readable by its owner only (it holds document text).
+    A line that cannot be written (a full disk) costs that line, never the
+    call: the first failure is reported once on stderr, later ones silently,
+    and the next line that gets through starts on a fresh line, so a torn
+    line stays one bad line that readers skip.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        # Binary append: each line goes out in one write(), whole, at the end of the file.
-        self._stream: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 (kept open on purpose)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK
+        # O_NONBLOCK: a FIFO nobody reads is an error now, not a server stuck at start.
+        self._fd = os.open(self.path, flags, 0o600)
+        os.set_blocking(self._fd, True)
+        self._torn = False
+        self.failures = 0
 
     def append(self, entry: LogEntry) -> None:
         data = encode_utf8(entry_to_line(entry))
         with self._lock:
-            self._stream.write(data)
-            self._stream.flush()
+            if self._fd < 0:
+                return
+            if self._torn:
+                data = b"\n" + data
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(self._fd, view)
+                    self._torn = True
+                    view = view[written:]
+                self._torn = False
+            except OSError as error:
+                self.failures += 1
+                if self.failures == 1:
+                    print(
+                        f"siftui mcp: cannot write the call log {quoted(self.path)}: "
+                        f"{error.strerror or error}; serving on without it",
+                        file=sys.stderr,
+                        flush=True,
+                    )
 
     def close(self) -> None:
         with self._lock:
-            self._stream.close()
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
 
 
 def _fail(where: str, line: int, reason: str) -> LogError:
@@ -164,6 +199,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         duration_ms=float(_take(data, "duration_ms", float, "a number")),
         rendered=rendered,
         message=message,
+        tool=data["tool"] if isinstance(data.get("tool"), str) else "read_pdf",
     )
 
 
@@ -173,25 +209,44 @@ def read_log(path: str | os.PathLike[str]) -> list[LogEntry]:
     Raises :class:`LogError` with a one-line message (naming the line number for
     a malformed line) when the file cannot be read or a line is not an entry.
     """
+    entries, skipped = read_log_skipping(path)
+    if skipped:
+        raise LogError(skipped[0])
+    return entries
+
+
+def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], list[str]]:
+    """The entries of a call log, and one line per line that is not an entry (a torn
+    line from a full disk, say), naming it: those are skipped, not fatal.
+
+    Raises :class:`LogError` only when the file cannot be read at all.
+    """
     where = quoted(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as error:
         raise LogError(f"{where}: {error.strerror or error}") from None
     entries: list[LogEntry] = []
+    skipped: list[str] = []
     for number, line in enumerate(raw.split(b"\n"), start=1):
         if not line.strip():
             continue
         try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _fail(where, number, "not UTF-8 text") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise _fail(where, number, f"not valid JSON: {error.msg}") from None
-        try:
-            entries.append(entry_from_dict(data))
+            entries.append(_entry_of(line))
         except ValueError as error:
-            raise _fail(where, number, str(error)) from None
-    return entries
+            skipped.append(str(_fail(where, number, str(error))))
+    return entries, skipped
+
+
+def _entry_of(line: bytes) -> LogEntry:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+    return entry_from_dict(data)

@@ -1,77 +1,75 @@
 """Documents for a long-running server: bounded extraction and an in-memory cache.
 
-Extraction runs in a separate process (PyMuPDF holds the GIL and cannot be
-interrupted from a thread), so a file that takes too long is stopped for good:
-the process is killed after ``timeout`` seconds. Files above ``max_bytes`` are
-refused before any work. A Doc is cached per (real path, mtime, size), so an
-agent paging through one file pays for the extraction once.
+Every extraction runs in a worker process of its own (siftui.serve.worker),
+given the descriptor :meth:`siftui.serve.access.Roots.open` returned: the
+worker reads, hashes and extracts exactly the file that was checked.
+
+Bounds, so that no call hangs and no file costs the server its life:
+
+- time: a call has a deadline (``timeout`` seconds from its start); waiting
+  for a free worker, for another call's extraction of the same file and for
+  the worker's answer all end there. No lock is held while waiting.
+- processes: at most ``workers`` extractions at once (default: the cores);
+  each worker's address space is capped at ``memory`` bytes.
+- size: files over ``max_bytes`` and texts over ``max_runes`` code points
+  are refused with one line.
+- memory here: the cache of extracted Docs holds at most ``cache_bytes``
+  (an estimate of their text and of the tables rendering builds on them).
+
+A Doc is cached per file version: (real path, device, inode, size, mtime,
+ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
+unreadable document) is remembered for ``failure_seconds``: the same file
+asked again gets the same answer at once, without a new worker.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import stat
+import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from pathlib import Path
+from dataclasses import dataclass, field
 
-from siftui.cache import file_sha256
 from siftui.doc import Doc
-from siftui.extract import ExtractError, check_file
-from siftui.load import LoadError, load_doc
-from siftui.messages import quoted
+from siftui.errors import report_unexpected
+from siftui.load import LoadError
+from siftui.serve.access import Opened
+from siftui.serve.wire import clip
+from siftui.serve.worker import Running, WorkerFailed, finish, start
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_BYTES = 200_000_000
-DEFAULT_CAPACITY = 8
+DEFAULT_MEMORY = 2 * 1024**3
+DEFAULT_MAX_RUNES = 50_000_000
+DEFAULT_CACHE_BYTES = 1024**3
+FAILURE_SECONDS = 600.0
+INDEX_FACTOR = 3
+"""A Doc in the cache costs its pages' memory this many times: the pages, and the
+blocks, line tables and UTF-8 copies siftui.docindex builds for rendering and grep."""
 
-Loader = Callable[[Path, float], Doc]
 
-
-def _worker(conn: Connection, path: str) -> None:
-    # The parent's stdout may be an MCP wire: nothing in this process may write to it.
-    os.dup2(2, 1)
+def default_workers() -> int:
     try:
-        conn.send((True, load_doc(path)))
-    except LoadError as error:
-        conn.send((False, str(error)))
-    except Exception as error:  # a bug or MuPDF surprise: still one line for the agent
-        reason = " ".join(str(error).split()) or type(error).__name__
-        conn.send((False, f"{quoted(path)}: extraction failed: {reason}"))
-    finally:
-        conn.close()
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
-def load_in_worker(path: Path, timeout: float) -> Doc:
-    """``load_doc(path)`` in a fresh process, killed after ``timeout`` seconds."""
-    context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_worker, args=(sender, str(path)), daemon=True)
-    process.start()
-    sender.close()
-    try:
-        if not receiver.poll(timeout):
-            raise LoadError(f"{quoted(path)}: extraction took longer than {timeout:g} s; stopped")
-        try:
-            ok, value = receiver.recv()
-        except EOFError:
-            process.join(5)
-            raise LoadError(
-                f"{quoted(path)}: the extraction process died (exit code {process.exitcode})"
-            ) from None
-    finally:
-        receiver.close()
-        if process.is_alive():
-            process.kill()
-        process.join()
-    if not ok:
-        raise LoadError(value)
-    assert isinstance(value, Doc)
-    return value
+def doc_bytes(doc: Doc) -> int:
+    """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
+    text = sum(sys.getsizeof(page) for page in doc.pages)
+    return INDEX_FACTOR * text + 1024
+
+
+class Failed(LoadError):
+    """A file that could not be read; ``sha256`` names what the worker read, if anything."""
+
+    def __init__(self, message: str, sha256: str | None = None, *, timed_out: bool = False):
+        super().__init__(message)
+        self.sha256 = sha256
+        self.timed_out = timed_out
 
 
 @dataclass(frozen=True)
@@ -80,73 +78,209 @@ class Loaded:
     sha256: str
 
 
-_Key = tuple[str, int, int]
+_Key = tuple[str, int, int, int, int, int]
+
+
+@dataclass
+class _Pending:
+    """One extraction in progress; calls for the same file wait for ``done``."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    loaded: Loaded | None = None
+    error: Failed | None = None
+
+
+Loader = Callable[[Opened, float, "DocStore"], Loaded]
+
+
+def load_in_worker(opened: Opened, deadline: float, store: DocStore) -> Loaded:
+    """The Doc of the open file, from a worker process, by ``deadline``."""
+    running = start(opened.fd, store.memory)
+    with store.track(running):
+        try:
+            doc, sha256 = finish(
+                running,
+                str(opened.real),
+                store.max_bytes,
+                store.max_runes,
+                deadline,
+                store.timeout,
+            )
+        except WorkerFailed as error:
+            raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+    return Loaded(doc, sha256)
 
 
 class DocStore:
-    """Loads documents through ``loader`` within limits and keeps recent ones.
-
-    Thread-safe: concurrent requests for one file wait for a single extraction.
-    """
+    """Loads documents within limits and keeps recent ones; thread-safe."""
 
     def __init__(
         self,
         *,
         timeout: float = DEFAULT_TIMEOUT,
         max_bytes: int = DEFAULT_MAX_BYTES,
-        capacity: int = DEFAULT_CAPACITY,
+        memory: int = DEFAULT_MEMORY,
+        workers: int | None = None,
+        max_runes: int = DEFAULT_MAX_RUNES,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+        failure_seconds: float = FAILURE_SECONDS,
         loader: Loader = load_in_worker,
     ) -> None:
         self.timeout = timeout
         self.max_bytes = max_bytes
-        self.capacity = capacity
+        self.memory = memory
+        self.workers = default_workers() if workers is None else workers
+        self.max_runes = max_runes
+        self.cache_bytes = cache_bytes
+        self.failure_seconds = failure_seconds
         self.loader = loader
-        self._cache: OrderedDict[_Key, Loaded] = OrderedDict()
+        self._cache: OrderedDict[_Key, tuple[Loaded, int]] = OrderedDict()
+        self._cached_bytes = 0
+        self._failures: dict[_Key, tuple[float, Failed]] = {}
+        self._pending: dict[_Key, _Pending] = {}
         self._lock = threading.Lock()
-        self._key_locks: dict[_Key, threading.Lock] = {}
+        self._slots = threading.BoundedSemaphore(self.workers)
+        self._running: set[Running] = set()
+        self._closed = False
 
-    def get(self, path: Path) -> Loaded:
-        """The Doc of the file at ``path`` (a real path) and its sha256, or LoadError."""
-        try:
-            check_file(path)
-            info = path.stat()
-        except ExtractError as error:
-            raise LoadError(str(error)) from None
-        except OSError as error:
-            raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
-        if not stat.S_ISREG(info.st_mode):
-            raise LoadError(f"{quoted(path)}: not a regular file")
+    def get(self, opened: Opened, deadline: float | None = None) -> Loaded:
+        """The Doc of the open file and the sha256 of what was read, or LoadError.
+
+        Returns or raises by ``deadline`` (default: ``timeout`` from now).
+        """
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout
+        info = opened.info
+        shown = clip(str(opened.real))
         if info.st_size > self.max_bytes:
             raise LoadError(
-                f"{quoted(path)}: {info.st_size:,} bytes, over this server's limit of "
+                f"{shown}: {info.st_size:,} bytes, over this server's limit of "
                 f"{self.max_bytes:,} bytes"
             )
-        key: _Key = (str(path), info.st_mtime_ns, info.st_size)
+        if info.st_size == 0:
+            raise LoadError(f"{shown}: empty file, not a document")
+        key: _Key = (
+            str(opened.real),
+            info.st_dev,
+            info.st_ino,
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+        )
         with self._lock:
-            key_lock = self._key_locks.setdefault(key, threading.Lock())
+            if self._closed:
+                raise LoadError("the server is shutting down")
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit[0]
+            failure = self._failures.get(key)
+            if failure is not None:
+                if time.monotonic() - failure[0] < self.failure_seconds:
+                    raise failure[1]
+                del self._failures[key]
+            pending = self._pending.get(key)
+            mine = pending is None
+            if pending is None:
+                pending = self._pending[key] = _Pending()
+        if not mine:
+            return self._wait(pending, deadline, shown)
         try:
-            with key_lock:
-                with self._lock:
-                    if key in self._cache:
-                        self._cache.move_to_end(key)
-                        return self._cache[key]
-                try:
-                    loaded = Loaded(doc=self.loader(path, self.timeout), sha256=file_sha256(path))
-                except OSError as error:
-                    raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
-                with self._lock:
-                    # Another version of this file is stale now; drop it.
-                    for old in [k for k in self._cache if k[0] == key[0]]:
-                        del self._cache[old]
-                    self._cache[key] = loaded
-                    while len(self._cache) > self.capacity:
-                        self._cache.popitem(last=False)
+            loaded = self._load(opened, deadline, shown, key)
+            pending.loaded = loaded
+            return loaded
+        except Failed as error:
+            pending.error = error
+            raise
         finally:
             with self._lock:
-                if self._key_locks.get(key) is key_lock:
-                    del self._key_locks[key]
+                del self._pending[key]
+            pending.done.set()
+
+    def _wait(self, pending: _Pending, deadline: float, shown: str) -> Loaded:
+        if not pending.done.wait(max(0.0, deadline - time.monotonic())):
+            raise LoadError(
+                f"{shown}: still being extracted for an earlier call after {self.timeout:g} s; "
+                "try again later"
+            )
+        if pending.loaded is not None:
+            return pending.loaded
+        if pending.error is not None:
+            raise pending.error
+        raise LoadError(f"{shown}: the earlier call reading it did not finish; try again")
+
+    def _load(self, opened: Opened, deadline: float, shown: str, key: _Key) -> Loaded:
+        started = time.monotonic()
+        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
+            raise LoadError(
+                f"{shown}: the server is busy ({self.workers} extractions running) and none "
+                f"finished within {self.timeout:g} s; try again later"
+            )
+        try:
+            waited = time.monotonic() - started
+            try:
+                loaded = self.loader(opened, deadline, self)
+            except Failed as error:
+                # The file's fault (a timeout counts when the worker had nearly the
+                # whole time): the same file gets the same answer for a while.
+                if not error.timed_out or waited < 0.1 * self.timeout:
+                    with self._lock:
+                        self._failures[key] = (time.monotonic(), error)
+                raise
+            except LoadError:
+                raise
+            except Exception as error:  # a bug of ours, or no process could start
+                raise LoadError(report_unexpected(error, f"loading {shown}")) from None
+        finally:
+            self._slots.release()
+        self._keep(key, loaded)
         return loaded
+
+    def _keep(self, key: _Key, loaded: Loaded) -> None:
+        size = doc_bytes(loaded.doc)
+        with self._lock:
+            # Another version of this file is stale now; drop it.
+            for old in [k for k in self._cache if k[0] == key[0]]:
+                self._cached_bytes -= self._cache.pop(old)[1]
+            if size > self.cache_bytes:
+                return  # answered, but not kept: it would push out everything else
+            self._cache[key] = (loaded, size)
+            self._cached_bytes += size
+            while self._cached_bytes > self.cache_bytes:
+                self._cached_bytes -= self._cache.popitem(last=False)[1][1]
+
+    def track(self, running: Running) -> _Tracked:
+        return _Tracked(self, running)
 
     def cached(self) -> int:
         with self._lock:
             return len(self._cache)
+
+    def cached_bytes(self) -> int:
+        with self._lock:
+            return self._cached_bytes
+
+    def shutdown(self) -> None:
+        """Kill every running worker; later calls fail at once."""
+        with self._lock:
+            self._closed = True
+            running = list(self._running)
+        for worker in running:
+            worker.kill()
+
+
+class _Tracked:
+    def __init__(self, store: DocStore, running: Running) -> None:
+        self.store = store
+        self.running = running
+
+    def __enter__(self) -> None:
+        with self.store._lock:
+            self.store._running.add(self.running)
+            closed = self.store._closed
+        if closed:
+            self.running.kill()
+
+    def __exit__(self, *exc: object) -> None:
+        with self.store._lock:
+            self.store._running.discard(self.running)

@@ -4,34 +4,36 @@ One tool, ``read_pdf(path, pages?, grep?)``. Its answer is :func:`siftui.render.
 of the document with the operator's OutCap: the first text block is exactly
 ``Rendered.content`` (the bytes ``siftui render`` prints for the same options),
 a second text block holds the note when there is one, and ``structuredContent``
-carries every field of the answer. Bad options and unreadable documents come
+carries the answer's other fields (map, first, last, grep_hits, note): the text
+is sent once. Bad options and unreadable documents come
 back as tool errors (``isError``) with the same one-line messages the CLI
 prints; the server keeps serving.
 
 :class:`ReadTool` holds everything but the protocol (access, limits, cache, call
 log) and is usable without the SDK; :func:`serve` wires it to the official
-``mcp`` Python SDK's low-level server.
+``mcp`` Python SDK's low-level server through siftui.serve.transport (bounded
+requests, wire-safe strings, exit at EOF).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 import anyio.to_thread
 from mcp import types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
+from siftui.errors import report_unexpected
 from siftui.load import LoadError
-from siftui.messages import quoted
-from siftui.output import encode_utf8
 from siftui.render import (
     DEFAULT_OUT_CAP,
     BadGrep,
@@ -41,9 +43,11 @@ from siftui.render import (
     check_options,
     render,
 )
-from siftui.serve.access import Refused, Roots
+from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.calllog import CallLog, LogEntry, now_iso
-from siftui.serve.docstore import DocStore
+from siftui.serve.docstore import DocStore, Failed
+from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
+from siftui.serve.wire import clip
 
 TOOL_NAME = "read_pdf"
 ARGUMENTS = ("path", "pages", "grep")
@@ -73,16 +77,21 @@ INPUT_SCHEMA: dict[str, Any] = {
 OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "content": {"type": "string", "description": "The answer's text (the first block)."},
         "map": {"type": "boolean", "description": "True when the answer is a map of the document."},
         "first": {"type": "integer", "description": "First page shown (0 for grep answers)."},
         "last": {"type": "integer", "description": "Last page shown (0 for grep answers)."},
         "grep_hits": {"type": "integer", "description": "Matching lines in the range."},
         "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
     },
-    "required": ["content", "map", "first", "last", "grep_hits", "note"],
+    "required": ["map", "first", "last", "grep_hits", "note"],
     "additionalProperties": False,
 }
+"""structuredContent: the answer's fields but its text, which is sent once, as the
+first text block. A client that forwards both to the model gives it the text
+plus these few dozen characters, never the budget twice."""
+
+MAX_PAGES_CHARS = 100
+"""A page range is a few digits; a longer ``pages`` is refused without being echoed whole."""
 
 DESCRIPTION = """\
 Read a PDF (or EPUB, XPS, ... or a siftui Doc JSON) as plain text with "--- page N ---" markers.
@@ -119,10 +128,10 @@ class ArgumentError(ValueError):
 
 def _arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
     given = dict(arguments or {})
-    unknown = sorted(key for key in given if key not in ARGUMENTS)
+    unknown = sorted(str(key) for key in given if key not in ARGUMENTS)
     if unknown:
         raise ArgumentError(
-            f'unknown argument "{quoted(unknown[0])}": read_pdf takes path, pages and grep '
+            f'unknown argument "{clip(unknown[0])}": read_pdf takes path, pages and grep '
             "(the budget is set by the server)"
         )
     if "path" not in given:
@@ -135,24 +144,12 @@ def _arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
         if not isinstance(value, str):
             raise ArgumentError(f'argument "{name}" must be a string')
         values.append(value)
+    if len(values[1]) > MAX_PAGES_CHARS:
+        raise ArgumentError(
+            f'invalid pages "{clip(values[1], 40)}": use "a-b", "a" or "a-" '
+            f"(at most {MAX_PAGES_CHARS} characters)"
+        )
     return values[0], values[1], values[2]
-
-
-def _wire_safe(answer: Rendered) -> Rendered:
-    """The answer as the CLI prints it: a lone surrogate (from a broken PDF) becomes
-    U+FFFD, one code point for one, so the bytes are the CLI's and valid UTF-8."""
-
-    def fix(text: str) -> str:
-        return encode_utf8(text).decode("utf-8")
-
-    return Rendered(
-        content=fix(answer.content),
-        map=answer.map,
-        first=answer.first,
-        last=answer.last,
-        grep_hits=answer.grep_hits,
-        note=fix(answer.note),
-    )
 
 
 class ReadTool:
@@ -172,6 +169,8 @@ class ReadTool:
         self.out_cap = out_cap
         self.store = store if store is not None else DocStore()
         self.log = log
+        self._busy = 0
+        self._busy_lock = threading.Lock()
 
     def description(self) -> str:
         return DESCRIPTION.format(
@@ -195,9 +194,25 @@ class ReadTool:
             ),
         )
 
+    def busy(self) -> int:
+        """Calls running now."""
+        with self._busy_lock:
+            return self._busy
+
     def call(self, arguments: Mapping[str, Any] | None) -> ToolAnswer:
-        """One call: never raises for anything the agent or the document does."""
+        """One call: never raises for anything the agent or the document does, and
+        returns within the store's timeout (plus the rendering of a cached Doc)."""
+        with self._busy_lock:
+            self._busy += 1
+        try:
+            return self._call(arguments)
+        finally:
+            with self._busy_lock:
+                self._busy -= 1
+
+    def _call(self, arguments: Mapping[str, Any] | None) -> ToolAnswer:
         start = time.monotonic()
+        deadline = start + self.store.timeout
         requested, pages, grep = "", "", ""
         path: str | None = None
         sha256: str | None = None
@@ -209,41 +224,80 @@ class ReadTool:
             real = self.roots.resolve(requested)
             path = str(real)
             check_options(options)
-            loaded = self.store.get(real)
+            opened = self.roots.open(requested)
+            try:
+                path = str(opened.real)
+                loaded = self.store.get(opened, deadline)
+            finally:
+                opened.close()
             sha256 = loaded.sha256
-            answer = ToolAnswer(_wire_safe(render(loaded.doc, options)))
+            answer = ToolAnswer(render(loaded.doc, options))
         except Refused as error:
             if error.real is not None:
                 path = str(error.real)
             answer = ToolAnswer(None, str(error))
-        except (ArgumentError, LoadError, BadPages, BadGrep) as error:
+        except Failed as error:
+            sha256 = error.sha256
+            answer = ToolAnswer(None, str(error))
+        except (ArgumentError, LoadError, Unopenable, BadPages, BadGrep) as error:
             answer = ToolAnswer(None, str(error))
         except Exception as error:  # a bug of ours: the agent gets one line, the server lives
-            reason = " ".join(str(error).split()) or type(error).__name__
-            answer = ToolAnswer(None, f"internal error: {type(error).__name__}: {reason}")
-        if self.log is not None:
-            self._log(
-                LogEntry(
-                    time=now_iso(),
-                    requested=requested,
-                    path=path if path is not None else requested,
-                    sha256=sha256,
-                    pages=pages,
-                    grep=grep,
-                    out_cap=self.out_cap,
-                    duration_ms=round((time.monotonic() - start) * 1000, 3),
-                    rendered=answer.rendered,
-                    message=answer.message,
-                )
+            answer = ToolAnswer(None, report_unexpected(error, "read_pdf"))
+        self._log(
+            LogEntry(
+                time=now_iso(),
+                requested=clip(requested, MAX_LOGGED_REQUEST),
+                path=path if path is not None else clip(requested, MAX_LOGGED_REQUEST),
+                sha256=sha256,
+                pages=clip(pages, MAX_LOGGED_REQUEST),
+                grep=clip(grep, MAX_LOGGED_REQUEST),
+                out_cap=self.out_cap,
+                duration_ms=round((time.monotonic() - start) * 1000, 3),
+                rendered=answer.rendered,
+                message=answer.message,
             )
+        )
         return answer
 
+    def record(self, tool: str, arguments: Any, message: str) -> None:
+        """Log a call the transport refused before it reached :meth:`call`."""
+        requested = ""
+        if isinstance(arguments, dict) and isinstance(arguments.get("path"), str):
+            requested = arguments["path"]
+        self._log(
+            LogEntry(
+                time=now_iso(),
+                requested=clip(requested, MAX_LOGGED_REQUEST),
+                path=clip(requested, MAX_LOGGED_REQUEST),
+                sha256=None,
+                pages="",
+                grep="",
+                out_cap=self.out_cap,
+                duration_ms=0.0,
+                rendered=None,
+                message=message,
+                tool=tool,
+            )
+        )
+
+    def shutdown(self) -> None:
+        self.store.shutdown()
+
     def _log(self, entry: LogEntry) -> None:
-        assert self.log is not None
+        if self.log is None:
+            return
         try:
             self.log.append(entry)
-        except (OSError, ValueError) as error:  # a full disk must not cost the agent its answer
-            print(f"siftui mcp: cannot write the call log: {error}", file=sys.stderr, flush=True)
+        except Exception as error:  # a full disk must not cost the agent its answer
+            print(
+                f"siftui mcp: {report_unexpected(error, 'writing the call log')}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+MAX_LOGGED_REQUEST = 4200
+"""The log keeps what the agent asked, up to the longest path a call may name."""
 
 
 def to_result(answer: ToolAnswer) -> types.CallToolResult:
@@ -259,7 +313,6 @@ def to_result(answer: ToolAnswer) -> types.CallToolResult:
     return types.CallToolResult(
         content=list(blocks),
         structured_content={
-            "content": rendered.content,
             "map": rendered.map,
             "first": rendered.first,
             "last": rendered.last,
@@ -276,10 +329,19 @@ def build_server(tool: ReadTool) -> Server[Any]:
         return types.ListToolsResult(tools=[tool.definition()])
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name != TOOL_NAME:
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {quoted(params.name)}")
+        if params.name != TOOL_NAME:  # the transport answers these first
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {clip(params.name)}")
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
-        answer = await anyio.to_thread.run_sync(tool.call, params.arguments)
+        # The call bounds itself by the timeout; this is the backstop.
+        answer = None
+        with anyio.move_on_after(tool.store.timeout + CALL_SLACK):
+            answer = await anyio.to_thread.run_sync(
+                tool.call, params.arguments, abandon_on_cancel=True
+            )
+        if answer is None:
+            answer = ToolAnswer(
+                None, f"the call took longer than {tool.store.timeout:g} s; stopped"
+            )
         return to_result(answer)
 
     return Server(
@@ -292,13 +354,34 @@ def build_server(tool: ReadTool) -> Server[Any]:
     )
 
 
-def serve(tool: ReadTool) -> int:
-    """Serve ``tool`` over stdin/stdout until the client closes the connection."""
+CALL_SLACK = 1.0
+
+
+def serve(tool: ReadTool, *, max_request: int = MAX_REQUEST_BYTES) -> NoReturn:
+    """Serve ``tool`` over stdin/stdout until the client closes stdin, then end the process.
+
+    The end is ``os._exit``: a thread still blocked (a call abandoned at EOF, a
+    client that stopped reading our stdout) must not keep the server alive, and
+    interpreter shutdown alone costs ~0.5 s here. Nothing is lost: the call log
+    is written unbuffered, line by line, and stderr is flushed first.
+    """
     server = build_server(tool)
+    gate = Gate(TOOL_NAME, tool.record, tool.shutdown, tool.busy)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        await serve_stdio(server, gate, max_request=max_request)
 
-    anyio.run(run)
-    return 0
+    code = 0
+    try:
+        anyio.run(run)
+    except KeyboardInterrupt:
+        code = 130
+    except BaseException as error:  # a bug of ours: one line, and still no orphan
+        print(f"siftui mcp: {report_unexpected(error, 'serving')}", file=sys.stderr)
+        code = 1
+    finally:
+        tool.shutdown()
+        if tool.log is not None:
+            tool.log.close()
+        sys.stderr.flush()
+    os._exit(code)

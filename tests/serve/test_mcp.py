@@ -10,10 +10,8 @@ and the server keeps serving; the call log has one line per call.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,13 +27,12 @@ from mcp.types import CallToolResult, TextContent
 from pdfs import make_pdf
 
 from siftui.doc import Doc
-from siftui.load import LoadError, load_doc
+from siftui.load import load_doc
 from siftui.output import rendered_json
-from siftui.render import Options, Rendered, render
+from siftui.render import Options, render
 from siftui.serve.access import Refused, Roots
-from siftui.serve.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
-from siftui.serve.docstore import DocStore, load_in_worker
-from siftui.serve.mcp_server import OUTPUT_SCHEMA, ReadTool
+from siftui.serve.calllog import read_log
+from siftui.serve.mcp_server import OUTPUT_SCHEMA
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
@@ -180,6 +177,8 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert blocks[0].encode("utf-8") == stdout, (name, options)
         doc = docs.setdefault(path, load_doc(path))
         expected = json.loads(rendered_json(render(doc, options)).replace("\ud800", "\ufffd"))
+        # The text is sent once, as the first block; structuredContent has the rest.
+        assert blocks[0] == expected.pop("content")
         assert result.structured_content == expected
         assert blocks[1:] == ([expected["note"]] if expected["note"] else [])
     assert got[1].structured_content is not None and got[1].structured_content["note"]
@@ -210,11 +209,13 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert entry.options == options
         assert entry.out_cap == OUTCAP
         assert entry.rendered is not None
-        assert json.loads(rendered_json(entry.rendered)) == result.structured_content
+        logged = json.loads(rendered_json(entry.rendered))
+        assert logged.pop("content") == texts(result)[0]
+        assert logged == result.structured_content
         assert entry.sha256 is not None and len(entry.sha256) == 64
         assert entry.duration_ms >= 0
     assert entries[0].sha256 == _manifest_sha256("ksp-thesis.pdf")
-    assert failed[0].path == str(CORPUS / "ksp-thesis.pdf") and failed[0].sha256 is None
+    assert failed[0].path == str(real / "ksp-thesis.pdf") and failed[0].sha256 is None
 
 
 def _manifest_sha256(name: str) -> str:
@@ -296,6 +297,18 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         (["--root", "/etc/passwd"], "root /etc/passwd: not a directory"),
         (["--root", "/tmp", "--outcap", "0"], "--outcap must be >= 1, not 0"),
         (["--root", "/tmp", "--timeout", "0"], "--timeout must be > 0, not 0"),
+        (["--root", "/tmp", "--timeout", "nan"], "--timeout must be > 0, not nan"),
+        (
+            ["--root", "/tmp", "--timeout", "inf"],
+            "--timeout must be a finite number of seconds, not inf",
+        ),
+        (["--root", "/tmp", "--workers", "0"], "--workers must be >= 1, not 0"),
+        (
+            ["--root", "/tmp", "--worker-memory", "1000"],
+            "--worker-memory must be 0 (no limit) or >= 134,217,728 bytes (an extraction "
+            "process needs ~100 MB to start), not 1,000",
+        ),
+        (["--root", "/tmp", "--max-runes", "0"], "--max-runes must be >= 1, not 0"),
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
     ],
 )
@@ -321,111 +334,6 @@ def test_help_names_the_command() -> None:
     )
     assert result.returncode == 0
     assert b"--root" in result.stdout and b"--outcap 20000" in result.stdout
-
-
-class CountingLoader:
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def __call__(self, path: Path, timeout: float) -> Doc:
-        self.calls += 1
-        return load_doc(path)
-
-
-def test_docs_are_cached_per_path_mtime_and_size(tmp_path: Path) -> None:
-    loader = CountingLoader()
-    store = DocStore(loader=loader, max_bytes=10**6)
-    pdf = make_pdf(tmp_path / "a.pdf", ["one", "two"])
-    first = store.get(pdf)
-    assert store.get(pdf) is first and loader.calls == 1
-    make_pdf(pdf, ["one", "two", "three"])
-    os.utime(pdf, ns=(time.time_ns(), time.time_ns() + 10**9))
-    second = store.get(pdf)
-    assert loader.calls == 2 and second.doc.page_count == 3
-    assert second.sha256 != first.sha256
-    assert store.cached() == 1  # the stale version was dropped
-    small = DocStore(loader=loader, max_bytes=100)
-    with pytest.raises(LoadError, match=r"over this server's limit of 100 bytes"):
-        small.get(pdf)
-    assert loader.calls == 2
-
-
-def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "a.pdf", ["one"])
-    roots = Roots([tmp_path])
-    small = ReadTool(roots, out_cap=100, store=DocStore(max_bytes=10))
-    answer = small.call({"path": "a.pdf"})
-    assert answer.rendered is None
-    assert answer.message.endswith("over this server's limit of 10 bytes")
-    # A fresh process cannot even start in a millisecond: it is stopped, not waited for.
-    slow = ReadTool(roots, out_cap=100, store=DocStore(timeout=0.001))
-    answer = slow.call({"path": str(pdf)})
-    assert answer.message == f"{pdf}: extraction took longer than 0.001 s; stopped"
-    with pytest.raises(ValueError):
-        ReadTool(roots, out_cap=0)
-
-
-def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "a.pdf", ["alpha", "", "gamma"], title="T")
-    assert load_in_worker(pdf, 60) == load_doc(pdf)
-    with pytest.raises(LoadError, match="empty file"):
-        (tmp_path / "empty.pdf").write_bytes(b"")
-        load_in_worker(tmp_path / "empty.pdf", 60)
-    (tmp_path / "junk.pdf").write_bytes(b"not a pdf at all")
-    with pytest.raises(LoadError) as caught:
-        load_in_worker(tmp_path / "junk.pdf", 60)
-    assert "\n" not in str(caught.value)
-
-
-def test_log_round_trip_and_malformed_lines(tmp_path: Path) -> None:
-    entries = [
-        LogEntry(
-            time="2025-01-01T00:00:00.000000Z",
-            requested="a.pdf",
-            path="/r/a.pdf",
-            sha256="0" * 64,
-            pages="1-2",
-            grep="",
-            out_cap=100,
-            duration_ms=1.5,
-            rendered=Rendered("--- page 1 ---\n\n中文", False, 1, 1, 0, 'ask for pages="2-2"'),
-        ),
-        LogEntry(
-            time="2025-01-01T00:00:01.000000Z",
-            requested="../x",
-            path="/x",
-            sha256=None,
-            pages="",
-            grep="(",
-            out_cap=100,
-            duration_ms=0,
-            rendered=None,
-            message="../x is outside the allowed roots (/r)",
-        ),
-    ]
-    path = tmp_path / "calls.jsonl"
-    log = CallLog(path)
-    for entry in entries:
-        log.append(entry)
-    log.close()
-    assert read_log(path) == entries
-    assert entry_to_line(entries[0]).count("\n") == 1
-    good = path.read_text("utf-8")
-    for bad_line, reason in [
-        ("{not json", "not valid JSON"),
-        ("[1, 2]", "expected a JSON object"),
-        (good.splitlines()[0].replace('"first": 1', '"first": true'), 'key "first"'),
-        (good.splitlines()[0].replace('"out_cap": 100, ', ""), 'key "out_cap": missing'),
-        (good.splitlines()[1].replace('"error": true', '"error": 1'), 'key "error"'),
-    ]:
-        path.write_text(good + "\n" + bad_line + "\n", "utf-8")
-        with pytest.raises(LogError) as caught:
-            read_log(path)
-        message = str(caught.value)
-        assert message.startswith(f"{path}: line 4: "), message
-        assert reason in message and "\n" not in message
-    with pytest.raises(LogError, match="No such file or directory"):
-        read_log(tmp_path / "absent.jsonl")
 
 
 def test_render_does_not_import_the_sdk() -> None:

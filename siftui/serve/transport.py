@@ -1,0 +1,265 @@
+"""MCP over stdin/stdout, with the bounds the SDK's own stdio transport lacks.
+
+- A request line over ``max_request`` bytes is refused (a JSON-RPC error)
+  before anything parses it; the rest of the line is read and dropped
+  without being kept.
+- ``tools/call`` requests the SDK would reject before our handler runs (an
+  unknown tool, arguments that are not an object) are answered here, so that
+  the call log has their line too.
+- Every outgoing message is serialized by :func:`siftui.serve.wire.dump_message`:
+  valid UTF-8 whatever its strings hold.
+- EOF on stdin ends the server: calls still running get a short grace, then
+  their workers are killed and the server returns, within a second.
+
+While serving, fd 0 reads /dev/null and fd 1 writes to stderr, so that nothing
+else in the process can read from or write to the wire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectSendStream
+from mcp.server.lowlevel import Server
+from mcp.shared._context_streams import create_context_streams
+from mcp.shared.message import SessionMessage
+
+from siftui.output import encode_utf8
+from siftui.serve.wire import clip, dump_message
+
+MAX_REQUEST_BYTES = 1_000_000
+"""A read_pdf call needs a few kilobytes (a path of at most 4096 bytes, a pattern of
+200); a line longer than this is refused unread."""
+
+EOF_GRACE = 0.3
+"""Seconds calls still running may finish after stdin closes, before their workers are killed."""
+
+READ_CHUNK = 1 << 16
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,100}")')
+
+
+@dataclass(frozen=True)
+class Oversized:
+    size: int
+    head: bytes
+    tail: bytes
+
+
+class Gate:
+    """What the transport asks of the tool: its name, logging the calls it answers itself,
+    and stopping all work at EOF."""
+
+    def __init__(
+        self,
+        tool_name: str,
+        record: Callable[[str, Any, str], None],
+        shutdown: Callable[[], None],
+        busy: Callable[[], int],
+    ) -> None:
+        self.tool_name = tool_name
+        self.record = record  # (tool name, arguments, message) of a call refused here
+        self.shutdown = shutdown
+        self.busy = busy  # calls running now
+
+
+async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
+    """The lines of ``fd`` (without their newline); a line over ``limit`` bytes comes as
+    :class:`Oversized`, its middle never kept.
+
+    Reading has a thread of its own (its own limiter): calls filling anyio's
+    default thread pool must not keep the server from seeing EOF."""
+    limiter = anyio.CapacityLimiter(1)
+    buffer = bytearray()
+    over: Oversized | None = None
+    while True:
+        chunk = await anyio.to_thread.run_sync(
+            os.read, fd, READ_CHUNK, abandon_on_cancel=True, limiter=limiter
+        )
+        if not chunk:
+            break
+        start = 0
+        while True:
+            newline = chunk.find(b"\n", start)
+            piece = chunk[start:] if newline < 0 else chunk[start:newline]
+            if over is not None:
+                over = Oversized(over.size + len(piece), over.head, (over.tail + piece)[-256:])
+            else:
+                buffer += piece
+                if len(buffer) > limit:
+                    over = Oversized(len(buffer), bytes(buffer[:256]), bytes(buffer[-256:]))
+                    buffer.clear()
+            if newline < 0:
+                break
+            if over is not None:
+                yield over
+                over = None
+            elif buffer.strip():
+                yield bytes(buffer)
+            buffer.clear()
+            start = newline + 1
+    if over is not None:
+        yield over
+    elif buffer.strip():
+        yield bytes(buffer)
+
+
+def _error(request_id: Any, code: int, message: str) -> bytes:
+    data = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    return encode_utf8(json.dumps(data, ensure_ascii=False)) + b"\n"
+
+
+def _tool_error(request_id: Any, message: str) -> bytes:
+    result = {"content": [{"type": "text", "text": message}], "isError": True}
+    data = {"jsonrpc": "2.0", "id": request_id, "result": result}
+    return encode_utf8(json.dumps(data, ensure_ascii=False)) + b"\n"
+
+
+def _id_of(over: Oversized) -> Any:
+    for part in (over.head, over.tail):
+        found = _ID.search(part)
+        if found is not None:
+            try:
+                return json.loads(found.group(1))
+            except ValueError:
+                return None
+    return None
+
+
+def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
+    """The answer to give ``line`` here (and log), or None to hand it to the SDK."""
+    if isinstance(line, Oversized):
+        message = f"request of {line.size:,} bytes, over this server's limit of {limit:,} bytes"
+        gate.record("", None, message)
+        return _error(_id_of(line), types.INVALID_REQUEST, message)
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None  # the SDK answers malformed JSON-RPC itself
+    if not isinstance(data, dict) or data.get("method") != "tools/call" or "id" not in data:
+        return None
+    request_id = data["id"]
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+        return None
+    params = data.get("params")
+    if not isinstance(params, dict):
+        message = "tools/call params must be an object"
+        gate.record("", None, message)
+        return _error(request_id, types.INVALID_PARAMS, message)
+    name = params.get("name")
+    if name != gate.tool_name:
+        shown = clip(name if isinstance(name, str) else json.dumps(name)[:1000])
+        message = f"unknown tool: {shown}"
+        gate.record(shown, None, message)
+        return _error(request_id, types.INVALID_PARAMS, message)
+    arguments = params.get("arguments")
+    if arguments is not None and not isinstance(arguments, dict):
+        kind = type(arguments).__name__.replace("str", "string").replace("list", "array")
+        message = f"the arguments of {gate.tool_name} must be an object, not a JSON {kind}"
+        gate.record(gate.tool_name, arguments, message)
+        return _tool_error(request_id, message)
+    return None
+
+
+def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
+    """The error answer to a request the SDK cannot parse (its own reader drops those
+    without an answer: a lone surrogate escape, say), or None when it has no id."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    request_id = data.get("id")
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+        return None
+    details = getattr(error, "errors", None)
+    reason = "not a valid JSON-RPC message"
+    if callable(details):
+        with contextlib.suppress(Exception):  # pydantic's shape changed: the generic reason
+            reason = str(details()[0]["msg"])
+    message = f"invalid request: {clip(reason)}"
+    if data.get("method") == "tools/call":
+        gate.record(gate.tool_name, None, message)
+    return _error(request_id, types.INVALID_REQUEST, message)
+
+
+def _claim_stdio() -> tuple[int, int]:
+    """Private descriptors for the wire; fd 0 becomes /dev/null and fd 1 stderr."""
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    os.dup2(2, 1)
+    return wire_in, wire_out
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+async def serve_stdio(
+    server: Server[Any], gate: Gate, *, max_request: int = MAX_REQUEST_BYTES
+) -> None:
+    """Serve ``server`` on stdin/stdout until stdin ends."""
+    wire_in, wire_out = _claim_stdio()
+    to_server, from_client = create_context_streams[SessionMessage | Exception](0)
+    to_client, from_server = create_context_streams[SessionMessage](0)
+    out_send, out_receive = anyio.create_memory_object_stream[bytes](64)
+
+    async def read(out: MemoryObjectSendStream[bytes]) -> None:
+        async with to_server, out:
+            async for line in _lines(wire_in, max_request):
+                answer = _refusal(line, gate, max_request)
+                if answer is not None:
+                    await out.send(answer)
+                    continue
+                assert isinstance(line, bytes)
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as error:
+                    answer = _unparsed(line, error, gate)
+                    if answer is not None:  # a request: its id is answered, not left waiting
+                        await out.send(answer)
+                    else:  # the SDK deals with the rest
+                        await to_server.send(error)
+                    continue
+                await to_server.send(SessionMessage(message))
+        with anyio.move_on_after(EOF_GRACE):
+            while gate.busy():
+                await anyio.sleep(0.02)
+        gate.shutdown()
+        group.cancel_scope.cancel()
+
+    async def forward(out: MemoryObjectSendStream[bytes]) -> None:
+        async with from_server, out:
+            async for session_message in from_server:
+                await out.send(dump_message(session_message.message))
+
+    async def write() -> None:
+        limiter = anyio.CapacityLimiter(1)  # answers go out even when every call is busy
+        async with out_receive:
+            async for data in out_receive:
+                await anyio.to_thread.run_sync(
+                    _write_all, wire_out, data, abandon_on_cancel=True, limiter=limiter
+                )
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read, out_send.clone())
+        group.start_soon(forward, out_send.clone())
+        out_send.close()
+        group.start_soon(write)
+        await server.run(from_client, to_client, server.create_initialization_options())
+    # server.run returned: the streams are closed; nothing else runs.

@@ -1,0 +1,317 @@
+"""One extraction in a process of its own: bounded in time, memory and life.
+
+The server opens the file (siftui.serve.access) and hands this process the
+open descriptor, never the name: the worker reads the bytes from it, hashes
+exactly those bytes and extracts them (PyMuPDF from a stream). So what the
+agent gets, what the log's sha256 names and what was checked against the
+roots are one and the same file, whatever is renamed or swapped meanwhile.
+
+The process is a plain ``python -S -c`` child (nothing is forked from the
+threaded server). At start it asks the kernel to kill it when the server
+dies (``PR_SET_PDEATHSIG``; the server starts workers from one long-lived
+thread, as the signal follows the thread that started the child) and caps
+its address space (``RLIMIT_AS``). Its stdout and stderr are /dev/null: the
+server's stdout is the MCP wire.
+
+Protocol, over a socket pair, each message a length-prefixed pickle: to the
+worker ``(name, max_bytes, max_runes)``; back ``("ok", doc, sha256)`` or
+``("error", message, sha256 or None)``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import os
+import pickle
+import queue
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from siftui.messages import one_line, quoted
+
+_HEADER = struct.Struct("!Q")
+# How MuPDF reports an allocation refused by RLIMIT_AS ("realloc (190824768 bytes) failed").
+_OUT_OF_MEMORY = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
+_CODE = "import sys; from siftui.serve.worker import main; main(sys.argv[1:])"
+PR_SET_PDEATHSIG = 1
+
+
+class WorkerFailed(Exception):
+    """The worker could not extract; ``str(error)`` is one line, ``sha256`` what was read."""
+
+    def __init__(self, message: str, sha256: str | None = None, *, timed_out: bool = False):
+        super().__init__(message)
+        self.sha256 = sha256
+        self.timed_out = timed_out
+
+
+# --- in the worker ---------------------------------------------------------------------------
+
+
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the server died before the line above ran
+        os._exit(1)
+
+
+def _send(sock: socket.socket, message: object) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _read_all(fd: int, max_bytes: int) -> bytes:
+    """The file's bytes from offset 0, at most ``max_bytes`` + 1 (more means too large)."""
+    parts: list[bytes] = []
+    got = 0
+    while got <= max_bytes:
+        chunk = os.pread(fd, min(1 << 20, max_bytes + 1 - got), got)
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _extract(name: str, data: bytes) -> Any:
+    from siftui.cache import DocCache, cache_key
+    from siftui.damage import ATTACHMENTS_ONLY
+    from siftui.extract import ExtractError, NeedsPassword, extract
+    from siftui.load import LoadError, doc_json_from_bytes, is_doc_json_bytes
+
+    if is_doc_json_bytes(name, data):
+        return doc_json_from_bytes(name, data)
+    import hashlib
+
+    store = DocCache.default()
+    key = cache_key(hashlib.sha256(data).hexdigest(), None, None)
+    doc = store.get(key)
+    if doc is not None:
+        return doc
+    try:
+        doc = extract(name, data=data, workers=1)
+    except NeedsPassword as error:
+        # What an agent can do about it; and whether only the attachments are encrypted.
+        only = f"{ATTACHMENTS_ONLY}; " if ATTACHMENTS_ONLY in str(error) else ""
+        raise LoadError(
+            f"{quoted(name)}: {only}the file is encrypted and needs a password, which an agent "
+            "cannot give; the server's operator can supply it (siftui extract FILE --password "
+            "... -o FILE.json under a root gives a Doc JSON this tool reads)"
+        ) from None
+    except ExtractError as error:
+        raise LoadError(str(error)) from None
+    store.put(key, doc)
+    return doc
+
+
+def main(argv: list[str]) -> None:
+    """The worker: ``argv`` is the server's pid, the socket's and the file's descriptors,
+    and the address-space limit in bytes (0: none)."""
+    parent, sock_fd, file_fd, memory = (int(value) for value in argv)
+    _die_with_parent(parent)
+    if memory > 0:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    sock = socket.socket(fileno=sock_fd)
+    sha256: str | None = None
+    name = "?"
+    try:
+        name, max_bytes, max_runes = _receive(sock, None)
+        data = _read_all(file_fd, max_bytes)
+        os.close(file_fd)
+        import hashlib
+
+        sha256 = hashlib.sha256(data).hexdigest()
+        if len(data) > max_bytes:
+            raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
+        if not data:
+            raise _Refusal(f"{quoted(name)}: empty file, not a document")
+        doc = _extract(name, data)
+        del data
+        runes = sum(len(page) for page in doc.pages)
+        if runes > max_runes:
+            raise _Refusal(
+                f"{quoted(name)}: {runes:,} characters of text, over this server's limit "
+                f"of {max_runes:,}"
+            )
+        _send(sock, ("ok", doc, sha256))
+    except _Refusal as refusal:
+        _send(sock, ("error", str(refusal), sha256))
+    except MemoryError:
+        _send(sock, ("error", _memory_message(name, memory), sha256))
+    except Exception as error:
+        from siftui.load import LoadError
+
+        if isinstance(error, LoadError):
+            message = str(error)
+        else:
+            message = f"{quoted(name)}: extraction failed: {one_line(error)}"
+        if memory > 0 and _OUT_OF_MEMORY.search(message):
+            message = _memory_message(name, memory)
+        _send(sock, ("error", message, sha256))
+    finally:
+        sock.close()
+
+
+def _memory_message(name: str, memory: int) -> str:
+    return f"{quoted(name)}: extraction needed more than this server's {memory:,} bytes of memory"
+
+
+class _Refusal(Exception):
+    pass
+
+
+def _receive(sock: socket.socket, deadline: float | None) -> Any:
+    header = _exactly(sock, _HEADER.size, deadline)
+    (size,) = _HEADER.unpack(header)
+    return pickle.loads(_exactly(sock, size, deadline))
+
+
+def _exactly(sock: socket.socket, size: int, deadline: float | None) -> bytes:
+    """``size`` bytes from ``sock``; TimeoutError past ``deadline``, EOFError at its end."""
+    parts: list[bytes] = []
+    left = size
+    while left:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            sock.settimeout(remaining)
+        chunk = sock.recv(min(left, 1 << 20))
+        if not chunk:
+            raise EOFError
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+# --- in the server ---------------------------------------------------------------------------
+
+
+class _Spawner:
+    """Starts every worker from one thread that lives as long as the server, so that
+    PR_SET_PDEATHSIG (which fires when the starting *thread* ends) means "the server died"."""
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue[tuple[Any, concurrent.futures.Future[Any]]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def popen(self, **kwargs: Any) -> subprocess.Popen[bytes]:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="siftui-spawner", daemon=True
+                )
+                self._thread.start()
+        future: concurrent.futures.Future[subprocess.Popen[bytes]] = concurrent.futures.Future()
+        self._requests.put((kwargs, future))
+        return future.result()
+
+    def _run(self) -> None:
+        while True:
+            kwargs, future = self._requests.get()
+            try:
+                future.set_result(subprocess.Popen(**kwargs))
+            except BaseException as error:  # handed to the caller, which reports it
+                future.set_exception(error)
+
+
+_SPAWNER = _Spawner()
+
+
+def _environment() -> dict[str, str]:
+    environment = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[2])
+    environment["PYTHONPATH"] = os.pathsep.join(
+        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
+    )
+    return environment
+
+
+class Running:
+    """A started worker; :meth:`kill` may be called from any thread, any number of times."""
+
+    def __init__(self, process: subprocess.Popen[bytes], sock: socket.socket) -> None:
+        self.process = process
+        self.sock = sock
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(OSError):
+                self.process.kill()
+
+
+def start(fd: int, memory: int) -> Running:
+    """A worker process that will read the open file ``fd`` (a regular file)."""
+    mine, theirs = socket.socketpair()
+    try:
+        process = _SPAWNER.popen(
+            args=[
+                sys.executable,
+                "-S",
+                "-c",
+                _CODE,
+                str(os.getpid()),
+                str(theirs.fileno()),
+                str(fd),
+                str(memory),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(theirs.fileno(), fd),
+            env=_environment(),
+        )
+    except BaseException:
+        mine.close()
+        raise
+    finally:
+        theirs.close()
+    return Running(process, mine)
+
+
+def finish(
+    running: Running, name: str, max_bytes: int, max_runes: int, deadline: float, timeout: float
+) -> tuple[Any, str]:
+    """The worker's (Doc, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it."""
+    try:
+        _send(running.sock, (name, max_bytes, max_runes))
+        message = _receive(running.sock, deadline)
+    except TimeoutError:
+        raise WorkerFailed(
+            f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
+        ) from None
+    except (EOFError, OSError, pickle.UnpicklingError):
+        running.kill()
+        code = running.process.wait()
+        raise WorkerFailed(f"{quoted(name)}: the extraction process died ({_exit(code)})") from None
+    finally:
+        running.kill()
+        running.sock.close()
+        running.process.wait()
+    if message[0] == "ok":
+        return message[1], message[2]
+    raise WorkerFailed(message[1], message[2])
+
+
+def _exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
