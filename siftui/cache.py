@@ -51,6 +51,7 @@ from siftui.extract import Progress, check_file, extract
 FORMAT = 1
 MAGIC = b"siftui doc cache 1\n"
 SUFFIX = ".doc"
+OTHER_SUFFIXES = (".hidden",)  # siftui.hidden_cache's entries share the directory and its size
 TEMP_PREFIX = ".tmp-"
 TEMP_MAX_AGE = 3600.0
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -251,7 +252,9 @@ class DocCache:
                     if item.name.startswith(TEMP_PREFIX):
                         if now - info.st_mtime > TEMP_MAX_AGE:
                             _unlink(item.path)
-                    elif item.name.endswith(SUFFIX) and item.is_file(follow_symlinks=False):
+                    elif item.name.endswith((SUFFIX, *OTHER_SUFFIXES)) and item.is_file(
+                        follow_symlinks=False
+                    ):
                         entries.append((info.st_mtime, info.st_size, item.path))
         except OSError:
             return

@@ -241,7 +241,10 @@ def _classify(piece: _Piece, paints: _Paints) -> bool:
     """Settle a piece from the painted boxes alone; False when the page must be drawn."""
     near = paints.near(piece.bbox)
     if piece.kind == "invisible":
-        if any(kind in IMAGES and _share_inside(piece.bbox, box) >= OCR_OVERLAP for _, kind, box in near):
+        if any(
+            kind in IMAGES and _share_inside(piece.bbox, box) >= OCR_OVERLAP
+            for _, kind, box in near
+        ):
             piece.kind = "ocr_layer"
         return True
     if piece.kind is not None:
@@ -308,7 +311,7 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[_Piece], area: Box
         if piece.rgb is None or box[2] <= box[0] or box[3] <= box[1]:
             continue
         if page.rotation % 360:
-            box = tuple(pymupdf.Rect(box) * rotation)  # type: ignore[assignment]
+            box = tuple(pymupdf.Rect(box) * rotation)
         background = view.background(box)
         if background is None:
             continue
@@ -387,7 +390,13 @@ def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[F
         to_draw = [piece for piece in pieces if not _classify(piece, paints)]
         if to_draw:
             _render_check(page, to_draw, bound)
-    hidden = [piece for piece in pieces if piece.kind is not None and piece.letters().strip()]
+    # A hidden bracket or dash (a character under a picture's edge) says nothing:
+    # a finding holds at least one letter or digit.
+    hidden = [
+        piece
+        for piece in pieces
+        if piece.kind is not None and any(char.isalnum() for char in piece.letters())
+    ]
     if not hidden:
         return []
     if page_text is None:
