@@ -409,7 +409,8 @@ def _located(pieces: list[_Piece], page_text: str, number: int) -> list[Finding]
 
     Two pieces in a row (in drawing order) of the same kind become one finding
     when the second follows the first in the page text with only white space
-    between. A piece that cannot be located keeps the text as drawn.
+    between. A piece that cannot be located keeps the text as drawn, but for
+    text off the page, which extraction may have dropped (then it is no finding).
     """
     findings: list[Finding] = []
     current: tuple[str, int, int, Box] | None = None  # kind, begin, end, box
@@ -425,10 +426,11 @@ def _located(pieces: list[_Piece], page_text: str, number: int) -> list[Finding]
         text = piece.letters()
         where = locate(page_text, text, cursor) or locate(page_text, text)
         if where is None:
-            flush()
-            current = None
-            findings.append(Finding(number, piece.kind, text, piece.bbox))
-            continue
+            if piece.kind != "off_page":  # spelt otherwise by extraction: kept as drawn
+                flush()
+                current = None
+                findings.append(Finding(number, piece.kind, text, piece.bbox))
+            continue  # off the page and not extracted: the agent does not read it
         begin, end = where
         if (
             current is not None
