@@ -127,7 +127,7 @@ def make_visible_pdf(path: Path) -> Path:
                 page.insert_text(at, text, fontsize=11)
                 shape = page.new_shape()
                 shape.draw_rect(box)
-                shape.draw_rect(box + (4, 2, -4, -2))
+                shape.draw_rect(pymupdf.Rect(box.x0 + 4, box.y0 + 2, box.x1 - 4, box.y1 - 2))
                 shape.finish(color=None, fill=(0, 0, 0), even_odd=True)
                 shape.commit()
             else:
