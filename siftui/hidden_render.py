@@ -167,13 +167,14 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
     import pymupdf
 
     rotation = page.rotation_matrix
+    turned = bool(page.rotation % 360)
     for piece in pieces:
         box = intersection(piece.bbox, area)
         if piece.rgb is None or box[2] <= box[0] or box[3] <= box[1]:
             continue
-        if page.rotation % 360:
+        if turned:
             box = tuple(pymupdf.Rect(box) * rotation)
-        slant = None if page.rotation % 360 else piece.slanted_points()
+        slant = None if turned else piece.slanted_points()
         background = view.background(box) if slant is None else view.around(slant)
         if background is None:
             continue
