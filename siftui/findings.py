@@ -171,3 +171,35 @@ def snippet(text: str, limit: int = 60) -> str:
     """A finding's text on one line for people: white space collapsed, cut with "…"."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def in_pages(findings: Iterable[Finding], first: int, last: int) -> tuple[Finding, ...]:
+    """The findings on pages first..last (an answer's range; none when first < 1)."""
+    if first < 1:
+        return ()
+    return tuple(finding for finding in findings if first <= finding.page <= last)
+
+
+def counter_line(findings: Sequence[Finding]) -> str:
+    """For the TUI's counter: "hidden text: 3 spans on 2 pages (412 runes) in this answer"
+    (alarms only; "" when there are none)."""
+    alarms = [finding for finding in findings if finding.alarm]
+    if not alarms:
+        return ""
+    pages = len(pages_with(alarms))
+    runes = sum(len(finding.text) for finding in alarms)
+    return (
+        f"hidden text: {len(alarms)} span{'' if len(alarms) == 1 else 's'} on {pages} "
+        f"page{'' if pages == 1 else 's'} ({runes:,} runes) in this answer"
+    )
+
+
+def warning_line(findings: Sequence[Finding]) -> str:
+    """For the MCP server's --warn-hidden: one line naming the pages ("" for no alarm)."""
+    pages = pages_with(findings)
+    if not pages:
+        return ""
+    return (
+        "warning: this answer contains text that is invisible on the page "
+        f"(page{'' if len(pages) == 1 else 's'} {', '.join(str(page) for page in pages)})"
+    )

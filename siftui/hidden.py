@@ -192,12 +192,10 @@ def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[F
         to_draw = [piece for piece in pieces if not _classify(piece, paints)]
         if to_draw:
             render_check(page, to_draw, bound)
-    # A hidden bracket, or one letter under a picture's edge, says nothing to
-    # an agent: a finding holds at least MIN_LETTERS letters or digits.
     hidden = [
         piece
         for piece in pieces
-        if piece.kind is not None and sum(char.isalnum() for char in piece.letters()) >= MIN_LETTERS
+        if piece.kind is not None and any(char.isalnum() for char in piece.letters())
     ]
     if not hidden:
         return []
@@ -253,4 +251,6 @@ def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
             current = (piece.kind, begin, end, piece.bbox)
         cursor = end
     flush()
-    return findings
+    # A hidden bracket, or one letter under a picture's edge, says nothing to
+    # an agent: a finding holds at least MIN_LETTERS letters or digits.
+    return [f for f in findings if sum(char.isalnum() for char in f.text) >= MIN_LETTERS]

@@ -34,6 +34,10 @@ MIN_PIXELS = 12.0
 """The render is sharp enough that the smallest span to check is this many pixels high."""
 
 MAX_ZOOM = 3.0
+UNIFORM = 0.9
+"""Text in the colour of its background is hidden only when its box is (nearly)
+all that colour: glyphs of another colour in it (a text framed by a thick border
+of its colour, text shaping a soft mask) show it is seen."""
 SLANT = 0.035
 """Text whose baseline leans more than this (sine; 2 degrees) is slanted."""
 DROP = 0.15
@@ -155,11 +159,8 @@ def render_check(page: Any, pieces: list[Piece], bound: Box) -> None:
     for group in groups.values():
         sample = group[:: max(1, len(group) // GROUP_SAMPLES)][:GROUP_SAMPLES]
         _check(page, drawing, view, sample, area)
-        if len(group) > len(sample) and len({piece.kind for piece in sample}) > 1:
+        if any(piece.kind is not None for piece in sample):  # rare: look at each
             _check(page, drawing, view, [p for p in group if p not in sample], area)
-        else:
-            for piece in group:
-                piece.kind = sample[0].kind
     _check(page, drawing, view, alone, area)
 
 
@@ -178,7 +179,7 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
         background = view.background(box) if slant is None else view.around(slant)
         if background is None:
             continue
-        if same_colour(piece.rgb, background):
+        if same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
             piece.kind = "covered" if piece.covered_by else "low_contrast"
         elif piece.covered_by:
             height = min(box[3] - box[1], box[2] - box[0])
@@ -212,6 +213,29 @@ class _View:
         xm, ym = (x0 + x1) // 2, (y0 + y1) // 2
         points = {(x, y) for x in (x0, xm, x1) for y in (y0, y1)} | {(x0, ym), (x1, ym)}
         return self._common(points)
+
+    def uniform(self, box: Box, background: Sequence[float]) -> float:
+        """The share of the box's pixels of the background's colour (within QUANTUM)."""
+        x0 = max(0, math.floor(box[0]) - self.x)
+        y0 = max(0, math.floor(box[1]) - self.y)
+        x1 = min(self.width, math.ceil(box[2]) - self.x)
+        y1 = min(self.height, math.ceil(box[3]) - self.y)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        red, green, blue = (float(value) * 255 for value in background)
+        samples, stride, n = self.samples, self.stride, self.n
+        same = 0
+        for y in range(y0, y1):
+            row = y * stride
+            for x in range(x0, x1):
+                at = row + x * n
+                if (
+                    abs(samples[at] - red) <= QUANTUM
+                    and abs(samples[at + 1] - green) <= QUANTUM
+                    and abs(samples[at + 2] - blue) <= QUANTUM
+                ):
+                    same += 1
+        return float(same / ((x1 - x0) * (y1 - y0)))
 
     def around(self, points: list[tuple[float, float]]) -> tuple[float, float, float] | None:
         """The most frequent colour at these page points (those inside the render)."""

@@ -94,8 +94,10 @@ def test_a_hidden_bracket_or_letter_alone_is_no_finding(tmp_path: Path) -> None:
         page = document.new_page()
         page.insert_text((72, 72), "Seen ) here", fontsize=11)
         page.insert_text((72, 120), ")", fontsize=11, color=(1, 1, 1))
-        page.insert_text((72, 140), "k", fontsize=11, color=(1, 1, 1))
-        page.insert_text((72, 160), "Word", fontsize=11, color=(1, 1, 1))
+        page.insert_text((72, 140), "Seen again", fontsize=11)
+        page.insert_text((72, 160), "k", fontsize=11, color=(1, 1, 1))
+        page.insert_text((72, 180), "Seen a third time", fontsize=11)
+        page.insert_text((72, 200), "Word", fontsize=11, color=(1, 1, 1))
         document.save(path)
     assert [(f.kind, f.text) for f in inspect_document(path).findings] == [("low_contrast", "Word")]
 
