@@ -204,6 +204,11 @@ def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[F
     return _located(hidden, page_text, number)
 
 
+def _rounded(box: Box) -> Box:
+    """To 1/100 pt, as the JSON and the cache keep it: a cached finding equals a new one."""
+    return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
+
+
 def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
     """Findings with the page text's own spelling; neighbours of one kind joined.
 
@@ -219,7 +224,7 @@ def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
     def flush() -> None:
         if current is not None:
             kind, begin, end, box = current
-            findings.append(Finding(number, kind, page_text[begin:end], box))
+            findings.append(Finding(number, kind, page_text[begin:end], _rounded(box)))
 
     for piece in pieces:
         assert piece.kind is not None
@@ -229,7 +234,7 @@ def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
             if piece.kind != "off_page":  # spelt otherwise by extraction: kept as drawn
                 flush()
                 current = None
-                findings.append(Finding(number, piece.kind, text, piece.bbox))
+                findings.append(Finding(number, piece.kind, text, _rounded(piece.bbox)))
             continue  # off the page and not extracted: the agent does not read it
         begin, end = where
         if (
