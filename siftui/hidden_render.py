@@ -197,7 +197,8 @@ class _View:
     """A rendered pixmap's samples, read without a PyMuPDF call per pixel."""
 
     def __init__(self, pixmap: Any) -> None:
-        self.samples = bytes(pixmap.samples)
+        self.pixmap = pixmap  # its memory holds the samples
+        self.samples = pixmap.samples_mv
         self.stride, self.n = pixmap.stride, pixmap.n
         self.x, self.y, self.width, self.height = pixmap.x, pixmap.y, pixmap.w, pixmap.h
 
