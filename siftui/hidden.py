@@ -126,6 +126,7 @@ class _Paints:
     def __init__(self, log: list[tuple[str, Any]], bound: Box) -> None:
         self.bands: dict[int, list[tuple[int, str, Box]]] = {}
         self.bottom = bound[3] + BAND
+        self.seen: dict[tuple[int, int], list[tuple[int, str, Box]]] = {}
         for index, (kind, rect) in enumerate(log):
             if kind not in PAINTS:
                 continue
@@ -143,12 +144,18 @@ class _Paints:
                 self.bands.setdefault(band, []).append(item)
 
     def near(self, box: Box) -> list[tuple[int, str, Box]]:
-        found: dict[int, tuple[int, str, Box]] = {}
+        """What is painted in the bands the box reaches, each once, in drawing
+        order (remembered per band range: the spans of a line share it)."""
         top, bottom = max(box[1], -BAND), min(box[3], self.bottom)
-        for band in range(int(top // BAND), int(bottom // BAND) + 1):
-            for item in self.bands.get(band, ()):
-                found[item[0]] = item
-        return list(found.values())
+        key = (int(top // BAND), int(bottom // BAND))
+        found = self.seen.get(key)
+        if found is None:
+            items: dict[int, tuple[int, str, Box]] = {}
+            for band in range(key[0], key[1] + 1):
+                for item in self.bands.get(band, ()):
+                    items[item[0]] = item
+            found = self.seen[key] = sorted(items.values())
+        return found
 
 
 def _classify(piece: Piece, paints: _Paints) -> bool:
@@ -162,7 +169,10 @@ def _classify(piece: Piece, paints: _Paints) -> bool:
         return True
     if piece.kind is not None:
         return True
+    x0, y0, x1, y1 = piece.bbox
     for index, kind, box in near:
+        if box[0] >= x1 or box[2] <= x0 or box[1] >= y1 or box[3] <= y0:
+            continue  # beside it, not under or over it
         if index < piece.seqno:
             if share_inside(piece.bbox, box) >= UNDER and (
                 piece.under is None or index > piece.under[0]
