@@ -33,6 +33,9 @@ INK = 0.02
 MIN_PIXELS = 12.0
 """The render is sharp enough that the smallest span to check is this many pixels high."""
 
+RENDER_ZOOM = 0.5
+"""The page is drawn at 36 dpi to find the colour under text: enough for the
+edges of a box of 2 pt or more (tiny text is reported before any drawing)."""
 MAX_ZOOM = 3.0
 UNIFORM = 0.9
 """Text in the colour of its background is hidden only when its box is (nearly)
@@ -145,8 +148,9 @@ def render_check(page: Any, pieces: list[Piece], bound: Box) -> None:
         return
     rotation = page.rotation_matrix
     drawing = page.get_displaylist()
-    pixmap = drawing.get_pixmap(clip=pymupdf.Rect(area) * rotation, alpha=False)
-    view = _View(pixmap)
+    zoom = pymupdf.Matrix(RENDER_ZOOM, RENDER_ZOOM)
+    pixmap = drawing.get_pixmap(matrix=zoom, clip=pymupdf.Rect(area) * rotation, alpha=False)
+    view = _View(pixmap, RENDER_ZOOM)
     # Text of one colour on one filled shape: the shape is nearly always of one
     # colour, so a few of its spans decide for all when they agree.
     groups: dict[tuple[Any, ...], list[Piece]] = {}
@@ -196,7 +200,8 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
 class _View:
     """A rendered pixmap's samples, read without a PyMuPDF call per pixel."""
 
-    def __init__(self, pixmap: Any) -> None:
+    def __init__(self, pixmap: Any, scale: float = 1.0) -> None:
+        self.scale = scale
         self.pixmap = pixmap  # its memory holds the samples
         self.samples = pixmap.samples_mv
         self.stride, self.n = pixmap.stride, pixmap.n
@@ -205,22 +210,27 @@ class _View:
     def background(self, box: Box) -> tuple[float, float, float] | None:
         """The colour a reader sees around a span: the most frequent (in steps of
         QUANTUM) of the pixels on the edges of its box, where glyphs rarely reach."""
-        x0 = max(0, math.floor(box[0]) - self.x)
-        y0 = max(0, math.floor(box[1]) - self.y)
-        x1 = min(self.width, math.ceil(box[2]) - self.x) - 1
-        y1 = min(self.height, math.ceil(box[3]) - self.y) - 1
+        x0, y0, x1, y1 = self._pixels(box)
+        x1, y1 = x1 - 1, y1 - 1
         if x1 < x0 or y1 < y0:
             return None
         xm, ym = (x0 + x1) // 2, (y0 + y1) // 2
         points = {(x, y) for x in (x0, xm, x1) for y in (y0, y1)} | {(x0, ym), (x1, ym)}
         return self._common(points)
 
+    def _pixels(self, box: Box) -> tuple[int, int, int, int]:
+        """The pixmap's pixels (x0, y0, x1, y1, ends excluded) under a page box."""
+        scale = self.scale
+        return (
+            max(0, math.floor(box[0] * scale) - self.x),
+            max(0, math.floor(box[1] * scale) - self.y),
+            min(self.width, math.ceil(box[2] * scale) - self.x),
+            min(self.height, math.ceil(box[3] * scale) - self.y),
+        )
+
     def uniform(self, box: Box, background: Sequence[float]) -> float:
         """The share of the box's pixels of the background's colour (within QUANTUM)."""
-        x0 = max(0, math.floor(box[0]) - self.x)
-        y0 = max(0, math.floor(box[1]) - self.y)
-        x1 = min(self.width, math.ceil(box[2]) - self.x)
-        y1 = min(self.height, math.ceil(box[3]) - self.y)
+        x0, y0, x1, y1 = self._pixels(box)
         if x1 <= x0 or y1 <= y0:
             return 0.0
         red, green, blue = (float(value) * 255 for value in background)
@@ -240,11 +250,9 @@ class _View:
 
     def around(self, points: list[tuple[float, float]]) -> tuple[float, float, float] | None:
         """The most frequent colour at these page points (those inside the render)."""
-        inside = {
-            (int(x) - self.x, int(y) - self.y)
-            for x, y in points
-            if 0 <= int(x) - self.x < self.width and 0 <= int(y) - self.y < self.height
-        }
+        scale = self.scale
+        pixels = {(int(x * scale) - self.x, int(y * scale) - self.y) for x, y in points}
+        inside = {(x, y) for x, y in pixels if 0 <= x < self.width and 0 <= y < self.height}
         return self._common(inside) if inside else None
 
     def _common(self, points: set[tuple[int, int]]) -> tuple[float, float, float]:
