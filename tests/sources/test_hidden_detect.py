@@ -107,3 +107,17 @@ def test_findings_are_plain_values() -> None:
     assert one == Finding(1, "invisible", "x", (0.0, 0.0, 1.0, 1.0))
     assert hash(one) == hash(Finding(1, "invisible", "x", (0.0, 0.0, 1.0, 1.0)))
     assert one.alarm and not Finding(1, "ocr_layer", "x", (0, 0, 1, 1)).alarm
+
+
+def test_the_garbage_collector_is_left_as_it_was(hidden_pdf: Path) -> None:
+    import gc
+
+    assert gc.isenabled()
+    inspect_document(hidden_pdf, max_pages=2)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        inspect_document(hidden_pdf, max_pages=2)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
