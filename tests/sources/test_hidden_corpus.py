@@ -1,8 +1,8 @@
 """The real corpus: no false alarms on normal text, the scan is no alarm (issue 13).
 
 Findings per file (siftui inspect, PyMuPDF 1.28): none in any file but
-pgfmanual.pdf (61 findings on 19 pages: 16 transparent, 17 low_contrast, 1
-tiny, 27 covered), text the manual's own examples really hide (TikZ pictures
+pgfmanual.pdf (58 findings on 20 pages: 16 transparent, 17 low_contrast, 1
+tiny, 24 covered), text the manual's own examples really hide (TikZ pictures
 clipped to a smaller frame, animation frames where text has faded to opacity 0
 or sits on a disc of its colour, text under a shape drawn later). The long
 files run with ``-m slow``.
