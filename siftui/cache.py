@@ -54,6 +54,7 @@ from siftui.unreadable import Extraction, UnreadablePage
 FORMAT = 1
 MAGIC = b"siftui doc cache 1\n"
 SUFFIX = ".doc"
+OTHER_SUFFIXES = (".hidden",)  # siftui.hidden_cache's entries share the directory and its size
 TEMP_PREFIX = ".tmp-"
 TEMP_MAX_AGE = 3600.0
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
@@ -258,7 +259,9 @@ class DocCache:
                     if item.name.startswith(TEMP_PREFIX):
                         if now - info.st_mtime > TEMP_MAX_AGE:
                             _unlink(item.path)
-                    elif item.name.endswith(SUFFIX) and item.is_file(follow_symlinks=False):
+                    elif item.name.endswith((SUFFIX, *OTHER_SUFFIXES)) and item.is_file(
+                        follow_symlinks=False
+                    ):
                         entries.append((info.st_mtime, info.st_size, item.path))
         except OSError:
             return
@@ -275,7 +278,7 @@ def _unlink(where: str) -> None:
         os.unlink(where)
 
 
-def _identity(path: Path) -> tuple[int, int, int, int]:
+def file_identity(path: Path) -> tuple[int, int, int, int]:
     info = path.stat()
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
@@ -334,7 +337,7 @@ def cached_extract_report(
     where = check_file(path)
     store = DocCache.default() if cache is None else cache
     try:
-        before = _identity(where)
+        before = file_identity(where)
         digest = file_sha256(where)
     except OSError:
         return extract_report(
@@ -356,7 +359,7 @@ def cached_extract_report(
         return found
     found = extract_report(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
     try:
-        unchanged = _identity(where) == before
+        unchanged = file_identity(where) == before
     except OSError:
         unchanged = False
     if unchanged:  # written to while it was read: its hash may not be these pages'

@@ -74,6 +74,7 @@ TUI_EXAMPLES = """commands:
   siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
   siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
+  siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
 
 examples:
@@ -522,6 +523,12 @@ def _cmd_mcp(argv: Sequence[str]) -> int:
             log.close()
 
 
+def _cmd_inspect(argv: Sequence[str]) -> int:
+    from siftui.cli_inspect import cmd_inspect
+
+    return cmd_inspect(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     commands = {
@@ -530,6 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mcp": _cmd_mcp,
         "walk": _cmd_walk,
         "log": _cmd_log,
+        "inspect": _cmd_inspect,
     }
     try:
         if arguments and arguments[0] in commands:

@@ -1,0 +1,125 @@
+"""``siftui inspect FILE``: the text an agent reads that no person sees on the page.
+
+Exit codes: 0 nothing hidden, 3 hidden text found (so that scripts and CI
+pipelines can stop a document before an agent reads it), 1 a document error,
+2 a bad option. A scan's OCR layer (``ocr_layer``) is listed but is not an
+alarm: a file whose only findings are OCR layers exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+
+from siftui.cli import UsageError, _check_max_pages, _Parser, _whole_number, _write_stdout
+from siftui.extract import ExtractError, check_file
+from siftui.findings import Inspection, inspection_json, pages_with, snippet, summary
+from siftui.load import LoadError, is_doc_json
+from siftui.messages import quoted
+from siftui.output import encode_utf8
+
+EXIT_HIDDEN = 3
+
+INSPECT_EXAMPLES = """kinds:
+  invisible     drawn in render mode 3 (neither filled nor stroked)
+  transparent   drawn with opacity 0
+  low_contrast  in the colour of what is painted under it (white on white, black on black)
+  tiny          under 1 pt high
+  off_page      mostly outside the page's crop box
+  covered       under an image or a filled shape drawn after it
+  ocr_layer     invisible text over an image: a scan's OCR layer (listed, not an alarm)
+
+exit status: 0 nothing hidden (OCR layers alone included), 3 hidden text found,
+1 the file cannot be read, 2 a bad option.
+
+examples:
+  siftui inspect report.pdf
+  siftui inspect report.pdf --json | jq .summary
+  siftui inspect upload.pdf >/dev/null || echo "hidden text: not passed to the agent"
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="siftui inspect",
+        description=(
+            "List the text an agent reads in a document that a person does not see on "
+            "the page: one line per finding, then a summary."
+        ),
+        epilog=INSPECT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="FILE", help="a PDF (or another document PyMuPDF opens)")
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--max-pages", type=_whole_number, default=None, help="inspect at most N pages"
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the disk cache"
+    )
+    return parser
+
+
+def cmd_inspect(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    _check_max_pages(args.max_pages)
+    inspection = _inspect(args.path, args.password, args.max_pages, not args.no_cache)
+    if args.json:
+        text = json.dumps(inspection_json(args.path, inspection), ensure_ascii=False)
+    else:
+        text = report(inspection)
+    _write_stdout(encode_utf8(text + "\n"))
+    return EXIT_HIDDEN if inspection.alarms else 0
+
+
+def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool) -> Inspection:
+    from siftui.hidden_cache import cached_inspect  # PyMuPDF only for this command
+
+    try:
+        check_file(path)
+        if is_doc_json(path):
+            raise LoadError(
+                f"{quoted(path)}: a Doc JSON file holds text, not pages to look at; "
+                "inspect the document itself"
+            )
+        return cached_inspect(path, password=password, max_pages=max_pages, use_cache=cache)
+    except ExtractError as error:
+        raise LoadError(str(error)) from None
+    except OSError as error:
+        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
+    except ValueError as error:  # a bad option the parser let through
+        raise UsageError(str(error)) from None
+
+
+def _quoted(text: str) -> str:
+    return '"' + quoted(snippet(text)) + '"'
+
+
+def report(inspection: Inspection) -> str:
+    """The text output: ``p. 12 invisible "Ignore previous …"`` lines, then a summary."""
+    lines = [f"p. {f.page} {f.kind} {_quoted(f.text)}" for f in inspection.findings]
+    lines.append(summary_line(inspection))
+    return "\n".join(lines)
+
+
+def summary_line(inspection: Inspection) -> str:
+    inspected = inspection.pages_inspected
+    of = "" if inspected == inspection.page_count else f" of {inspection.page_count}"
+    pages = f"{inspected:,} page{'' if inspected == 1 else 's'}{of} inspected"
+    if not inspection.findings:
+        return f"no hidden text ({pages})"
+    alarms = inspection.alarms
+    others = [finding for finding in inspection.findings if not finding.alarm]
+    scans = ", ".join(f"{count} {kind}" for kind, count in summary(others).items())
+    if not alarms:
+        return f"no hidden text; {scans} (a scan's text: not an alarm; {pages})"
+    counts = ", ".join(f"{count} {kind}" for kind, count in summary(alarms).items())
+    also = f"; also {scans} (not an alarm)" if others else ""
+    on = pages_with(alarms)
+    runes = sum(len(finding.text) for finding in alarms)
+    return (
+        f"hidden text: {len(alarms)} span{'' if len(alarms) == 1 else 's'} on "
+        f"{len(on)} page{'' if len(on) == 1 else 's'} ({runes:,} runes): {counts}{also} ({pages})"
+    )

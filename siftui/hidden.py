@@ -1,0 +1,271 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+"""Find the text of a page that is extracted but not visible (sources layer, PyMuPDF).
+
+How, per page (see siftui.findings for the kinds):
+
+1. ``page.get_texttrace()`` gives every span as drawn: render mode, opacity,
+   size, colour, box, and its place in the drawing order (``seqno``).
+   Render mode 3 is ``invisible`` (``ocr_layer`` over an image), opacity 0 is
+   ``transparent``, under 1 pt is ``tiny``, a box mostly outside the crop box
+   is ``off_page``.
+2. ``page.get_bboxlog()`` gives the box of everything painted, in the same
+   drawing order. A span with nothing painted under or over it lies on the
+   white page: it is ``low_contrast`` when its colour is close to white.
+3. Only spans with something painted under them or drawn over them (most
+   pages have none) need the page drawn: one low-resolution render of the
+   part of the page holding them. In the span's box, the most frequent colour
+   is what a reader sees there. The text is ``covered`` when a later image or
+   filled shape covers its box and the render shows no pixel of the text's
+   colour, ``low_contrast`` when its colour is that of the background.
+
+The findings' text is located in the page's ``get_text()``, so it is exactly
+the text the agent reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from siftui.findings import Box, Finding, locate
+from siftui.hidden_render import (
+    WHITE,
+    Piece,
+    intersection,
+    render_check,
+    same_colour,
+    share_inside,
+)
+
+PAINTS = frozenset({"fill-path", "fill-image", "fill-imgmask", "fill-shade"})
+IMAGES = frozenset({"fill-image", "fill-imgmask"})
+
+TINY = 1.0
+"""Text under this size (pt) is ``tiny``."""
+
+OFF_PAGE = 0.5
+"""A span with less than this share of its box inside the crop box is ``off_page``."""
+
+COVERS = 0.9
+"""A later object covering this share of a span's box may hide it."""
+
+UNDER = 0.5
+"""Something painted earlier under this share of a span's box may be its background."""
+
+OCR_OVERLAP = 0.5
+"""Invisible text with this share of its box over an image is an ``ocr_layer``."""
+
+OPAQUE = 1 / 255
+
+
+def _page_bound(page: Any) -> Box:
+    """The crop box in the unrotated page space texttrace and bboxlog use."""
+    rect = page.rect
+    width, height = float(rect.width), float(rect.height)
+    if page.rotation % 180:
+        width, height = height, width
+    return (0.0, 0.0, width, height)
+
+
+def _span_kind(span: dict[str, Any]) -> str | None:
+    """What the span's own drawing says: invisible, transparent, tiny, or None."""
+    if span["type"] == 3:
+        return "invisible"
+    if span["opacity"] < OPAQUE:
+        return "transparent"
+    if span["size"] < TINY:
+        return "tiny"
+    return None
+
+
+def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
+    """The span as the agent reads it: whole when it is inside the page, else
+    runs of the characters extraction keeps (those whose box touches the crop
+    box), those mostly outside it being ``off_page``."""
+    chars = span["chars"]
+    if not chars:
+        return []
+    box: Box = span["bbox"]
+    if box[0] >= bound[0] and box[1] >= bound[1] and box[2] <= bound[2] and box[3] <= bound[3]:
+        return [Piece(span, None, box, _span_kind(span))]
+    runs: list[tuple[str, Box, bool]] = []
+    for char in chars:
+        x0, y0, x1, y1 = char[3]
+        share = share_inside((x0, y0, x1, y1), bound)
+        if share <= 0:
+            continue  # MuPDF's extraction drops it: the agent never reads it
+        off = share < OFF_PAGE
+        if runs and runs[-1][2] == off:
+            text, (a0, b0, a1, b1), _ = runs[-1]
+            merged = (min(a0, x0), min(b0, y0), max(a1, x1), max(b1, y1))
+            runs[-1] = (text + chr(char[0]), merged, off)
+        else:
+            runs.append((chr(char[0]), (x0, y0, x1, y1), off))
+    kind = _span_kind(span)
+    return [
+        Piece(span, text, run_box, "off_page" if off else kind)
+        for text, run_box, off in runs
+        if text.strip()
+    ]
+
+
+MIN_LETTERS = 2
+"""Hidden pieces with fewer letters or digits than this are no finding."""
+
+UNBOUNDED = 1e9
+"""A painted box reaching this far (MuPDF logs a clipped shading as +-2**31) is unbounded."""
+
+BAND = 32.0
+"""Height (pt) of the horizontal bands painted objects are filed in, so that a
+span is compared only with what is painted at its height."""
+
+
+class _Paints:
+    """The painted objects of a page (images, filled paths, shadings), by band."""
+
+    def __init__(self, log: list[tuple[str, Any]], bound: Box) -> None:
+        self.bands: dict[int, list[tuple[int, str, Box]]] = {}
+        self.bottom = bound[3] + BAND
+        self.seen: dict[tuple[int, int], list[tuple[int, str, Box]]] = {}
+        for index, (kind, rect) in enumerate(log):
+            if kind not in PAINTS:
+                continue
+            raw = (float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3]))
+            if max(abs(value) for value in raw) >= UNBOUNDED:
+                # A shading filling its clip path: the box does not say where it is
+                # (it may be under the text, never certainly over it).
+                kind = "fill-unbounded"
+            # Only what is painted on the page matters.
+            x0, y0, x1, y1 = intersection(raw, bound)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            item = (index, kind, (x0, y0, x1, y1))
+            for band in range(int(y0 // BAND), int(y1 // BAND) + 1):
+                self.bands.setdefault(band, []).append(item)
+
+    def near(self, box: Box) -> list[tuple[int, str, Box]]:
+        """What is painted in the bands the box reaches, each once, in drawing
+        order (remembered per band range: the spans of a line share it)."""
+        top, bottom = max(box[1], -BAND), min(box[3], self.bottom)
+        key = (int(top // BAND), int(bottom // BAND))
+        found = self.seen.get(key)
+        if found is None:
+            items: dict[int, tuple[int, str, Box]] = {}
+            for band in range(key[0], key[1] + 1):
+                for item in self.bands.get(band, ()):
+                    items[item[0]] = item
+            found = self.seen[key] = sorted(items.values())
+        return found
+
+
+def _classify(piece: Piece, paints: _Paints) -> bool:
+    """Settle a piece from the painted boxes alone; False when the page must be drawn."""
+    near = paints.near(piece.bbox)
+    if piece.kind == "invisible":
+        if any(
+            kind in IMAGES and share_inside(piece.bbox, box) >= OCR_OVERLAP for _, kind, box in near
+        ):
+            piece.kind = "ocr_layer"
+        return True
+    if piece.kind is not None:
+        return True
+    x0, y0, x1, y1 = piece.bbox
+    for index, kind, box in near:
+        if box[0] >= x1 or box[2] <= x0 or box[1] >= y1 or box[3] <= y0:
+            continue  # beside it, not under or over it
+        if index < piece.seqno:
+            if share_inside(piece.bbox, box) >= UNDER and (
+                piece.under is None or index > piece.under[0]
+            ):
+                piece.under = (index, kind)
+        elif kind != "fill-unbounded" and share_inside(piece.bbox, box) >= COVERS:
+            piece.covered_by = True
+    if piece.under is not None or piece.covered_by:
+        return False
+    if piece.rgb is not None and same_colour(piece.rgb, WHITE):
+        piece.kind = "low_contrast"  # on the white page
+    return True
+
+
+def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[Finding]:
+    """The findings of one PyMuPDF page; ``number`` is its 1-based number.
+
+    ``page_text`` is the page's ``get_text()`` when the caller has it (else it
+    is read here, only for a page with findings).
+    """
+    bound = _page_bound(page)
+    pieces = [piece for span in page.get_texttrace() for piece in _pieces(span, bound)]
+    if not pieces:
+        return []
+    if any(piece.kind is None or piece.kind == "invisible" for piece in pieces):
+        paints = _Paints(page.get_bboxlog(), bound)
+        to_draw = [piece for piece in pieces if not _classify(piece, paints)]
+        if to_draw:
+            render_check(page, to_draw, bound)
+    hidden = [
+        piece
+        for piece in pieces
+        if piece.kind is not None and any(char.isalnum() for char in piece.letters())
+    ]
+    if not hidden:
+        return []
+    if page_text is None:
+        page_text = str(page.get_text())
+    return _located(hidden, page_text, number)
+
+
+def _rounded(box: Box) -> Box:
+    """To 1/100 pt, as the JSON and the cache keep it: a cached finding equals a new one."""
+    return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
+
+
+def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
+    """Findings with the page text's own spelling; neighbours of one kind joined.
+
+    Two pieces in a row (in drawing order) of the same kind become one finding
+    when the second follows the first in the page text with only white space
+    between. A piece that cannot be located keeps the text as drawn, but for
+    text off the page, which extraction may have dropped (then it is no finding).
+    """
+    findings: list[Finding] = []
+    current: tuple[str, int, int, Box] | None = None  # kind, begin, end, box
+    cursor = 0
+
+    def flush() -> None:
+        if current is not None:
+            kind, begin, end, box = current
+            findings.append(Finding(number, kind, page_text[begin:end], _rounded(box)))
+
+    for piece in pieces:
+        assert piece.kind is not None
+        text = piece.letters()
+        where = locate(page_text, text, cursor) or locate(page_text, text)
+        if where is None:
+            if piece.kind != "off_page":  # spelt otherwise by extraction: kept as drawn
+                flush()
+                current = None
+                findings.append(Finding(number, piece.kind, text, _rounded(piece.bbox)))
+            continue  # off the page and not extracted: the agent does not read it
+        begin, end = where
+        if (
+            current is not None
+            and current[0] == piece.kind
+            and begin >= current[2]
+            and not page_text[current[2] : begin].strip()
+        ):
+            box = current[3]
+            joined = (
+                min(box[0], piece.bbox[0]),
+                min(box[1], piece.bbox[1]),
+                max(box[2], piece.bbox[2]),
+                max(box[3], piece.bbox[3]),
+            )
+            current = (piece.kind, current[1], end, joined)
+        else:
+            flush()
+            current = (piece.kind, begin, end, piece.bbox)
+        cursor = end
+    flush()
+    # A hidden bracket, or one letter under a picture's edge, says nothing to
+    # an agent: a finding holds at least MIN_LETTERS letters or digits.
+    return [f for f in findings if sum(char.isalnum() for char in f.text) >= MIN_LETTERS]

@@ -1,0 +1,237 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+"""Inspect a whole document for hidden text, in helper processes for long ones.
+
+The same approach as siftui.extract: from ``PARALLEL_MIN_PAGES`` pages on,
+``workers - 1`` plain ``python -S -c`` helper processes (each opening the file
+itself) inspect chunks of pages beside this process, which takes chunks too;
+the findings are the same, in page order, whatever the split.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from siftui.extract import (
+    CHUNK_PAGES,
+    PARALLEL_MIN_PAGES,
+    ExtractError,
+    NotReadable,
+    TimedOut,
+    default_workers,
+    open_document,
+)
+from siftui.findings import Finding, Inspection
+from siftui.hidden import inspect_page
+from siftui.messages import one_line, quoted
+
+Progress = Callable[[int, int], None]
+
+
+def inspect_document(
+    path: str | os.PathLike[str],
+    *,
+    password: str | None = None,
+    max_pages: int | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    timeout: float | None = None,
+    parallel_min_pages: int = PARALLEL_MIN_PAGES,
+) -> Inspection:
+    """Every finding of pages 1..E (E = min(page count, max_pages)), in page order.
+
+    Errors are siftui.extract's (one line each); ``timeout`` (seconds, for the
+    whole inspection) raises TimedOut. ``progress(done, total)`` is called here.
+    """
+    if max_pages is not None and max_pages < 0:
+        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    document = open_document(path, password)
+    try:
+        page_count = document.page_count
+        pages = page_count if max_pages is None else min(page_count, max_pages)
+        helpers = (default_workers() if workers is None else max(1, workers)) - 1
+        helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
+        found: list[list[Finding] | None] = [None] * pages
+        if pages >= parallel_min_pages and helpers > 0 and _may_start_processes():
+            _parallel(document, path, password, found, helpers, progress, deadline, timeout)
+        for number in range(pages):  # serial, or what the helpers left
+            if found[number] is None:
+                _check_deadline(path, deadline, timeout)
+                found[number] = _inspect(document, number, path)
+                if progress is not None:
+                    progress(sum(1 for page in found if page is not None), pages)
+    finally:
+        document.close()
+    findings = tuple(finding for page in found for finding in page or ())
+    return Inspection(page_count=page_count, pages_inspected=pages, findings=findings)
+
+
+def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> list[Finding]:
+    # A page's text trace is tens of thousands of small tuples without cycles:
+    # the cyclic garbage collector, run again and again while they are made,
+    # costs ~10% and finds nothing. It is paused for one page at a time only.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return inspect_page(document[number], number + 1)
+    except Exception as error:  # a damaged page: say which one, in one line
+        raise NotReadable(
+            f"{quoted(path)}: page {number + 1} cannot be inspected ({one_line(error)})"
+        ) from None
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check_deadline(
+    path: str | os.PathLike[str], deadline: float | None, timeout: float | None
+) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimedOut(f"{quoted(path)}: inspection took longer than {timeout:g} s; stopped")
+
+
+def _may_start_processes() -> bool:
+    import multiprocessing
+
+    return not multiprocessing.current_process().daemon
+
+
+_HELPER_CODE = (
+    "import sys; from siftui.hidden_doc import _helper_main; _helper_main(int(sys.argv[1]))"
+)
+
+
+def _start_helper() -> tuple[Any, Any]:
+    """A helper process and a connection to it (as siftui.extract's helpers)."""
+    import socket
+    import subprocess
+    import sys
+    from multiprocessing.connection import Connection
+    from pathlib import Path
+
+    parent, child = socket.socketpair()
+    environment = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[1])
+    environment["PYTHONPATH"] = os.pathsep.join(
+        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
+    )
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-S", "-c", _HELPER_CODE, str(child.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(child.fileno(),),
+            env=environment,
+        )
+    except BaseException:
+        parent.close()
+        raise
+    finally:
+        child.close()
+    return process, Connection(parent.detach())
+
+
+def _helper_main(fd: int) -> None:
+    """A helper: to the parent ("ready",), then ("pages", start, findings) per
+    chunk or ("error", message); from it (path, password, pages), then chunk
+    starts, a negative one meaning stop."""
+    from multiprocessing.connection import Connection
+
+    conn = Connection(fd)
+    path = "?"
+    try:
+        path, password, pages = conn.recv()
+        document = open_document(path, password)
+        conn.send(("ready",))
+        while (start := conn.recv()) >= 0:
+            end = min(start + CHUNK_PAGES, pages)
+            chunk = [_inspect(document, number, path) for number in range(start, end)]
+            conn.send(("pages", start, chunk))
+        document.close()
+    except ExtractError as error:
+        conn.send(("error", str(error)))
+    except (EOFError, OSError):  # the parent is gone or has what it needs
+        pass
+    except Exception as error:  # a MuPDF surprise: still one line
+        conn.send(("error", f"{quoted(path)}: {one_line(error)}"))
+    finally:
+        conn.close()
+
+
+def _parallel(
+    document: Any,
+    path: str | os.PathLike[str],
+    password: str | None,
+    found: list[list[Finding] | None],
+    helpers: int,
+    progress: Progress | None,
+    deadline: float | None,
+    timeout: float | None,
+) -> None:
+    """Fill ``found`` with this process and ``helpers`` helpers taking chunks in
+    turn; a chunk a helper did not send back stays None (done by the caller)."""
+    from multiprocessing.connection import wait
+
+    pages = len(found)
+    claimed = 0
+    started: list[tuple[Any, Any]] = []
+    running: dict[Any, int | None] = {}  # conn -> the chunk it holds
+
+    def claim() -> int:
+        nonlocal claimed
+        start, claimed = claimed, claimed + CHUNK_PAGES
+        return start if start < pages else -1
+
+    def receive(ready: list[Any]) -> None:
+        for conn in ready:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):  # it died: its chunk is redone here
+                del running[conn]
+                continue
+            if message[0] == "error":
+                raise NotReadable(message[1])
+            if message[0] == "pages":
+                _, start, chunk = message
+                found[start : start + len(chunk)] = chunk
+                if progress is not None:
+                    progress(sum(1 for page in found if page is not None), pages)
+            start = claim()
+            conn.send(start)
+            running[conn] = start if start >= 0 else None
+            if start < 0:
+                del running[conn]
+
+    try:
+        for _ in range(helpers):
+            process, conn = _start_helper()
+            started.append((process, conn))
+            running[conn] = None
+            conn.send((os.fspath(path), password, pages))
+        while (start := claim()) >= 0:
+            for number in range(start, min(start + CHUNK_PAGES, pages)):
+                _check_deadline(path, deadline, timeout)
+                found[number] = _inspect(document, number, path)
+            if progress is not None:
+                progress(sum(1 for page in found if page is not None), pages)
+            if running:
+                receive(wait(list(running), 0))
+        for conn in [conn for conn, chunk in running.items() if chunk is None]:
+            del running[conn]  # still starting: not needed any more
+        while running:
+            _check_deadline(path, deadline, timeout)
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            receive(wait(list(running), left))
+    finally:
+        for process, conn in started:
+            conn.close()
+            if process.poll() is None:
+                process.kill()
+            process.wait()

@@ -1,0 +1,76 @@
+"""Inspections cached on disk beside the Docs: hits, misses, keys, eviction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hidden_pdfs import make_hidden_pdf
+
+from siftui import hidden_cache
+from siftui.cache import DocCache
+from siftui.findings import Inspection
+from siftui.hidden_cache import cached_inspect
+from siftui.hidden_doc import inspect_document
+
+
+@pytest.fixture
+def pdf(tmp_path: Path) -> Path:
+    return make_hidden_pdf(tmp_path / "hidden.pdf")
+
+
+def entries(cache: DocCache) -> list[Path]:
+    return sorted(cache.directory.glob("*.hidden"))
+
+
+def test_a_second_inspection_is_read_from_the_cache(
+    tmp_path: Path, pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = DocCache(tmp_path / "cache")
+    first = cached_inspect(pdf, cache=cache)
+    assert first == inspect_document(pdf)
+    assert len(entries(cache)) == 1
+
+    def fail(*args: object, **kwargs: object) -> Inspection:
+        raise AssertionError("inspected again")
+
+    monkeypatch.setattr(hidden_cache, "inspect_document", fail)
+    done: list[tuple[int, int]] = []
+    assert cached_inspect(pdf, cache=cache, progress=lambda a, b: done.append((a, b))) == first
+    assert done == [(11, 11)]
+
+
+def test_options_and_bytes_are_in_the_key(tmp_path: Path, pdf: Path) -> None:
+    cache = DocCache(tmp_path / "cache")
+    whole = cached_inspect(pdf, cache=cache)
+    first_two = cached_inspect(pdf, cache=cache, max_pages=2)
+    assert first_two.pages_inspected == 2 and whole.pages_inspected == 11
+    assert len(entries(cache)) == 2
+    pdf.write_bytes(pdf.read_bytes() + b"\n% changed\n")
+    cached_inspect(pdf, cache=cache)
+    assert len(entries(cache)) == 3
+
+
+def test_a_bad_entry_is_a_miss(tmp_path: Path, pdf: Path) -> None:
+    cache = DocCache(tmp_path / "cache")
+    first = cached_inspect(pdf, cache=cache)
+    (entry,) = entries(cache)
+    for junk in (b"", b"junk", hidden_cache.MAGIC + b"not zlib", entry.read_bytes()[:-5]):
+        entry.write_bytes(junk)
+        assert cached_inspect(pdf, cache=cache) == first
+        assert entry.read_bytes() != junk  # written again
+
+
+def test_never_with_a_password_or_without_the_cache(tmp_path: Path, pdf: Path) -> None:
+    cache = DocCache(tmp_path / "cache")
+    cached_inspect(pdf, cache=cache, password="x")  # an unencrypted file takes any
+    cached_inspect(pdf, cache=cache, use_cache=False)
+    assert not cache.directory.exists()
+
+
+def test_hidden_entries_count_in_the_cache_size(tmp_path: Path, pdf: Path) -> None:
+    cache = DocCache(tmp_path / "cache")
+    cached_inspect(pdf, cache=cache)
+    assert entries(cache)
+    DocCache(cache.directory, max_bytes=1).evict()
+    assert entries(cache) == []
