@@ -205,9 +205,9 @@ def extract_json(args: argparse.Namespace) -> str:
                 f"{quoted(args.path)}: already a JSON file; use siftui render to read it"
             )
     print_notes(doc)
-    from lxml import etree
+    from siftui.ooxml.read import lxml_version
 
-    version = ".".join(str(part) for part in etree.LXML_VERSION[:3])
+    version = lxml_version()
     source = {
         "path": str(args.path),
         "size": os.path.getsize(args.path),

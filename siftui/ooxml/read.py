@@ -255,3 +255,10 @@ class _Reader:
 
         for key in sorted((k for k in authors if k not in numbers), key=by_id):
             numbers[key] = (len(numbers) + 1, authors[key])
+
+
+def lxml_version() -> str:
+    """The lxml release that read the document (for a Doc JSON's source info)."""
+    from lxml import etree
+
+    return ".".join(str(part) for part in etree.LXML_VERSION[:3])
