@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
 
+from siftui import cache
 from siftui.doc import Doc, OutlineItem
 from siftui.docjson import to_json
 from siftui.tui.app import SiftApp
@@ -72,3 +75,34 @@ async def settle(app: SiftApp, pilot: Pilot[int]) -> None:
     """Wait until the workers are done and the view shows the current request."""
     await wait_until(pilot, lambda: app.shown is not None)
     await idle(app, pilot)
+
+
+class RecordingApp(SiftApp):
+    """The app, keeping every notification's text in ``seen`` (public API only)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen: list[str] = []
+
+    def notify(self, message: str, *args: Any, **kwargs: Any) -> None:
+        self.seen.append(str(message))
+        super().notify(message, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
+    """Extraction (``siftui.cache.extract``, under every loader) waits for the event:
+    a load as slow as the test wants. Set on exit, so no thread stays blocked."""
+    event = threading.Event()
+    real = cache.extract
+
+    def gated(*args: Any, **kwargs: Any) -> Doc:
+        event.wait(seconds)
+        return real(*args, **kwargs)
+
+    cache.extract = gated  # type: ignore[assignment]
+    try:
+        yield event
+    finally:
+        event.set()
+        cache.extract = real  # type: ignore[assignment]

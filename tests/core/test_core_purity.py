@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex"]
+CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex", "siftui.layout"]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 
 
