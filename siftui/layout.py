@@ -125,10 +125,10 @@ def _blocks(
     page = first
     for at in range(len(roles)):
         number = start + at
-        line = lines[number]
+        text = lines[number]
         # a marker, or what is left of one at the end of a cut answer
-        whole = line == marker(page) or (number == len(lines) - 1 and marker(page).startswith(line))
-        opens = bool(line) and whole and (at == 0 or lines[number - 1] == "")
+        whole = text == marker(page) or (number == len(lines) - 1 and marker(page).startswith(text))
+        opens = bool(text) and whole and (at == 0 or lines[number - 1] == "")
         if page <= last and opens:
             roles[at] = Role.MARKER
             page += 1

@@ -10,14 +10,22 @@ from siftui import __version__
 from siftui.cache import cached_extract, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, to_json
-from siftui.extract import ExtractError, check_file, pymupdf_version
+from siftui.extract import ExtractError, Progress, check_file, pymupdf_version
 from siftui.messages import quoted
 
 JSON_SNIFF_BYTES = 64
 
 
 class LoadError(Exception):
-    """The file cannot be turned into a Doc; ``str(error)`` is one line for users."""
+    """The file cannot be turned into a Doc; ``str(error)`` is one line for users.
+
+    ``reason`` is the extraction error's type when there was one (the TUI asks
+    for a password on :class:`siftui.extract.NeedsPassword`).
+    """
+
+    def __init__(self, message: str, reason: type[Exception] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def is_doc_json(path: str | os.PathLike[str]) -> bool:
@@ -56,9 +64,11 @@ def load_doc(
     password: str | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    progress: Progress | None = None,
 ) -> Doc:
     """A Doc JSON as it is, or a document extracted through the disk cache
-    (siftui.cache: never with a password; ``use_cache=False`` bypasses it)."""
+    (siftui.cache: never with a password; ``use_cache=False`` bypasses it).
+    ``progress(done, total)`` is called as pages are extracted."""
     try:
         check_file(path)
         if is_doc_json(path):
@@ -67,10 +77,15 @@ def load_doc(
                 doc = Doc(doc.title, doc.page_count, doc.pages[:max_pages], doc.outline)
             return doc
         return cached_extract(
-            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+            path,
+            max_pages=max_pages,
+            password=password,
+            use_cache=use_cache,
+            ocr=ocr,
+            progress=progress,
         )
     except ExtractError as error:
-        raise LoadError(str(error)) from None
+        raise LoadError(str(error), type(error)) from None
     except OSError as error:
         raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
 

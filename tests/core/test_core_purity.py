@@ -6,7 +6,14 @@ import json
 import subprocess
 import sys
 
-CORE = ["siftui.doc", "siftui.render", "siftui.grep", "siftui.docindex", "siftui.layout"]
+CORE = [
+    "siftui.doc",
+    "siftui.render",
+    "siftui.grep",
+    "siftui.docindex",
+    "siftui.layout",
+    "siftui.outcap",
+]
 FORBIDDEN = ["textual", "pymupdf", "fitz"]
 
 
