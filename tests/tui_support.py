@@ -73,7 +73,7 @@ async def idle(app: App[Any], pilot: Pilot[Any], seconds: float = 30) -> None:
 
 async def settle(app: SiftApp, pilot: Pilot[int]) -> None:
     """Wait until the workers are done and the view shows the current request."""
-    await wait_until(pilot, lambda: app.shown is not None)
+    await wait_until(pilot, lambda: app.answer is not None)
     await idle(app, pilot)
 
 

@@ -29,6 +29,7 @@ from siftui.doc import Doc
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
 from siftui.tui import background
+from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
 from siftui.tui.history import CallHistory, Calls
 from siftui.tui.keys import KEYS, bindings
@@ -60,12 +61,18 @@ class Opened:
     password: str | None
 
 
+class MainScreen(Screen[int]):
+    """The app's screen: the view has focus from the start, so keys typed while the
+    app starts reach the app's bindings, never the Pages input."""
+
+    AUTO_FOCUS = "#content"
+
+
 class SiftApp(App[int]):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
     TITLE = "siftui"
-    AUTO_FOCUS = "#content"  # keys typed at launch reach the app, never the Pages input
     # Short terminals keep the content visible: the controls shrink first.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
     BINDINGS = bindings()
@@ -100,8 +107,13 @@ class SiftApp(App[int]):
         self._extras_for: Source | None = None
 
     @property
-    def last_copy(self) -> object:
+    def last_copy(self) -> CopyReport | None:
         return self.exports.last_copy
+
+    @property
+    def doc(self) -> Doc | None:
+        """The document open now (None while none is)."""
+        return self.opened.doc if self.opened is not None else None
 
     # ----------------------------------------------------------------- layout
 
@@ -126,6 +138,9 @@ class SiftApp(App[int]):
         yield NoteLine(id="note").data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)
         yield Footer(compact=True)
+
+    def get_default_screen(self) -> Screen[int]:
+        return MainScreen(id="_default")
 
     def on_mount(self) -> None:
         self._set_error("")

@@ -18,8 +18,8 @@ from textual.widgets import Input
 from tui_support import idle, long_doc, wait_until, write_doc
 
 from siftui.tui.app import SiftApp
-from siftui.tui.outcap import OutCapControl
 from siftui.tui.screens import PasswordScreen
+from siftui.tui.widgets.outcap import OutCapControl
 
 SnapCompare = Callable[..., bool]
 SIZE = (110, 34)
@@ -33,7 +33,7 @@ def doc_path(tmp_path: Path) -> Path:
 async def _settled(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, SiftApp)
-    await wait_until(pilot, lambda: app.shown is not None)
+    await wait_until(pilot, lambda: app.answer is not None)
     await idle(app, pilot)
     await pilot.pause()
 
