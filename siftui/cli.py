@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from siftui import __version__
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
+from siftui.outcap import parse_outcap
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
@@ -39,6 +40,18 @@ def _whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
+def _outcap_number(text: str) -> int:
+    """--outcap as the TUI's entry takes it: 20000, 20,000, 20k, 1.5M (siftui.outcap)."""
+    try:
+        return int(text)  # any whole number; < 1 is refused with its own message
+    except ValueError:
+        pass
+    value = parse_outcap(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return value
+
+
 RENDER_EXAMPLES = """examples:
   siftui render thesis.pdf                      # what the agent gets with no options
   siftui render thesis.pdf --outcap 20000       # ... with a 20,000-rune budget
@@ -59,19 +72,21 @@ TUI_EXAMPLES = """commands:
   siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
+  siftui sample-path       print the path of the bundled sample document
 
 examples:
   siftui thesis.pdf
-  siftui render thesis.pdf --outcap 20000 | wc -m
+  siftui render thesis.pdf --outcap 20k | wc -m
+  siftui render "$(siftui sample-path)"   # what `siftui`, then c, copies
 """
 
 
 def _add_outcap(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--outcap",
-        type=_whole_number,
+        type=_outcap_number,
         default=DEFAULT_OUT_CAP,
-        help=f"the budget in code points (default {DEFAULT_OUT_CAP:,})",
+        help=f"the budget in code points: 20000, 20,000, 20k, 1.5M (default {DEFAULT_OUT_CAP:,})",
     )
 
 
@@ -289,6 +304,17 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(args.path, password=args.password)
 
 
+def _cmd_sample_path(argv: Sequence[str]) -> int:
+    """Print the bundled sample's path: `siftui render "$(siftui sample-path)"` prints
+    exactly what `siftui` (no FILE), then c, copies."""
+    if argv:
+        raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(argv)!r}")
+    from siftui.sample import sample_path
+
+    print(sample_path())
+    return 0
+
+
 MCP_EXAMPLES = """examples:
   siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap 100,000
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
@@ -318,7 +344,7 @@ def _mcp_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--outcap",
-        type=_whole_number,
+        type=_outcap_number,
         default=DEFAULT_OUT_CAP,
         help=f"the budget of every answer in code points (default {DEFAULT_OUT_CAP:,})",
     )
@@ -373,6 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mcp": _cmd_mcp,
         "walk": _cmd_walk,
         "log": _cmd_log,
+        "sample-path": _cmd_sample_path,
     }
     try:
         if arguments and arguments[0] in commands:
