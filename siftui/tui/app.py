@@ -1,6 +1,6 @@
 """The siftui TUI: the agent-eye view of a document, live, with an exact copy.
 
-How the state flows (docs/ARCHITECTURE.md tells the same): the app holds one
+How the state flows: the app holds one
 :class:`Request` (a document's identity and the Options). Widgets never hold
 the request; they *propose* one (an Input's text, the slider, the strip, the
 walk, a key) and :meth:`SiftApp.propose` makes it the request. A render
@@ -14,7 +14,7 @@ widget draws from ``answer`` (data_bind), and copy, JSON and save act on it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
@@ -22,19 +22,19 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Label, Static
 
 from siftui.doc import Doc
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
-from siftui.tui import background
+from siftui.tui import background, commands
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
-from siftui.tui.history import CallHistory, Calls
-from siftui.tui.keys import KEYS, bindings
+from siftui.tui.history import CallCounter, CallHistory, Calls
+from siftui.tui.keys import bindings, system_commands
+from siftui.tui.opening import Opened, OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
-from siftui.tui.screens import HelpScreen, PasswordScreen, PathScreen, WalkScreen
+from siftui.tui.screens import HelpScreen, PathScreen
 from siftui.tui.state import Answer, Outcome, Request, Source, answer_request
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import CounterLine
@@ -45,20 +45,10 @@ from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.replay import CallList, ReplayStatus
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
-from siftui.walk import Call, next_call, walk
+from siftui.walk import next_call
 
-STANDS = 1.0
-"""Seconds an answer must stand to count as a call the agent made."""
 EARLIER = 32
-
-
-@dataclass(frozen=True)
-class Opened:
-    """The document open now: its identity, its Doc, and how it was opened."""
-
-    source: Source
-    doc: Doc
-    password: str | None
+"""Requests remembered to fall back on when the newest is refused."""
 
 
 class MainScreen(Screen[int]):
@@ -92,13 +82,9 @@ class SiftApp(App[int]):
         self._log_entries = log_entries
         self.request = Request(None, Options())
         self.opened: Opened | None = None
-        self.opening: Path | None = None
-        self._before_open: tuple[Request, Answer | None] | None = None
-        self._keep_answer = False
-        self.history = CallHistory()
+        self.opener = OpenFlow(self)
+        self.counter = CallCounter(self)
         self._earlier: list[Options] = []
-        self._call_now = False
-        self._stands: Timer | None = None
         self._facts: PageFacts | None = None
         self.exports = Exports(self)
         self.replay = ReplayFlow(self)
@@ -109,6 +95,10 @@ class SiftApp(App[int]):
     @property
     def last_copy(self) -> CopyReport | None:
         return self.exports.last_copy
+
+    @property
+    def history(self) -> CallHistory:
+        return self.counter.history
 
     @property
     def doc(self) -> Doc | None:
@@ -143,7 +133,7 @@ class SiftApp(App[int]):
         return MainScreen(id="_default")
 
     def on_mount(self) -> None:
-        self._set_error("")
+        self.set_error("")
         self.query_one(ReplayStatus).display = False
         path, password = self._start
         if self._log_entries is not None:
@@ -159,11 +149,11 @@ class SiftApp(App[int]):
         controls proposed it, so they show it already and are not set again (setting an
         Input while its own Changed messages are queued would type over the user)."""
         if call:
-            self._call_now = True
+            self.counter.now = True
         request = Request(self.request.source, options)
         if request == self.request:
             if call and self.answer is not None and self.answer.request == request:
-                self._made(self.answer)
+                self.counter.made(self.answer)
             return
         self._set_request(request, sync=not typed)
 
@@ -173,10 +163,10 @@ class SiftApp(App[int]):
             del self._earlier[:-EARLIER]
         self.request = request
         if sync:
-            self._sync_controls(request.options)
-        self._render()
+            self.sync_controls(request.options)
+        self.render_request()
 
-    def _sync_controls(self, options: Options) -> None:
+    def sync_controls(self, options: Options) -> None:
         """The controls show the request (their Changed messages then propose it again: no-op)."""
         for selector, value in (("#pages", options.pages), ("#grep", options.grep)):
             field = self.query_one(selector, Input)
@@ -186,7 +176,18 @@ class SiftApp(App[int]):
         if outcap.value != options.out_cap:
             outcap.value = options.out_cap
 
-    def _render(self) -> None:
+    def new_document(self) -> None:
+        """The request now names a freshly opened document: its first call is made."""
+        assert self.opened is not None
+        if not self.opened.source.ocr:
+            self._plain = self.opened
+        self._facts = None
+        self.counter.clear()
+        self._earlier.clear()
+        self.counter.now = True  # opening a document is the agent's first call
+        self.render_request()
+
+    def render_request(self) -> None:
         opened, request = self.opened, self.request
         if self.opening is not None or opened is None or opened.source != request.source:
             return
@@ -205,7 +206,7 @@ class SiftApp(App[int]):
     def _answered(self, outcome: Outcome) -> None:
         if outcome.request != self.request:
             return  # it answers an older request: the newest request wins
-        self._set_error(outcome.error)
+        self.set_error(outcome.error)
         if outcome.answer is None:
             return
         self._facts = outcome.answer.facts
@@ -214,23 +215,7 @@ class SiftApp(App[int]):
             return
         self._earlier.clear()
         self.answer = self.replay.compare(outcome.answer)
-        self._made(self.answer)
-
-    def _made(self, answer: Answer) -> None:
-        """An answer to the request: a call now (Enter, n, ...) or once it stands."""
-        if self._stands is not None:
-            self._stands.stop()
-        if self._call_now:
-            self._call_now = False
-            self._record(answer)
-        else:
-            self._stands = self.set_timer(STANDS, lambda: self._record(answer))
-
-    def _record(self, answer: Answer) -> None:
-        if self.answer is answer and self.history.record(
-            answer.request, len(answer.rendered.content)
-        ):
-            self.calls = self.history.snapshot()
+        self.counter.made(self.answer)
 
     def watch_answer(self, answer: Answer | None) -> None:
         view = self.query_one(ContentView)
@@ -248,7 +233,7 @@ class SiftApp(App[int]):
                 self._extras_for = source  # the first answer is on screen: now the rest
                 background.start(self, self.opened, self._plain)
 
-    def _set_error(self, message: str) -> None:
+    def set_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
         if message or widget.display:
             widget.update(message)
@@ -278,6 +263,11 @@ class SiftApp(App[int]):
 
     # ------------------------------------------------------------- opening
 
+    @property
+    def opening(self) -> Path | None:
+        """The file being opened now, if one is."""
+        return self.opener.path
+
     def open_document(
         self,
         path: Path,
@@ -286,70 +276,20 @@ class SiftApp(App[int]):
         options: Options | None = None,
         keep_answer: bool = False,
     ) -> None:
-        """A fresh request on ``path``: pages and grep cleared (an agent's first call),
-        OutCap kept. Until it is open, nothing acts on the document shown before."""
-        if self.opening is None:
-            self._before_open = (self.request, self.answer)
-        self.opening = path
-        self._keep_answer = keep_answer
-        kept = Options(out_cap=self.request.options.out_cap)
-        self.request = Request(None, options if options is not None else kept)
-        self._sync_controls(self.request.options)
-        self._set_error("")
-        self.sub_title = f"opening {path.name} …"
-        if not keep_answer:
-            self.answer = None
-        self.query_one(Loader).open(path, password, ocr=self.ocr)
+        """A fresh request on ``path`` (see :meth:`OpenFlow.start`)."""
+        self.opener.start(path, password, options=options, keep_answer=keep_answer)
 
     @on(Loader.Loaded)
     def _loaded(self, event: Loader.Loaded) -> None:
-        self.opening, self._before_open = None, None
-        self.opened = Opened(event.source, event.doc, event.password)
-        if not event.source.ocr:
-            self._plain = self.opened
-        self._facts = None
-        self.history.clear()
-        self.calls = self.history.snapshot()
-        self._earlier.clear()
-        self._call_now = True  # opening a document is the agent's first call
-        self.query_one(NoteLine).problem = ""
-        self.request = Request(event.source, self.request.options)
-        self._render()
+        self.opener.loaded(event)
 
     @on(Loader.LoadFailed)
     def _load_failed(self, event: Loader.LoadFailed) -> None:
-        self.notify(event.message, title="Cannot open", severity="error", timeout=8)
-        self._restore(event.message)
-
-    def _restore(self, message: str) -> None:
-        """Back to the document shown before the open that failed (if there was one)."""
-        self.opening = None
-        before, self._before_open = self._before_open, None
-        if before is not None and self.opened is not None:
-            self.request = before[0]
-            self._sync_controls(self.request.options)
-            self.answer = before[1]
-            self.sub_title = self.opened.source.name
-            self._render()
-            return
-        self.sub_title = ""
-        self.query_one(NoteLine).problem = message
-        if not self._keep_answer:
-            self.answer = None
+        self.opener.failed(event.message)
 
     @on(Loader.NeedsPassword)
     def _needs_password(self, event: Loader.NeedsPassword) -> None:
-        path = event.path
-
-        def answered(password: str | None) -> None:
-            if password is None:
-                self._load_failed(
-                    Loader.LoadFailed(path, f"{path}: not opened (it needs a password)")
-                )
-            else:
-                self.query_one(Loader).open(path, password, ocr=self.ocr)
-
-        self.push_screen(PasswordScreen(path.name, event.error), answered)
+        self.opener.needs_password(event.path, event.error)
 
     # ---------------------------------------------------------------- actions
 
@@ -403,23 +343,8 @@ class SiftApp(App[int]):
 
     def action_walk(self) -> None:
         answer = self._acting_on("walk")
-        if answer is not None and answer.doc is not None:
-            self._walk(answer.request, answer.doc)
-
-    @work(thread=True, exclusive=True, group="walk", description="walk the document")
-    def _walk(self, request: Request, doc: Doc) -> None:
-        calls = walk(doc, request.options.out_cap)
-        self.call_from_thread(self._show_walk, request, calls)
-
-    def _show_walk(self, request: Request, calls: list[Call]) -> None:
-        if self.request.source != request.source or self.opening is not None:
-            return  # another document since: this walk is not of the one shown
-
-        def chosen(options: Options | None) -> None:
-            if options is not None and self.request.source == request.source:
-                self.propose(options, call=True)
-
-        self.push_screen(WalkScreen(calls, request.options.out_cap), chosen)
+        if answer is not None:
+            commands.walk(self, answer)
 
     def action_history_back(self) -> None:
         if self._acting_on("go back") is not None:
@@ -433,7 +358,7 @@ class SiftApp(App[int]):
         if request is None:
             self.notify(f"Already at {limit}.")
             return
-        self.calls = self.history.snapshot()
+        self.counter.moved()
         self._set_request(request)
 
     def action_outcap_down(self) -> None:
@@ -451,30 +376,15 @@ class SiftApp(App[int]):
         self.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
 
     def action_toggle_ocr(self) -> None:
-        if self._acting_on("read pages with OCR") is None or self.opened is None:
-            return
-        from siftui.extract import ocr_unavailable_reason
-
-        if not self.ocr and (reason := ocr_unavailable_reason()) is not None:
-            self.notify(reason, title="OCR", severity="error", timeout=8)
-            return
-        self.ocr = not self.ocr
-        self.notify("OCR on: reading pages without text ..." if self.ocr else "OCR off")
-        opened = self.opened
-        self.open_document(opened.source.path, opened.password, options=self.request.options)
+        if self._acting_on("read pages with OCR") is not None:
+            commands.toggle_ocr(self)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for key in KEYS:
-            if key.action not in ("quit", "focus_view"):
-                yield SystemCommand(
-                    f"{key.label} ({key.shown})",
-                    key.help,
-                    lambda action=key.action: self.run_action(action),
-                )
+        yield from system_commands(self)
 
     @on(CallList.Chosen)
     def _call_chosen(self, event: CallList.Chosen) -> None:

@@ -18,7 +18,8 @@ from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from siftui.doc import Doc
-    from siftui.tui.app import Opened, SiftApp
+    from siftui.tui.app import SiftApp
+    from siftui.tui.opening import Opened
 
 
 def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from siftui.tui.state import Request
+from siftui.tui.state import Answer, Request
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from siftui.tui.app import SiftApp
+
+STANDS = 1.0
+"""Seconds an answer must stand to count as a call the agent made."""
 
 
 @dataclass(frozen=True)
@@ -74,3 +83,38 @@ def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
         return f"call {calls.position + 1} of {count} · {this} · {spent}"
     made = "1 call" if count == 1 else f"{count:,} calls"
     return f"not a call yet (Enter, or 1 s) · {this} · {spent} in {made}"
+
+
+class CallCounter:
+    """Which answers are calls: one reached by Enter, n, b / f, the strip, the walk or
+    an open at once (``now``), any other once it has stood :data:`STANDS` seconds."""
+
+    def __init__(self, app: SiftApp) -> None:
+        self.app = app
+        self.history = CallHistory()
+        self.now = False
+        self._stands: Timer | None = None
+
+    def made(self, answer: Answer) -> None:
+        """``answer`` (to the request) is on screen."""
+        if self._stands is not None:
+            self._stands.stop()
+        if self.now:
+            self.now = False
+            self._record(answer)
+        else:
+            self._stands = self.app.set_timer(STANDS, lambda: self._record(answer))
+
+    def _record(self, answer: Answer) -> None:
+        if self.app.answer is answer and self.history.record(
+            answer.request, len(answer.rendered.content)
+        ):
+            self.app.calls = self.history.snapshot()
+
+    def moved(self) -> None:
+        """``b`` / ``f`` moved the position."""
+        self.app.calls = self.history.snapshot()
+
+    def clear(self) -> None:
+        self.history.clear()
+        self.app.calls = self.history.snapshot()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
 
@@ -49,6 +52,17 @@ def bindings() -> list[BindingType]:
         Binding(key.key, key.action, key.label, show=key.footer, key_display=key.shown)
         for key in KEYS
     ]
+
+
+def system_commands(app: App[Any]) -> Iterator[SystemCommand]:
+    """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])"."""
+    for key in KEYS:
+        if key.action not in ("quit", "focus_view"):
+            yield SystemCommand(
+                f"{key.label} ({key.shown})",
+                key.help,
+                lambda action=key.action: app.run_action(action),
+            )
 
 
 def help_markdown() -> str:

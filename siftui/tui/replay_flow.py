@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from siftui.serve.calllog import LogEntry
 from siftui.tui.state import Answer, Request, Source, logged_answer
-from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.replay import ReplayStatus
 from siftui.walk import describe_options
 
@@ -43,10 +42,9 @@ class ReplayFlow:
             return
         app = self.app
         request = Request(Source(Path(entry.path), entry.sha256 or ""), entry.options)
-        app.query_one(Loader).stop()
-        app.opening = None
+        app.opener.cancel()
         app.request = request
-        app._sync_controls(entry.options)
+        app.sync_controls(entry.options)
         app.answer = logged_answer(request, entry.rendered)
         self.status(f"{self._where}: checking {Path(entry.path).name} ...")
 
@@ -67,10 +65,10 @@ class ReplayFlow:
             )
             return
         source = Source(Path(entry.path), digest)
-        app._call_now = True
+        app.counter.now = True
         if app.opened is not None and app.opened.source == source:
             app.request = Request(source, entry.options)
-            app._render()
+            app.render_request()
         else:
             self.status(f"{self._where}: opening {source.name} to re-run it ...")
             app.open_document(source.path, options=entry.options, keep_answer=True)
