@@ -58,7 +58,7 @@ class Layout:
     """An answer's pages and lines. ``line_pages[i]`` is the page line ``i`` belongs
     to (0 for none); ``cut`` is the page shown cut (0 for none); ``cap_page`` is
     the first page OutCap leaves out of a reading from the answer's first page
-    (0 where that means nothing: grep answers, an answer that holds every page)."""
+    (0 where that means nothing: grep answers, maps, an answer holding all it was asked)."""
 
     kind: Kind
     lines: tuple[str, ...]
@@ -96,7 +96,7 @@ def layout_of(answer: Rendered, options: Options, doc: Doc | None = None) -> Lay
     if answer.first < 1:
         return Layout(Kind.EMPTY, lines, (Role.TEXT,) * len(lines), (0,) * len(lines), (), 0, (), 0)
     if answer.map:
-        return _map_layout(answer, lines, index, options.out_cap)
+        return _map_layout(answer, lines, index)
     kind = Kind.PAGES if options.pages.strip() else Kind.FULL
     roles, pages = _blocks(lines, 0, answer.first, answer.last, index)
     cut = _cut_page(answer, index)
@@ -162,9 +162,7 @@ def _range_cap(answer: Rendered, options: Options, index: DocIndex | None, cut: 
     return answer.last + 1
 
 
-def _map_layout(
-    answer: Rendered, lines: tuple[str, ...], index: DocIndex | None, out_cap: int
-) -> Layout:
+def _map_layout(answer: Rendered, lines: tuple[str, ...], index: DocIndex | None) -> Layout:
     # R2: title, blank, stats, blank, [outline heading and lines, blank], instruction,
     # blank, leading pages; the whole cut to OutCap.
     head = [Role.TITLE, Role.TEXT, Role.STATS, Role.TEXT]
@@ -175,14 +173,11 @@ def _map_layout(
     head += [Role.INSTRUCTION, Role.TEXT]
     start = min(len(head), len(lines))
     roles, pages = _blocks(lines, start, answer.first, answer.last, index)
-    cut = cap = 0
-    if index is not None:
-        cut = _cut_page(answer, index)
-        fitting = index.last_fitting(1, index.extracted, out_cap)
-        cap = fitting + 1 if fitting < index.extracted else 0
+    cut = _cut_page(answer, index) if index is not None else 0
     whole = tuple(page for page in range(answer.first, answer.last + 1) if page != cut)
     all_roles = (*head[:start], *roles)
-    return Layout(Kind.MAP, lines, all_roles, (0,) * start + pages, whole, cut, (), cap)
+    # No "OutCap runs out" mark: a map answers for the whole document at once.
+    return Layout(Kind.MAP, lines, all_roles, (0,) * start + pages, whole, cut, (), 0)
 
 
 _GREP_LINE = re.compile(r"p\. ([0-9]{1,12})([:-]) ")

@@ -18,7 +18,7 @@ from textual.widgets import Input
 from tui_support import idle, long_doc, wait_until, write_doc
 
 from siftui.tui.app import SiftApp
-from siftui.tui.screens import PasswordScreen
+from siftui.tui.screens import HelpScreen, PasswordScreen
 from siftui.tui.widgets.outcap import OutCapControl
 
 SnapCompare = Callable[..., bool]
@@ -47,6 +47,9 @@ def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Any
             app.query_one(OutCapControl).value = out_cap
         app.query_one("#pages", Input).value = pages
         app.query_one("#grep", Input).value = grep
+        await pilot.pause()
+        app.query_one("#pages", Input).focus()
+        await pilot.press("enter")  # a call now (not after standing 1 s): one picture
         await pilot.pause()
         await idle(app, pilot)
         app.action_focus_view()
@@ -82,7 +85,10 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
     document.close()
 
     async def before(pilot: Pilot[Any]) -> None:
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PasswordScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, PasswordScreen) and pilot.app.screen.query(Input),
+        )
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.screen.query_one(Input).cursor_blink = False
         await idle(pilot.app, pilot)
@@ -95,3 +101,13 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
 def test_tiny_terminal(snap_compare: SnapCompare, doc_path: Path) -> None:
     assert snap_compare(SiftApp(doc_path), terminal_size=(40, 12), run_before=_request())
+
+
+def test_help_at_80x24(snap_compare: SnapCompare, doc_path: Path) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await _settled(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(SiftApp(doc_path), terminal_size=(80, 24), run_before=before)

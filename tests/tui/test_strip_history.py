@@ -58,9 +58,12 @@ def test_an_empty_page_in_the_answer_keeps_its_mark_and_blank_pages_are_told_apa
     assert cells(facts, kinds, 80)[1].glyph == "×"  # no text, but in the answer
     blank = facts.with_images((False, False, False, False, False))
     assert blank.no_text_kind(2) is Kind.BLANK
-    assert cells(blank, page_kinds(blank, layout_of(render(DOC, Options()), Options(), DOC)), 80)[
-        1
-    ].glyph == "□"
+    assert (
+        cells(blank, page_kinds(blank, layout_of(render(DOC, Options()), Options(), DOC)), 80)[
+            1
+        ].glyph
+        == "□"
+    )
     scanned = facts.with_images((False, True, False, False, False))
     assert scanned.no_text_kind(2) is Kind.EMPTY
 

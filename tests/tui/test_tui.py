@@ -319,3 +319,65 @@ def test_real_token_counts_beside_the_estimate(doc_path: Path) -> None:
             assert f"{name} {count_tokens(content, name):,}" in line
 
     run(SiftApp(doc_path), scenario)
+
+
+def test_help_scrolls_and_the_footer_keeps_help_and_quit_at_80_columns(doc_path: Path) -> None:
+    from textual.containers import VerticalScroll
+    from textual.widgets._footer import FooterKey
+
+    from siftui.tui.keys import KEYS, help_markdown
+    from siftui.tui.screens import HelpScreen
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        keys = [key for key in app.screen.query(FooterKey) if key.region.width]
+        shown = [(key.key_display, key.description) for key in keys if key.region.right <= 80]
+        assert ("?", "Help") in shown and ("q", "Quit") in shown
+        for key in KEYS:  # the help's table is the key list
+            assert f"| `{key.shown}` | {key.help} |" in help_markdown()
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        scroll = app.screen.query_one("#help", VerticalScroll)
+        assert scroll.region.right <= 80 and scroll.region.bottom <= 24
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+    run(SiftApp(doc_path), scenario, size=(80, 24))
+
+
+def test_open_dialog_starts_in_the_cwd_completes_with_tab_and_lists_folders(
+    tmp_path: Path, doc_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual.widgets import OptionList
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    other = write_doc(Doc("In a folder", 1, ("inside",)), folder, "inside.json")
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        field = app.screen.query_one("#path", Input)
+        assert field.value == str(tmp_path) + "/"
+        await pilot.press(*"pap")
+        await pilot.pause(0.3)
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: field.value == str(folder))
+        await pilot.press("enter")  # a folder: its listing, not an error
+        await wait_until(pilot, lambda: field.value == str(folder) + "/")
+        listing = app.screen.query_one("#listing", OptionList)
+        await wait_until(pilot, lambda: listing.option_count == 1)
+        assert isinstance(app.screen, PathScreen)
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: app.doc is not None and app.doc.title == "In a folder")
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered.content.endswith("inside")
+        assert other.exists()
+
+    run(SiftApp(doc_path), scenario)

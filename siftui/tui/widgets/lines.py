@@ -8,7 +8,7 @@ from textual.widgets import Static
 from siftui.tui.history import Calls, calls_text
 from siftui.tui.state import Answer
 
-HINT = "   n next call · b back · f forward"
+HINT = "   n next · b back · f forward"
 
 
 class CallsLine(Static):

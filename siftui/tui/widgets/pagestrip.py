@@ -94,6 +94,8 @@ class PageStrip(Widget, can_focus=True):
         return cells(self._facts, self._kinds, max(1, self.content_size.width))
 
     def render(self) -> Text:
+        if self._facts is None:
+            return Text("")
         strip = Text(no_wrap=True, overflow="crop")
         marks = Text(no_wrap=True, overflow="crop")
         drawn = self.current_cells()
