@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from siftui import __version__
 from siftui.load import LoadError, load_doc, load_source
 from siftui.messages import one_line, quoted
-from siftui.outcap import parse_outcap
+from siftui.outcap import outcap_argument
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import DEFAULT_OUT_CAP, BadGrep, BadPages, Options, check_options, render
 from siftui.walk import TokenCounter, estimate_tokens, walk, walk_report, walk_text
@@ -38,18 +38,6 @@ def _whole_number(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-
-
-def _outcap_number(text: str) -> int:
-    """--outcap as the TUI's entry takes it: 20000, 20,000, 20k, 1.5M (siftui.outcap)."""
-    try:
-        return int(text)  # any whole number; < 1 is refused with its own message
-    except ValueError:
-        pass
-    value = parse_outcap(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    return value
 
 
 RENDER_EXAMPLES = """examples:
@@ -84,7 +72,7 @@ examples:
 def _add_outcap(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--outcap",
-        type=_outcap_number,
+        type=outcap_argument,
         default=DEFAULT_OUT_CAP,
         help=f"the budget in code points: 20000, 20,000, 20k, 1.5M (default {DEFAULT_OUT_CAP:,})",
     )
@@ -344,7 +332,7 @@ def _mcp_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--outcap",
-        type=_outcap_number,
+        type=outcap_argument,
         default=DEFAULT_OUT_CAP,
         help=f"the budget of every answer in code points (default {DEFAULT_OUT_CAP:,})",
     )

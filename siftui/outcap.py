@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["ENTRY_MAX", "ENTRY_MIN", "INVALID_MESSAGE", "parse_outcap"]
+__all__ = ["ENTRY_MAX", "ENTRY_MIN", "INVALID_MESSAGE", "outcap_argument", "parse_outcap"]
 
 ENTRY_MIN = 1
 """Smallest OutCap accepted."""
@@ -52,3 +53,16 @@ def parse_outcap(text: str) -> int | None:
     if not ENTRY_MIN <= result <= ENTRY_MAX:
         return None
     return result
+
+
+def outcap_argument(text: str) -> int:
+    """``--outcap`` as the TUI's entry takes it (an argparse type): 20000, 20,000, 20k,
+    1.5M. Any plain whole number passes, so that < 1 gets the CLI's own message."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    value = parse_outcap(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return value

@@ -26,7 +26,7 @@ from siftui.tui.screens import PathScreen
 try:
     from siftui.tui.widgets.view import ContentView
 except ImportError:  # the layout before issue 10, to see these tests fail there
-    from siftui.tui.view import ContentView  # type: ignore[no-redef]
+    from siftui.tui.view import ContentView  # type: ignore[import-not-found,no-redef]
 
 
 def answer_of(app: Any) -> Rendered | None:

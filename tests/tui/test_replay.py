@@ -86,13 +86,17 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         assert [call.request.options for call in app.history.calls] == [entries[0].options]
         for number in (1, 2):
             await pilot.press("down")
-            await wait_until(
-                pilot,
-                lambda number=number: (
+
+            def replayed(number: int = number) -> bool:
+                return (
                     app.answer is not None
                     and app.answer.options == entries[number].options
                     and "same bytes" in replay_text(app)
-                ),
+                )
+
+            await wait_until(
+                pilot,
+                replayed,
             )
             assert app.answer.rendered == entries[number].rendered
             await settle(app, pilot)

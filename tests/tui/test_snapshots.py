@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pymupdf
 import pytest
+from pdfs import make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input
 from tui_support import idle, long_doc, wait_until, write_doc
@@ -78,11 +78,7 @@ def test_bad_grep_keeps_the_last_view(snap_compare: SnapCompare, doc_path: Path)
 
 
 def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    path = tmp_path / "locked.pdf"
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "secret")
-    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
-    document.close()
+    path = make_encrypted_pdf(tmp_path / "locked.pdf", "secret")
 
     async def before(pilot: Pilot[Any]) -> None:
         await wait_until(

@@ -28,7 +28,6 @@ from siftui.output import rendered_json
 from siftui.render import BadGrep, BadPages, Options, render
 from siftui.tui.screens import PathScreen
 from siftui.tui.strip_model import facts_of, page_kinds
-from siftui.tui.widgets import loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
@@ -65,12 +64,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 class Gate:
-    """Holds every load (loader.load_doc) while closed."""
+    """Holds every load (the loader's load_doc) while closed."""
 
     def __init__(self) -> None:
         self.open = threading.Event()
         self.open.set()
-        self.real: Callable[..., Any] = loader.load_doc
+        self.real: Callable[..., Any] = load_doc
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.open.wait(30)
@@ -78,14 +77,13 @@ class Gate:
 
 
 @pytest.fixture
-def gate() -> Iterator[Gate]:
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    loader.load_doc = held  # type: ignore[assignment]
+    monkeypatch.setattr("siftui.tui.widgets.loader.load_doc", held)
     try:
         yield held
     finally:
         held.open.set()
-        loader.load_doc = held.real  # type: ignore[assignment]
 
 
 async def act(app: RecordingApp, pilot: Any, action: Action, files: list[Path], gate: Gate) -> None:
@@ -152,7 +150,7 @@ async def check(app: RecordingApp, pilot: Any, current: Path, copied: list[str])
     assert f"{len(expected.content):,} / {answer.options.out_cap:,} runes" in counter
     assert f"doc: {doc.page_count:,} page" in counter
     strip = app.query_one(PageStrip)
-    assert strip._kinds == page_kinds(facts_of(doc), layout_of(expected, answer.options, doc))
+    assert strip.kinds == page_kinds(facts_of(doc), layout_of(expected, answer.options, doc))
     calls = str(app.query_one("#calls-line", Static).render())
     assert f"this answer {len(expected.content):,} runes" in calls
     app.query_one(ContentView).focus()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pymupdf
 import pytest
+from pdfs import USER_PASSWORD, make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_support import long_doc, run, settle, wait_until, write_doc
@@ -206,21 +206,8 @@ def test_save_asks_before_overwriting(doc_path: Path, tmp_path: Path) -> None:
     run(SiftApp(doc_path), scenario)
 
 
-def _encrypted_pdf(path: Path) -> Path:
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "secret page")
-    document.save(
-        path,
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        user_pw="open",
-        owner_pw="owner",
-    )
-    document.close()
-    return path
-
-
 def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
-    path = _encrypted_pdf(tmp_path / "locked.pdf")
+    path = make_encrypted_pdf(tmp_path / "locked.pdf", "secret page")
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, PasswordScreen))
@@ -233,7 +220,7 @@ def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
                 in str(app.screen.query_one("#password-error", Static).render())
             ),
         )
-        await pilot.press(*"open", "enter")
+        await pilot.press(*USER_PASSWORD, "enter")
         await settle(app, pilot)
         assert app.answer is not None
         assert app.answer.rendered.content == "--- page 1 ---\n\nsecret page"

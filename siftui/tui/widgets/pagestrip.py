@@ -84,6 +84,11 @@ class PageStrip(Widget, can_focus=True):
             self._cap_page = answer.layout.cap_page
         self.refresh()
 
+    @property
+    def kinds(self) -> list[Kind]:
+        """What the answer shown did with each page (drawn from its layout)."""
+        return list(self._kinds)
+
     def set_page_tokens(self, counts: tuple[int, ...]) -> None:
         """o200k_base tokens of each page's text, for the tooltips."""
         self._page_tokens = counts
