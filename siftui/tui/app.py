@@ -230,8 +230,8 @@ class SiftApp(App[int]):
         if answer.doc is not None and self.opened is not None:
             source = answer.request.source
             if source != self._extras_for and source == self.opened.source:
-                self._extras_for = source  # the first answer is on screen: now the rest
-                background.start(self, self.opened, self._plain)
+                self._extras_for = source  # once the first answer is painted: the rest
+                self.call_after_refresh(background.start, self, self.opened, self._plain)
 
     def set_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)

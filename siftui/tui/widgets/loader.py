@@ -23,6 +23,7 @@ from siftui.errors import report_unexpected
 from siftui.extract import NeedsPassword, WrongPassword
 from siftui.load import LoadError, load_doc
 from siftui.messages import quoted
+from siftui.tui import preload
 from siftui.tui.state import Source
 
 
@@ -46,6 +47,11 @@ class Loader(Widget):
             super().__init__()
             self.path = path
             self.message = message
+
+    class Progress(Message):
+        def __init__(self, serial: int, done: int, total: int) -> None:
+            super().__init__()
+            self.serial, self.done, self.total = serial, done, total
 
     class NeedsPassword(Message):
         def __init__(self, path: Path, error: str) -> None:
@@ -81,9 +87,10 @@ class Loader(Widget):
             self.remove_class("-busy")
             self.post_message(message)
 
-    def _progress(self, serial: int, done: int, total: int) -> None:
-        if serial == self._serial:
-            self.query_one(ProgressBar).update(total=total, progress=done)
+    def on_loader_progress(self, event: Loader.Progress) -> None:
+        event.stop()
+        if event.serial == self._serial:
+            self.query_one(ProgressBar).update(total=event.total, progress=event.done)
 
     @work(thread=True, group="load", description="open a document")
     def _load(self, path: Path, password: str | None, ocr: bool, serial: int) -> None:
@@ -95,12 +102,17 @@ class Loader(Widget):
             if now - last[0] < 0.05 and done < total:
                 return
             last[0] = now
-            self.app.call_from_thread(self._progress, serial, done, total)
+            # Posted, not called: the extraction never waits for the screen.
+            self.post_message(Loader.Progress(serial, done, total))
 
         message: Message
         try:
-            digest = file_sha256(path) if path.is_file() else ""
-            doc = load_doc(path, password=password, ocr=ocr, progress=progress)
+            started = preload.take(path, password, ocr)  # begun before Textual started
+            if started is not None:
+                digest, doc = started.wait(progress)
+            else:
+                digest = file_sha256(path) if path.is_file() else ""
+                doc = load_doc(path, password=password, ocr=ocr, progress=progress)
             message = Loader.Loaded(Source(path, digest, ocr), doc, password)
         except LoadError as error:
             if error.reason is NeedsPassword:

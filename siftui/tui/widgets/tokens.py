@@ -53,8 +53,8 @@ class TokenLine(Static):
         content = answer.rendered.content
         counts = self._cache.get(content)
         self.update(tokens_text(len(content), counts), layout=False)
-        if counts is None:
-            self._count(content)
+        if counts is None:  # after the answer is painted: counting must not delay it
+            self.call_after_refresh(self._count, content)
 
     @work(thread=True, exclusive=True, group="tokens", description="count the answer's tokens")
     def _count(self, content: str) -> None:
