@@ -97,9 +97,9 @@ class Loader(Widget):
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
-            # A repaint per page would cost more than the page itself: ~20 updates a second.
+            # A repaint per page would cost more than the page itself: 5 updates a second.
             now = time.monotonic()
-            if now - last[0] < 0.05 and done < total:
+            if now - last[0] < 0.2 and done < total:
                 return
             last[0] = now
             # Posted, not called: the extraction never waits for the screen.
