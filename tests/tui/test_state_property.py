@@ -1,5 +1,5 @@
 """Property: whatever a user does, once the app is idle, everything on screen and
-everything it copies or saves is ``render(extract(current file), current Options)``.
+everything it copies or saves (c, j, s) is ``render(extract(current file), current Options)``.
 
 Random sequences of typed pages and patterns, slider moves, keys (n, b, f, m,
 Enter), strip clicks, and opens of another file, some of them slow (the load
@@ -10,6 +10,7 @@ The default run is small; ``-m slow`` runs a long one.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,7 +25,7 @@ from tui_support import RecordingApp, idle, wait_until
 
 from siftui.layout import layout_of
 from siftui.load import load_doc
-from siftui.output import rendered_json
+from siftui.output import encode_utf8, rendered_json
 from siftui.render import BadGrep, BadPages, Options, render
 from siftui.tui.screens import PathScreen
 from siftui.tui.strip_model import facts_of, page_kinds
@@ -158,6 +159,14 @@ async def check(app: RecordingApp, pilot: Any, current: Path, copied: list[str])
     await pilot.press("c", "j")
     await wait_until(pilot, lambda: len(copied) == before + 2, 10)
     assert copied[-2:] == [expected.content, rendered_json(expected)]
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "answer.txt"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, target.exists, 10)
+        assert target.read_bytes() == encode_utf8(expected.content)
 
 
 def run_sequence(files: list[Path], gate: Gate, copied: list[str], steps: list[Action]) -> None:
