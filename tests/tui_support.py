@@ -13,7 +13,6 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
-from siftui import cache
 from siftui.doc import Doc, OutlineItem
 from siftui.docjson import to_json
 from siftui.tui.app import SiftApp
@@ -91,18 +90,20 @@ class RecordingApp(SiftApp):
 
 @contextlib.contextmanager
 def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
-    """Extraction (``siftui.cache.extract``, under every loader) waits for the event:
-    a load as slow as the test wants. Set on exit, so no thread stays blocked."""
+    """The TUI's loader (its ``load_doc``) waits for the event: a load as slow as the
+    test wants. Set on exit, so no thread stays blocked."""
+    from siftui.load import load_doc as real
+    from siftui.tui.widgets import loader
+
     event = threading.Event()
-    real = cache.extract
 
     def gated(*args: Any, **kwargs: Any) -> Doc:
         event.wait(seconds)
         return real(*args, **kwargs)
 
-    cache.extract = gated  # type: ignore[assignment]
+    loader.load_doc = gated  # type: ignore[attr-defined]
     try:
         yield event
     finally:
         event.set()
-        cache.extract = real  # type: ignore[assignment]
+        loader.load_doc = real  # type: ignore[attr-defined]  # (the name it imported)
