@@ -27,8 +27,8 @@ from textual.pilot import Pilot
 from siftui.doc import Doc
 from siftui.docjson import to_json
 from siftui.tui.app import SiftApp
-from siftui.tui.outcap import OutCapSlider
-from siftui.tui.view import ContentView
+from siftui.tui.widgets.outcap import OutCapSlider
+from siftui.tui.widgets.view import ContentView
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -58,12 +58,12 @@ class TimedApp(SiftApp):
         self.changed_at: dict[int, float] = {}
         self.pipeline: list[float] = []
 
-    def refresh_view(self) -> None:
-        self.changed_at.setdefault(self.current_options().out_cap, time.perf_counter())
-        super().refresh_view()
+    def propose(self, options: Any, *, call: bool = False, typed: bool = False) -> None:
+        self.changed_at.setdefault(options.out_cap, time.perf_counter())
+        super().propose(options, call=call, typed=typed)
 
-    def watch_shown(self, shown: Any) -> None:
-        super().watch_shown(shown)
+    def watch_answer(self, shown: Any) -> None:
+        super().watch_answer(shown)
         started = self.changed_at.pop(shown.options.out_cap, None) if shown else None
         if started is not None:
             self.pipeline.append(time.perf_counter() - started)
@@ -77,12 +77,12 @@ async def outcap_series(
     drags: list[float] = []
     async with app.run_test(size=(140, 40)) as pilot:
         start = time.perf_counter()
-        await until(pilot, lambda: app.shown is not None, 600)
+        await until(pilot, lambda: app.answer is not None, 600)
         opened = time.perf_counter() - start
         slider = app.query_one(OutCapSlider)
         slider.focus()
         await pilot.press("home")
-        await until(pilot, lambda: app.shown is not None and app.shown.options.out_cap == 1000)
+        await until(pilot, lambda: app.answer is not None and app.answer.options.out_cap == 1000)
         for key in ["right"] * steps + ["left"] * steps:
             before = time.perf_counter()
             await pilot.press(key)
@@ -90,8 +90,8 @@ async def outcap_series(
             await until(
                 pilot,
                 lambda target=target: (
-                    app.shown is not None  # type: ignore[misc]
-                    and app.shown.options.out_cap == target
+                    app.answer is not None  # type: ignore[misc]
+                    and app.answer.options.out_cap == target
                 ),
             )
             await pilot.pause(0)
@@ -105,8 +105,8 @@ async def outcap_series(
             await until(
                 pilot,
                 lambda target=target: (
-                    app.shown is not None  # type: ignore[misc]
-                    and app.shown.options.out_cap == target
+                    app.answer is not None  # type: ignore[misc]
+                    and app.answer.options.out_cap == target
                 ),
             )
             await pilot.pause(0)
@@ -125,13 +125,15 @@ async def big_answer_series(folder: Path) -> tuple[float, list[float], int]:
     app = SiftApp(path)
     scrolls: list[float] = []
     async with app.run_test(size=(140, 40)) as pilot:
-        await until(pilot, lambda: app.shown is not None, 120)
+        await until(pilot, lambda: app.answer is not None, 120)
         start = time.perf_counter()
         app.query_one("#outcap").value = 1_000_000  # type: ignore[attr-defined]
-        await until(pilot, lambda: app.shown is not None and app.shown.options.out_cap == 1_000_000)
+        await until(
+            pilot, lambda: app.answer is not None and app.answer.options.out_cap == 1_000_000
+        )
         await pilot.pause(0)
         shown = time.perf_counter() - start
-        runes = len(app.shown.answer.content) if app.shown else 0
+        runes = len(app.answer.rendered.content) if app.answer else 0
         view = app.query_one(ContentView)
         for _ in range(60):
             before = time.perf_counter()

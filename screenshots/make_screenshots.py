@@ -3,15 +3,23 @@
     python screenshots/make_screenshots.py [OUT_DIR]
 
 Each picture drives the app through Pilot exactly as a user would, then saves
-what the terminal shows.
+what the terminal shows. Files made for a picture (a locked copy of the
+sample, a file that is not a PDF) are opened by a relative name from a scratch
+directory, so no temporary path appears in any picture. The copy picture uses
+a private X server (Xvfb) and xclip when they are installed, so the
+confirmation is the real one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pymupdf
@@ -20,8 +28,8 @@ from textual.widgets import Input
 
 from siftui.sample import sample_path
 from siftui.tui.app import SiftApp, create_app
-from siftui.tui.outcap import OutCapControl
-from siftui.tui.screens import PasswordScreen
+from siftui.tui.screens import PasswordScreen, WalkScreen
+from siftui.tui.widgets.outcap import OutCapControl
 
 SIZE = (120, 36)
 Step = Callable[[SiftApp, Pilot[int]], Awaitable[None]]
@@ -36,7 +44,7 @@ async def _until(pilot: Pilot[int], condition: Callable[[], object], seconds: fl
 
 
 async def _settle(app: SiftApp, pilot: Pilot[int]) -> None:
-    await _until(pilot, lambda: app.shown is not None)
+    await _until(pilot, lambda: app.answer is not None)
     await _until(pilot, lambda: not any(w.is_running for w in app.workers))
     await pilot.pause(0.2)
 
@@ -44,16 +52,33 @@ async def _settle(app: SiftApp, pilot: Pilot[int]) -> None:
 def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Step:
     async def step(app: SiftApp, pilot: Pilot[int]) -> None:
         await _settle(app, pilot)
+        app.clear_notifications()
         if out_cap is not None:
             app.query_one(OutCapControl).value = out_cap
         app.query_one("#pages", Input).value = pages
         app.query_one("#grep", Input).value = grep
         await pilot.pause(0.2)
+        app.query_one("#pages", Input).focus()
+        await pilot.press("enter")  # a call, as the agent makes it
         await _until(pilot, lambda: not any(w.is_running for w in app.workers))
         app.action_focus_view()
         await pilot.pause(0.2)
 
     return step
+
+
+async def _walk(app: SiftApp, pilot: Pilot[int]) -> None:
+    await _request(out_cap=20_000)(app, pilot)
+    await pilot.press("w")
+    await _until(pilot, lambda: isinstance(app.screen, WalkScreen))
+    await pilot.pause(0.3)
+
+
+async def _copy(app: SiftApp, pilot: Pilot[int]) -> None:
+    await _request(pages="12-30", out_cap=12_000)(app, pilot)
+    await pilot.press("c")
+    await _until(pilot, lambda: app.last_copy is not None)
+    await pilot.pause(0.5)
 
 
 async def _password(app: SiftApp, pilot: Pilot[int]) -> None:
@@ -68,33 +93,70 @@ async def _error(app: SiftApp, pilot: Pilot[int]) -> None:
     await pilot.pause(0.3)
 
 
-async def _shoot(app: SiftApp, step: Step, target: Path) -> None:
-    async with app.run_test(size=SIZE) as pilot:
+async def _shoot(app: SiftApp, step: Step, target: Path, toasts: bool = False) -> None:
+    async with app.run_test(size=SIZE, notifications=toasts) as pilot:
         await step(app, pilot)
         app.save_screenshot(filename=target.name, path=str(target.parent))
 
 
+@contextlib.contextmanager
+def x_clipboard() -> Iterator[None]:
+    """A private X server for the copy picture, when Xvfb and xclip are installed."""
+    if shutil.which("Xvfb") is None or shutil.which("xclip") is None:
+        yield
+        return
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    before = os.environ.get("DISPLAY")
+    try:
+        with os.fdopen(read, "rb") as pipe:
+            os.environ["DISPLAY"] = ":" + pipe.readline().strip().decode()
+        import pyperclip
+
+        pyperclip.set_clipboard("xclip")  # it looked for a display when first imported
+        yield
+    finally:
+        server.terminate()
+        server.wait(10)
+        if before is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = before
+
+
 def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent
+    out = (Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent).resolve()
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
-        locked = Path(scratch) / "sample-locked.pdf"
+        os.chdir(scratch)  # the files below are opened by relative names
         with pymupdf.open(sample_path()) as document:
             document.save(
-                locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="open", owner_pw="own"
+                "sample-locked.pdf",
+                encryption=pymupdf.PDF_ENCRYPT_AES_256,
+                user_pw="open",
+                owner_pw="own",
             )
-        broken = Path(scratch) / "notes.pdf"
-        broken.write_text("these are notes, not a PDF\n", encoding="utf-8")
+        Path("notes.pdf").write_text("these are notes, not a PDF\n", encoding="utf-8")
         shots: list[tuple[str, SiftApp, Step]] = [
             ("map.svg", create_app(), _request()),
             ("pages-cut.svg", create_app(), _request(pages="12-30", out_cap=12_000)),
             ("grep.svg", create_app(), _request(grep="budget|预算", pages="40-45")),
-            ("password.svg", create_app(locked), _password),
-            ("error.svg", create_app(broken), _error),
+            ("walk.svg", create_app(), _walk),
+            ("password.svg", create_app("sample-locked.pdf"), _password),
+            ("error.svg", create_app("notes.pdf"), _error),
         ]
         for name, app, step in shots:
             asyncio.run(_shoot(app, step, out / name))
             print(out / name)
+        with x_clipboard():
+            asyncio.run(_shoot(create_app(), _copy, out / "copy.svg", toasts=True))
+            print(out / "copy.svg")
     return 0
 
 

@@ -19,6 +19,7 @@ from siftui.agents_load import agents_table, load_agents
 from siftui.doc import Doc
 from siftui.load import LoadError, load_doc_report, load_source
 from siftui.messages import file_error, one_line, quoted
+from siftui.outcap import outcap_argument
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import (
     DEFAULT_OUT_CAP,
@@ -76,19 +77,21 @@ TUI_EXAMPLES = """commands:
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
   siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
+  siftui sample-path       print the path of the bundled sample document
 
 examples:
   siftui thesis.pdf
-  siftui render thesis.pdf --outcap 20000 | wc -m
+  siftui render thesis.pdf --outcap 20k | wc -m
+  siftui render "$(siftui sample-path)"   # what `siftui`, then c, copies
 """
 
 
 def _add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> None:
     parser.add_argument(
         "--outcap",
-        type=_whole_number,
+        type=outcap_argument,
         default=DEFAULT_OUT_CAP,
-        help=f"{what} in code points (default {DEFAULT_OUT_CAP:,})",
+        help=f"{what} in code points: 20000, 20,000, 20k, 1.5M (default {DEFAULT_OUT_CAP:,})",
     )
 
 
@@ -403,6 +406,17 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(args.path, password=args.password)
 
 
+def _cmd_sample_path(argv: Sequence[str]) -> int:
+    """Print the bundled sample's path: `siftui render "$(siftui sample-path)"` prints
+    exactly what `siftui` (no FILE), then c, copies."""
+    if argv:
+        raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(argv)!r}")
+    from siftui.sample import sample_path
+
+    print(sample_path())
+    return 0
+
+
 MCP_EXAMPLES = f"""examples:
   siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap {DEFAULT_OUT_CAP:,}
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
@@ -538,6 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "walk": _cmd_walk,
         "log": _cmd_log,
         "inspect": _cmd_inspect,
+        "sample-path": _cmd_sample_path,
     }
     try:
         if arguments and arguments[0] in commands:

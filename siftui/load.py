@@ -10,7 +10,7 @@ from siftui import __version__
 from siftui.cache import cached_extract_report, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, from_json_object, to_json
-from siftui.extract import ExtractError, check_file, pymupdf_version
+from siftui.extract import ExtractError, Progress, check_file, pymupdf_version
 from siftui.messages import file_error, quoted
 from siftui.unreadable import Extraction, from_records, to_records
 
@@ -18,7 +18,15 @@ JSON_SNIFF_BYTES = 64
 
 
 class LoadError(Exception):
-    """The file cannot be turned into a Doc; ``str(error)`` is one line for users."""
+    """The file cannot be turned into a Doc; ``str(error)`` is one line for users.
+
+    ``reason`` is the extraction error's type when there was one (the TUI asks
+    for a password on :class:`siftui.extract.NeedsPassword`).
+    """
+
+    def __init__(self, message: str, reason: type[Exception] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def is_doc_json(path: str | os.PathLike[str]) -> bool:
@@ -89,11 +97,18 @@ def load_doc(
     password: str | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    progress: Progress | None = None,
 ) -> Doc:
     """A Doc JSON as it is, or a document extracted through the disk cache
-    (siftui.cache: never with a password; ``use_cache=False`` bypasses it)."""
+    (siftui.cache: never with a password; ``use_cache=False`` bypasses it).
+    ``progress(done, total)`` is called as pages are extracted."""
     return load_doc_report(
-        path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+        path,
+        max_pages=max_pages,
+        password=password,
+        use_cache=use_cache,
+        ocr=ocr,
+        progress=progress,
     ).doc
 
 
@@ -104,6 +119,7 @@ def load_doc_report(
     password: str | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    progress: Progress | None = None,
 ) -> Extraction:
     """What :func:`load_doc` loads, with the pages that could not be read."""
     try:
@@ -112,10 +128,15 @@ def load_doc_report(
             found = read_doc_json_report(path)
             return found if max_pages is None else found.first_pages(max_pages)
         return cached_extract_report(
-            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+            path,
+            max_pages=max_pages,
+            password=password,
+            use_cache=use_cache,
+            ocr=ocr,
+            progress=progress,
         )
     except ExtractError as error:
-        raise LoadError(str(error)) from None
+        raise LoadError(str(error), type(error)) from None
     except OSError as error:
         raise LoadError(file_error(path, error)) from None
 

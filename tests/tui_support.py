@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,5 +72,38 @@ async def idle(app: App[Any], pilot: Pilot[Any], seconds: float = 30) -> None:
 
 async def settle(app: SiftApp, pilot: Pilot[int]) -> None:
     """Wait until the workers are done and the view shows the current request."""
-    await wait_until(pilot, lambda: app.shown is not None)
+    await wait_until(pilot, lambda: app.answer is not None)
     await idle(app, pilot)
+
+
+class RecordingApp(SiftApp):
+    """The app, keeping every notification's text in ``seen`` (public API only)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen: list[str] = []
+
+    def notify(self, message: str, *args: Any, **kwargs: Any) -> None:
+        self.seen.append(str(message))
+        super().notify(message, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
+    """The TUI's loader (its ``load_doc``) waits for the event: a load as slow as the
+    test wants. Set on exit, so no thread stays blocked."""
+    from siftui.load import load_doc as real
+    from siftui.tui.widgets import loader
+
+    event = threading.Event()
+
+    def gated(*args: Any, **kwargs: Any) -> Doc:
+        event.wait(seconds)
+        return real(*args, **kwargs)
+
+    loader.load_doc = gated  # type: ignore[attr-defined]
+    try:
+        yield event
+    finally:
+        event.set()
+        loader.load_doc = real  # type: ignore[attr-defined]  # (the name it imported)

@@ -1,74 +1,75 @@
-"""The siftui TUI: the agent-eye view of a document, live, with an exact copy."""
+"""The siftui TUI: the agent-eye view of a document, live, with an exact copy.
+
+How the state flows: the app holds one
+:class:`Request` (a document's identity and the Options). Widgets never hold
+the request; they *propose* one (an Input's text, the slider, the strip, the
+walk, a key) and :meth:`SiftApp.propose` makes it the request. A render
+worker answers it with an :class:`Outcome` carrying the request it answers;
+:meth:`SiftApp._answered` drops any outcome for an older request, so the
+``answer`` reactive only ever holds an answer to the request held now (or,
+for a refused request, the newest answerable one on the same document). Every
+widget draws from ``answer`` (data_bind), and copy, JSON and save act on it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, ProgressBar, Static
-from textual.worker import get_current_worker
+from textual.widgets import Footer, Header, Input, Label, Static
 
 from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.extract import ocr_unavailable_reason
-from siftui.render import BadGrep, BadPages, Options, render
+from siftui.render import Options
 from siftui.serve.calllog import LogEntry
-from siftui.tokens import TokenCounts
-from siftui.tui.counter import DocTotals, counter_text
-from siftui.tui.counting import CountingMixin
-from siftui.tui.display import prepare
-from siftui.tui.exporting import ExportMixin
-from siftui.tui.history import CallHistory
-from siftui.tui.loading import LoadingMixin
-from siftui.tui.outcap import OutCapControl
-from siftui.tui.pagestrip import PageStrip
-from siftui.tui.replay import CallList, ReplayMixin
+from siftui.tui import background, commands
+from siftui.tui.clipboard import CopyReport
+from siftui.tui.exporting import Exports
+from siftui.tui.history import CallCounter, CallHistory, Calls
+from siftui.tui.keys import bindings, system_commands
+from siftui.tui.opening import Opened, OpenFlow
+from siftui.tui.replay_flow import ReplayFlow
 from siftui.tui.screens import HelpScreen, PathScreen
-from siftui.tui.state import Shown, mode_label
-from siftui.tui.strip_model import PageFacts, cap_page, facts_of, kinds_for
-from siftui.tui.view import ContentView
-from siftui.tui.walkscreen import WalkScreen
-from siftui.walk import Call, next_call, walk
+from siftui.tui.state import Answer, Outcome, Request, Source, answer_request
+from siftui.tui.strip_model import PageFacts
+from siftui.tui.widgets.counter import CounterLine
+from siftui.tui.widgets.lines import CallsLine, NoteLine
+from siftui.tui.widgets.loader import Loader
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.tokens import TokenLine
+from siftui.tui.widgets.view import ContentView
+from siftui.walk import next_call
+
+EARLIER = 32
+"""Requests remembered to fall back on when the newest is refused."""
 
 
-class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
+class MainScreen(Screen[int]):
+    """The app's screen: the view has focus from the start, so keys typed while the
+    app starts reach the app's bindings, never the Pages input."""
+
+    AUTO_FOCUS = "#content"
+
+
+class SiftApp(App[int]):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
     TITLE = "siftui"
     # Short terminals keep the content visible: the controls shrink first.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
+    BINDINGS = bindings()
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "copy", "Copy"),
-        Binding("s", "save", "Save"),
-        Binding("j", "copy_json", "JSON"),
-        Binding("slash", "focus_grep", "Grep"),
-        Binding("p", "focus_pages", "Pages"),
-        Binding("m", "map", "Map"),
-        Binding("n", "follow", "Next"),
-        Binding("w", "walk", "Walk"),
-        Binding("b", "history_back", "Back", show=False),
-        Binding("f", "history_forward", "Forward", show=False),
-        Binding("left_square_bracket", "outcap_down", "Cap-"),
-        Binding("right_square_bracket", "outcap_up", "Cap+"),
-        Binding("o", "open", "Open"),
-        Binding("t", "toggle_ocr", "OCR", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
-        Binding("escape", "focus_view", "To view", show=False),
-    ]
-
-    doc: reactive[Doc | None] = reactive(None, init=False)
-    # always_update: an equal answer (a replayed call made again) still refreshes the counters.
-    shown: reactive[Shown | None] = reactive(None, init=False, always_update=True)
+    # always_update: an equal answer (a call made again) still refreshes the widgets.
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    calls: reactive[Calls] = reactive(Calls, init=False)
 
     def __init__(
         self,
@@ -77,16 +78,32 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         log_entries: list[LogEntry] | None = None,
     ) -> None:
         super().__init__()
+        self._start = (Path(path) if path is not None else None, password)
         self._log_entries = log_entries
-        self._path = Path(path) if path is not None else None
-        self._password = password
-        self._generation = 0
-        self.history = CallHistory()
-        self._plain: tuple[Path, Doc] | None = None
-        self._ocr_pages: tuple[int, ...] = ()
-        self._token_cache: dict[str, TokenCounts] = {}
+        self.request = Request(None, Options())
+        self.opened: Opened | None = None
+        self.opener = OpenFlow(self)
+        self.counter = CallCounter(self)
+        self._earlier: list[Options] = []
         self._facts: PageFacts | None = None
-        self._record_next = True
+        self.exports = Exports(self)
+        self.replay = ReplayFlow(self)
+        self.ocr = False  # the `t` toggle: read pages without text with Tesseract
+        self._plain: Opened | None = None
+        self._extras_for: Source | None = None
+
+    @property
+    def last_copy(self) -> CopyReport | None:
+        return self.exports.last_copy
+
+    @property
+    def history(self) -> CallHistory:
+        return self.counter.history
+
+    @property
+    def doc(self) -> Doc | None:
+        """The document open now (None while none is)."""
+        return self.opened.doc if self.opened is not None else None
 
     # ----------------------------------------------------------------- layout
 
@@ -102,191 +119,204 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
                 yield Input(placeholder="RE2 pattern (smart case)", id="grep", compact=True)
             yield Static("", id="request-error", classes="error")
             yield OutCapControl(id="outcap")
-            yield Static("", id="counter")
-            yield Static("", id="tokens")
-            yield PageStrip(id="strip")
-            yield Static("", id="history")
-            yield ProgressBar(id="loading", show_eta=False)
-        yield Static("", id="replay")
-        yield Static("", id="note")
-        yield ContentView(id="content")
+            yield CounterLine(id="counter").data_bind(SiftApp.answer)
+            yield TokenLine(id="tokens").data_bind(SiftApp.answer)
+            yield PageStrip(id="strip").data_bind(SiftApp.answer)
+            yield CallsLine(id="calls-line").data_bind(SiftApp.answer, SiftApp.calls)
+            yield Loader(id="loader")
+        yield ReplayStatus(id="replay")
+        yield NoteLine(id="note").data_bind(SiftApp.answer)
+        yield ContentView(id="content").data_bind(SiftApp.answer)
         yield Footer(compact=True)
 
+    def get_default_screen(self) -> Screen[int]:
+        return MainScreen(id="_default")
+
     def on_mount(self) -> None:
-        self.query_one("#loading", ProgressBar).display = False
-        self._set_request_error("")
-        self.query_one("#replay", Static).display = False
-        self.query_one(ContentView).focus()
+        self.set_error("")
+        self.query_one(ReplayStatus).display = False
+        path, password = self._start
         if self._log_entries is not None:
             self.sub_title = f"call log: {len(self._log_entries)} calls"
             self.query_one(CallList).focus()
-        elif self._path is not None:
-            self.open_document(self._path, self._password)
+        elif path is not None:
+            self.open_document(path, password)
 
-    def loaded(self, path: Path, doc: Doc) -> None:
-        if not self.ocr:
-            self._plain = (path, doc)
-            self._ocr_pages = ()
-        elif self._plain is not None and self._plain[0] == path:
-            self._ocr_pages = _read_by_ocr(self._plain[1], doc)
-        else:  # opened with OCR already on: which pages had no text is not known
-            self._ocr_pages = ()
-        self.query_one(ContentView).ocr_pages = frozenset(self._ocr_pages)
-        self._facts = facts_of(doc)
-        self.history.clear()
-        self._record_next = True
-        self.rerun()  # a replayed call sets the request first, so the first render is it
-        self.doc = doc
-        self._count_pages(doc)
-        self._prepare_grep(doc)
-        if self._ocr_pages:
-            self.notify(
-                f"Tesseract read {len(self._ocr_pages)} page(s) without text: "
-                f"p. {_listed(self._ocr_pages)}. Their page markers are marked OCR.",
-                title="OCR",
-                timeout=10,
-            )
-        blank = self._facts.empty_pages
-        if blank:
-            hint = "" if self.ocr else " Press t to read them with OCR."
-            self.notify(
-                f"{len(blank)} of {len(doc.pages)} pages have no text (image-only or scanned): "
-                f"p. {_listed(blank)}. The agent gets only their page markers.{hint}",
-                title="Pages without text",
-                severity="warning",
-                timeout=10,
-            )
+    # ----------------------------------------------------- the request, and its answer
 
-    def replay_status(self, message: str, *, warning: bool = False) -> None:
-        widget = self.query_one("#replay", Static)
-        widget.update(message)
-        widget.display = True
-        widget.set_class(warning, "warning")
-
-    @work(thread=True, exclusive=True, group="prepare", description="build grep tables")
-    def _prepare_grep(self, doc: Doc) -> None:
-        # The first search then pays only for searching (pgfmanual: ~35 ms saved).
-        index_of(doc).prepare_grep()
-
-    def show_error(self, message: str) -> None:
-        self._set_note(message, error=True)
-        self.query_one(ContentView).border_title = "no document · press o to open a file"
-
-    def watch_doc(self, doc: Doc | None) -> None:
-        if doc is not None:
-            self.refresh_view()
-
-    # ------------------------------------------------------------- rendering
-
-    def current_options(self) -> Options:
-        """The request as typed: exactly what the agent would send."""
-        return Options(
-            pages=self.query_one("#pages", Input).value,
-            grep=self.query_one("#grep", Input).value,
-            out_cap=self.query_one(OutCapControl).value,
-        )
-
-    def refresh_view(self) -> None:
-        if self.doc is None:
+    def propose(self, options: Options, *, call: bool = False, typed: bool = False) -> None:
+        """Make ``options`` the request (on the document open or opening). ``typed``: the
+        controls proposed it, so they show it already and are not set again (setting an
+        Input while its own Changed messages are queued would type over the user)."""
+        if call:
+            self.counter.now = True
+        request = Request(self.request.source, options)
+        if request == self.request:
+            if call and self.answer is not None and self.answer.request == request:
+                self.counter.made(self.answer)
             return
-        self._generation += 1
-        self._render(self.doc, self.current_options(), self._generation)
+        self._set_request(request, sync=not typed)
+
+    def _set_request(self, request: Request, *, sync: bool = True) -> None:
+        if self.answer is not None and self.answer.request.source == request.source:
+            self._earlier.append(self.request.options)
+            del self._earlier[:-EARLIER]
+        self.request = request
+        if sync:
+            self.sync_controls(request.options)
+        self.render_request()
+
+    def sync_controls(self, options: Options) -> None:
+        """The controls show the request (their Changed messages then propose it again: no-op)."""
+        for selector, value in (("#pages", options.pages), ("#grep", options.grep)):
+            field = self.query_one(selector, Input)
+            if field.value != value:
+                field.value = value
+        outcap = self.query_one(OutCapControl)
+        if outcap.value != options.out_cap:
+            outcap.value = options.out_cap
+
+    def new_document(self) -> None:
+        """The request now names a freshly opened document: its first call is made."""
+        assert self.opened is not None
+        if not self.opened.source.ocr:
+            self._plain = self.opened
+        self._facts = None
+        self.counter.clear()
+        self._earlier.clear()
+        self.counter.now = True  # opening a document is the agent's first call
+        self.render_request()
+
+    def render_request(self) -> None:
+        opened, request = self.opened, self.request
+        if self.opening is not None or opened is None or opened.source != request.source:
+            return
+        earlier = tuple(reversed(self._earlier))
+        self._render_worker(request, opened.doc, earlier, self._facts)
 
     # Every worker names itself: Textual would otherwise describe it with the repr
     # of its arguments, and the repr of a 3 MB Doc costs ~40 ms on each slider step.
     @work(thread=True, exclusive=True, group="render", description="render the answer")
-    def _render(self, doc: Doc, options: Options, generation: int) -> None:
-        try:
-            answer = render(doc, options)
-        except (BadPages, BadGrep) as error:
-            self.call_from_thread(self._bad_request, generation, str(error))
-            return
-        except Exception as error:  # a bug in siftui: show it, keep the last good view
-            detail = " ".join(f"{type(error).__name__}: {error}".split())
-            self.call_from_thread(self._bad_request, generation, f"internal error: {detail}")
-            return
-        prepared = prepare(answer.content, is_map=answer.map, is_grep=bool(options.grep))
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._rendered, generation, Shown(options, answer, prepared))
+    def _render_worker(
+        self, request: Request, doc: Doc, earlier: tuple[Options, ...], facts: PageFacts | None
+    ) -> None:
+        outcome = answer_request(request, doc, earlier, facts)
+        self.call_from_thread(self._answered, outcome)
 
-    def _bad_request(self, generation: int, message: str) -> None:
-        if generation == self._generation:
-            self._set_request_error(message)
-
-    def _rendered(self, generation: int, shown: Shown) -> None:
-        # The newest request wins: an older answer arriving late is dropped.
-        if generation == self._generation:
-            self._set_request_error("")
-            if self._record_next:
-                self._record_next = False
-                self.history.record(shown.options, len(shown.answer.content))
-            self.shown = self.compare_with_log(shown)
-
-    def watch_shown(self, shown: Shown | None) -> None:
-        if shown is None:
+    def _answered(self, outcome: Outcome) -> None:
+        if outcome.request != self.request:
+            return  # it answers an older request: the newest request wins
+        self.set_error(outcome.error)
+        if outcome.answer is None:
             return
+        self._facts = outcome.answer.facts
+        if outcome.error:
+            self.answer = outcome.answer
+            return
+        self._earlier.clear()
+        self.answer = self.replay.compare(outcome.answer)
+        self.counter.made(self.answer)
+
+    def watch_answer(self, answer: Answer | None) -> None:
         view = self.query_one(ContentView)
-        view.show(shown.prepared, shown.options.grep)
-        view.border_title = f"what the agent receives · {mode_label(shown)}"
-        totals = None
-        if self.doc is not None:
-            index = index_of(self.doc)
-            totals = DocTotals(self.doc.page_count, index.extracted, index.full_length)
-            self._show_strip(self.doc, shown)
-        counter = counter_text(
-            shown.answer, shown.options.out_cap, totals, bool(shown.options.grep), self._ocr_pages
-        )
-        # Fixed-height lines: no layout pass needed (it costs ~40 ms on a full screen).
-        self.query_one("#counter", Static).update(counter, layout=False)
-        self._set_note(shown.answer.note)
-        self._show_history()
-        self._show_tokens(shown.answer.content)
-
-    def _show_strip(self, doc: Doc, shown: Shown) -> None:
-        if self._facts is None:
+        if answer is None:
+            view.border_title = (
+                f"opening {self.opening.name} …" if self.opening else "no document · press o"
+            )
             return
-        answer, options = shown.answer, shown.options
-        start = answer.first if answer.first >= 1 else 1
-        if options.grep and options.pages.strip():
-            start = int(options.pages.strip().split("-")[0])
-        kinds = kinds_for(doc, self._facts, answer)
-        self.query_one(PageStrip).show(
-            self._facts, kinds, cap_page(doc, answer, start, options.out_cap)
-        )
+        self.sub_title = answer.name
+        logged = "what the agent received (logged)" if answer.logged else "what the agent receives"
+        view.border_title = f"{logged} · {answer.label()}"
+        if answer.doc is not None and self.opened is not None:
+            source = answer.request.source
+            if source != self._extras_for and source == self.opened.source:
+                self._extras_for = source  # once the first answer is painted: the rest
+                self.call_after_refresh(background.start, self, self.opened, self._plain)
 
-    def _show_history(self) -> None:
-        calls = len(self.history.calls)
-        spent = self.history.spent_runes()
-        position = self.history.position + 1
-        self.query_one("#history", Static).update(
-            f"calls {position}/{calls} · spent {spent:,} runes · ~{spent // 4:,} tokens"
-            "   n next call · b back · f forward",
-            layout=False,
-        )
-
-    def _set_request_error(self, message: str) -> None:
+    def set_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
         if message or widget.display:
             widget.update(message)
             widget.display = bool(message)
 
-    def _set_note(self, note: str, error: bool = False) -> None:
-        widget = self.query_one("#note", Static)
-        if not note and not widget.has_class("visible"):
-            return  # hidden and staying hidden: nothing to lay out again
-        widget.update(note)
-        widget.set_class(bool(note), "visible")
-        widget.set_class(error, "error")
+    @on(Input.Changed, "#pages")
+    def _pages_changed(self, event: Input.Changed) -> None:
+        self.propose(replace(self.request.options, pages=event.value), typed=True)
 
-    @on(Input.Changed, "#pages, #grep")
-    def _request_changed(self) -> None:
-        self.refresh_view()
+    @on(Input.Changed, "#grep")
+    def _grep_changed(self, event: Input.Changed) -> None:
+        self.propose(replace(self.request.options, grep=event.value), typed=True)
+
+    @on(Input.Submitted, "#pages, #grep")
+    def _submitted(self) -> None:
+        self.propose(self.request.options, call=True, typed=True)
+        self.query_one(ContentView).focus()
 
     @on(OutCapControl.Changed)
-    def _outcap_changed(self) -> None:
-        self.refresh_view()
+    def _outcap_changed(self, event: OutCapControl.Changed) -> None:
+        self.propose(replace(self.request.options, out_cap=event.value), typed=True)
+
+    @on(PageStrip.Selected)
+    def _strip_selected(self, event: PageStrip.Selected) -> None:
+        pages = str(event.first) if event.first == event.last else f"{event.first}-{event.last}"
+        self.propose(replace(self.request.options, pages=pages), call=True)
+
+    # ------------------------------------------------------------- opening
+
+    @property
+    def opening(self) -> Path | None:
+        """The file being opened now, if one is."""
+        return self.opener.path
+
+    def open_document(
+        self,
+        path: Path,
+        password: str | None = None,
+        *,
+        options: Options | None = None,
+        keep_answer: bool = False,
+    ) -> None:
+        """A fresh request on ``path`` (see :meth:`OpenFlow.start`)."""
+        self.opener.start(path, password, options=options, keep_answer=keep_answer)
+
+    @on(Loader.Loaded)
+    def _loaded(self, event: Loader.Loaded) -> None:
+        self.opener.loaded(event)
+
+    @on(Loader.LoadFailed)
+    def _load_failed(self, event: Loader.LoadFailed) -> None:
+        self.opener.failed(event.message)
+
+    @on(Loader.NeedsPassword)
+    def _needs_password(self, event: Loader.NeedsPassword) -> None:
+        self.opener.needs_password(event.path, event.error)
 
     # ---------------------------------------------------------------- actions
+
+    def _acting_on(self, doing: str) -> Answer | None:
+        """The answer shown, or None with a message saying why there is none to act on."""
+        if self.opening is not None:
+            self.notify(
+                f"Still opening {self.opening.name} …; {doing} once it is open.",
+                severity="warning",
+            )
+            return None
+        if self.answer is None:
+            self.notify(f"Nothing to {doing}: no document is open.", severity="warning")
+            return None
+        return self.answer
+
+    def action_copy(self) -> None:
+        if (answer := self._acting_on("copy")) is not None:
+            self.exports.copy(answer)
+
+    def action_copy_json(self) -> None:
+        if (answer := self._acting_on("copy")) is not None:
+            self.exports.copy(answer, as_json=True)
+
+    def action_save(self) -> None:
+        if (answer := self._acting_on("save")) is not None:
+            self.exports.save(answer)
 
     def action_focus_grep(self) -> None:
         self.query_one("#grep", Input).focus()
@@ -298,71 +328,38 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
         self.query_one(ContentView).focus()
 
     def action_map(self) -> None:
-        self.ask(Options(out_cap=self.query_one(OutCapControl).value))
+        self.propose(Options(out_cap=self.request.options.out_cap), call=True)
         self.query_one(ContentView).focus()
 
-    def ask(self, options: Options) -> None:
-        """Make a call as the agent would: set the request and record it."""
-        self._record_next = True
-        pages = self.query_one("#pages", Input)
-        grep = self.query_one("#grep", Input)
-        if pages.value == options.pages and grep.value == options.grep:
-            self.refresh_view()
-        pages.value = options.pages
-        grep.value = options.grep
-        if options.out_cap != self.query_one(OutCapControl).value:
-            self.query_one(OutCapControl).value = options.out_cap
-
     def action_follow(self) -> None:
-        if self.shown is None or self.doc is None:
+        answer = self._acting_on("follow the note")
+        if answer is None or answer.doc is None:
             return
-        call = next_call(self.shown.options, self.shown.answer, self.doc.extracted)
+        call = next_call(answer.options, answer.rendered, answer.doc.extracted)
         if call is None:
             self.notify("Nothing to follow: this answer names no next call.")
             return
-        self.ask(call)
+        self.propose(call, call=True)
 
     def action_walk(self) -> None:
-        if self.doc is not None:
-            self._walk(self.doc, self.query_one(OutCapControl).value)
-
-    @work(thread=True, exclusive=True, group="walk", description="walk the document")
-    def _walk(self, doc: Doc, out_cap: int) -> None:
-        calls = walk(doc, out_cap)
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_walk, calls, out_cap)
-
-    def _show_walk(self, calls: list[Call], out_cap: int) -> None:
-        def chosen(options: Options | None) -> None:
-            if options is not None:
-                self.ask(options)
-
-        self.push_screen(WalkScreen(calls, out_cap), chosen)
+        answer = self._acting_on("walk")
+        if answer is not None:
+            commands.walk(self, answer)
 
     def action_history_back(self) -> None:
-        self._travel(self.history.back(), "the first call")
+        if self._acting_on("go back") is not None:
+            self._travel(self.history.back(), "the first call")
 
     def action_history_forward(self) -> None:
-        self._travel(self.history.forward(), "the newest call")
+        if self._acting_on("go forward") is not None:
+            self._travel(self.history.forward(), "the newest call")
 
-    def _travel(self, options: Options | None, limit: str) -> None:
-        if options is None:
+    def _travel(self, request: Request | None, limit: str) -> None:
+        if request is None:
             self.notify(f"Already at {limit}.")
             return
-        self.ask(options)
-        self._record_next = False
-
-    @on(PageStrip.Selected)
-    def _strip_selected(self, event: PageStrip.Selected) -> None:
-        pages = str(event.first) if event.first == event.last else f"{event.first}-{event.last}"
-        grep = self.query_one("#grep", Input).value
-        self.ask(Options(pages=pages, grep=grep, out_cap=self.query_one(OutCapControl).value))
-
-    @on(Input.Submitted, "#pages, #grep")
-    def _request_submitted(self) -> None:
-        self._record_next = True
-        self.refresh_view()
-        self.query_one(ContentView).focus()
+        self.counter.moved()
+        self._set_request(request)
 
     def action_outcap_down(self) -> None:
         self.query_one(OutCapControl).step_down()
@@ -375,68 +372,27 @@ class SiftApp(LoadingMixin, ExportMixin, CountingMixin, ReplayMixin):
             if target is not None:
                 self.open_document(Path(target))
 
-        start = str(self._path.parent) + "/" if self._path else ""
         title = "Open a document (PDF, EPUB, XPS, ... or Doc JSON)"
-        self.push_screen(PathScreen(title, start), chosen)
+        self.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
 
     def action_toggle_ocr(self) -> None:
-        if self._path is None or self.doc is None:
-            self.notify("Open a document first.", severity="warning")
-            return
-        if not self.ocr:
-            reason = ocr_unavailable_reason()
-            if reason is not None:
-                self.notify(reason, title="OCR", severity="error", timeout=8)
-                return
-        self.ocr = not self.ocr
-        self.notify("OCR on: reading pages without text ..." if self.ocr else "OCR off")
-        self.open_document(self._path, self._opened_password)
+        if self._acting_on("read pages with OCR") is not None:
+            commands.toggle_ocr(self)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action in _HELP_TEXT:
-                yield SystemCommand(
-                    f"{binding.description} ({binding.key_display or binding.key})",
-                    _HELP_TEXT.get(binding.action, binding.description),
-                    lambda action=binding.action: self.run_action(action),
-                )
+        yield from system_commands(self)
 
+    @on(CallList.Chosen)
+    def _call_chosen(self, event: CallList.Chosen) -> None:
+        self.replay.chosen(event.entry, event.number)
 
-def _read_by_ocr(plain: Doc, read: Doc) -> tuple[int, ...]:
-    """Pages empty in the plain extraction that OCR gave text to."""
-    return tuple(
-        number
-        for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=False), 1)
-        if not before.strip() and after.strip()
-    )
-
-
-def _listed(pages: list[int] | tuple[int, ...]) -> str:
-    return ", ".join(map(str, pages[:20])) + (" ..." if len(pages) > 20 else "")
-
-
-_HELP_TEXT = {
-    "copy": "Copy the answer, byte for byte, to the clipboard",
-    "save": "Save the answer to a file",
-    "copy_json": "Copy the answer as JSON, as siftui render --json prints it",
-    "focus_grep": "Search the document with an RE2 pattern",
-    "focus_pages": "Ask for a page range",
-    "map": "Back to the map or the full text",
-    "outcap_down": "OutCap one step down",
-    "outcap_up": "OutCap one step up",
-    "open": "Open another document",
-    "toggle_ocr": "OCR pages without text with Tesseract (on/off); re-opens the document",
-    "help": "Keys and what the view shows",
-    "follow": "Make the call the note names, as the agent would",
-    "walk": "Every call an agent makes to read the whole document",
-    "history_back": "Back to the previous call",
-    "history_forward": "Forward to the next call",
-    "quit": "Quit siftui",
-}
+    @on(CallList.Checked)
+    def _call_checked(self, event: CallList.Checked) -> None:
+        self.replay.checked(event.entry, event.number, event.digest)
 
 
 def create_log_app(entries: list[LogEntry]) -> SiftApp:

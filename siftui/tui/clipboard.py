@@ -8,7 +8,6 @@ confirmed by reading the text back.
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,11 +18,6 @@ from siftui.output import encode_utf8
 # Many terminals drop OSC 52 payloads past roughly this many base64 bytes
 # (xterm's and several emulators' defaults sit around 100 kB).
 OSC52_SAFE_BYTES = 100_000
-
-
-def osc52_payload(text: str) -> str:
-    """The escape sequence that asks the terminal to set its clipboard to ``text``."""
-    return "\x1b]52;c;" + base64.b64encode(encode_utf8(text)).decode("ascii") + "\a"
 
 
 def osc52_too_large(text: str) -> bool:

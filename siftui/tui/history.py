@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from siftui.render import Options
+from siftui.tui.state import Answer, Request
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from siftui.tui.app import SiftApp
+
+STANDS = 1.0
+"""Seconds an answer must stand to count as a call the agent made."""
 
 
 @dataclass(frozen=True)
 class Spent:
-    options: Options
+    request: Request
     runes: int
 
 
@@ -20,24 +29,29 @@ class CallHistory:
     calls: list[Spent] = field(default_factory=list)
     position: int = -1
 
-    def record(self, options: Options, runes: int) -> None:
-        if self.position >= 0 and self.calls[self.position].options == options:
-            return
-        del self.calls[self.position + 1 :]
-        self.calls.append(Spent(options, runes))
-        self.position = len(self.calls) - 1
+    def current(self) -> Request | None:
+        return self.calls[self.position].request if self.position >= 0 else None
 
-    def back(self) -> Options | None:
+    def record(self, request: Request, runes: int) -> bool:
+        """Make ``request`` a call (False when it is the call shown already)."""
+        if self.current() == request:
+            return False
+        del self.calls[self.position + 1 :]
+        self.calls.append(Spent(request, runes))
+        self.position = len(self.calls) - 1
+        return True
+
+    def back(self) -> Request | None:
         if self.position <= 0:
             return None
         self.position -= 1
-        return self.calls[self.position].options
+        return self.calls[self.position].request
 
-    def forward(self) -> Options | None:
+    def forward(self) -> Request | None:
         if self.position + 1 >= len(self.calls):
             return None
         self.position += 1
-        return self.calls[self.position].options
+        return self.calls[self.position].request
 
     def spent_runes(self) -> int:
         """Runes received in the calls up to and including the one shown."""
@@ -46,3 +60,61 @@ class CallHistory:
     def clear(self) -> None:
         self.calls.clear()
         self.position = -1
+
+    def snapshot(self) -> Calls:
+        return Calls(tuple(self.calls), self.position, self.spent_runes())
+
+
+@dataclass(frozen=True)
+class Calls:
+    """The history as a value, for the calls line."""
+
+    calls: tuple[Spent, ...] = ()
+    position: int = -1
+    spent: int = 0
+
+
+def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
+    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes · ~10,132 tokens" """
+    spent = f"spent {calls.spent:,} runes · ~{calls.spent // 4:,} tokens"
+    this = f"this answer {runes:,} runes"
+    count = len(calls.calls)
+    if calls.position >= 0 and calls.calls[calls.position].request == request:
+        return f"call {calls.position + 1} of {count} · {this} · {spent}"
+    made = "1 call" if count == 1 else f"{count:,} calls"
+    return f"not a call yet (Enter, or 1 s) · {this} · {spent} in {made}"
+
+
+class CallCounter:
+    """Which answers are calls: one reached by Enter, n, b / f, the strip, the walk or
+    an open at once (``now``), any other once it has stood :data:`STANDS` seconds."""
+
+    def __init__(self, app: SiftApp) -> None:
+        self.app = app
+        self.history = CallHistory()
+        self.now = False
+        self._stands: Timer | None = None
+
+    def made(self, answer: Answer) -> None:
+        """``answer`` (to the request) is on screen."""
+        if self._stands is not None:
+            self._stands.stop()
+        if self.now:
+            self.now = False
+            self._record(answer)
+        else:
+            self._stands = self.app.set_timer(STANDS, lambda: self._record(answer))
+
+    def _record(self, answer: Answer) -> None:
+        if self.app.answer is answer and self.history.record(
+            answer.request, len(answer.rendered.content)
+        ):
+            self.app.calls = self.history.snapshot()
+
+    def moved(self) -> None:
+        """``b`` / ``f`` moved the position."""
+        self.app.calls = self.history.snapshot()
+
+    def clear(self) -> None:
+        self.history.clear()
+        self.app.calls = self.history.snapshot()

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from siftui.serve.calllog import LogEntry
-from siftui.tui.app import create_app, create_log_app
+from siftui.tui import preload
 
 
 def run_tui(path: str | None, password: str | None = None) -> int:
-    """Run the app until the user quits; the exit code of the process."""
-    app = create_app(path, password)
-    result = app.run()
+    """Run the app until the user quits; the exit code of the process.
+
+    The document starts loading before Textual is imported (siftui.tui.preload).
+    """
+    if path is None:
+        from siftui.sample import sample_path
+
+        path = str(sample_path())
+    preload.start(Path(path), password)
+    from siftui.tui.app import create_app
+
+    result = create_app(path, password).run()
     return 0 if result is None else int(result)
 
 
 def run_log_tui(entries: list[LogEntry]) -> int:
     """Run the app on a call log until the user quits."""
+    from siftui.tui.app import create_log_app
+
     result = create_log_app(entries).run()
     return 0 if result is None else int(result)

@@ -1,35 +1,35 @@
 """The page strip as data: one cell per page (or per bucket of pages).
 
-Pure: it reads a Doc's page sizes and an answer, and says for each cell which
-pages it covers, how large they are and what the answer did with them.
+Pure: it reads a Doc's page sizes and an answer's layout, and says for each
+cell which pages it covers, how large they are and what the answer did with
+them. Nothing here reads the answer's content.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from math import ceil
 
 from siftui.doc import Doc
 from siftui.docindex import index_of
-from siftui.render import Rendered
+from siftui.layout import Layout
 
 LEVELS = "▁▂▃▄▅▆▇█"
-_HIT = re.compile(r"^p\. ([0-9]+): ", re.MULTILINE)
 
 
 class Kind(Enum):
     WHOLE = "whole"  # the answer holds the page whole
     CUT = "cut"  # the answer holds the start of the page only
     HIT = "hit"  # grep shows a match on the page
-    EMPTY = "empty"  # the page has no text (image-only or scanned)
+    EMPTY = "empty"  # the page has no text (images on it, or not known)
+    BLANK = "blank"  # the page has no text and no images: blank by design
     OTHER = "other"  # extracted, not in this answer
     MISSING = "missing"  # in the file, not extracted (max_pages)
 
 
 # When a bucket holds pages of several kinds, the first kind here names it.
-_PRIORITY = (Kind.CUT, Kind.WHOLE, Kind.HIT, Kind.OTHER, Kind.EMPTY, Kind.MISSING)
+_PRIORITY = (Kind.CUT, Kind.WHOLE, Kind.HIT, Kind.OTHER, Kind.EMPTY, Kind.BLANK, Kind.MISSING)
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class Cell:
     runes: int
     glyph: str
     kind: Kind
+    empty: bool = False  # every page of the cell has no text
 
     @property
     def pages(self) -> str:
@@ -47,35 +48,43 @@ class Cell:
 
 @dataclass(frozen=True)
 class PageFacts:
-    """What the strip needs of a Doc: each page's R1 block length and emptiness."""
+    """What the strip needs of a Doc: each page's R1 block length and emptiness, and
+    (once known, from the sources layer) which pages without text hold images."""
 
     block_sizes: tuple[int, ...]
     empty: tuple[bool, ...]
     page_count: int
+    images: tuple[bool, ...] | None = None
 
     @property
     def empty_pages(self) -> list[int]:
         return [page for page, blank in enumerate(self.empty, 1) if blank]
 
+    def with_images(self, images: tuple[bool, ...]) -> PageFacts:
+        return replace(self, images=images)
 
-def page_kinds(facts: PageFacts, answer: Rendered, blocks_end: dict[int, bool]) -> list[Kind]:
-    """The kind of every page 1..page_count for ``answer``.
+    def no_text_kind(self, page: int) -> Kind:
+        """EMPTY (images on it, or not known) or BLANK (no images: blank by design)."""
+        if self.images is not None and page <= len(self.images) and not self.images[page - 1]:
+            return Kind.BLANK
+        return Kind.EMPTY
 
-    ``blocks_end`` says, for the answer's last page, whether the content ends
-    with that page's whole block (False means it was cut).
-    """
-    kinds = [Kind.EMPTY if blank else Kind.OTHER for blank in facts.empty]
+
+def page_kinds(facts: PageFacts, layout: Layout) -> list[Kind]:
+    """The kind of every page 1..page_count for an answer's layout."""
+    kinds = [
+        facts.no_text_kind(page) if blank else Kind.OTHER
+        for page, blank in enumerate(facts.empty, 1)
+    ]
     kinds += [Kind.MISSING] * (facts.page_count - len(kinds))
-    if answer.first >= 1:
-        for page in range(answer.first, answer.last + 1):
+    for page in layout.whole:
+        if page <= len(kinds):
             kinds[page - 1] = Kind.WHOLE
-        if not blocks_end.get(answer.last, True):
-            kinds[answer.last - 1] = Kind.CUT
-    else:
-        for found in _HIT.finditer(answer.content):
-            page = int(found.group(1))
-            if 1 <= page <= len(kinds):
-                kinds[page - 1] = Kind.HIT
+    if 1 <= layout.cut <= len(kinds):
+        kinds[layout.cut - 1] = Kind.CUT
+    for page in layout.hits:
+        if 1 <= page <= len(kinds):
+            kinds[page - 1] = Kind.HIT
     return kinds
 
 
@@ -94,15 +103,19 @@ def cells(facts: PageFacts, kinds: list[Kind], width: int) -> list[Cell]:
         biggest = max(sizes, default=0)
         present = {kinds[page - 1] for page in range(start, end + 1)}
         kind = next(k for k in _PRIORITY if k in present)
-        result.append(Cell(start, end, runes, _glyph(biggest, largest, kind), kind))
+        # A page without text keeps its mark in the answer too (coloured as shown).
+        empty = all(facts.empty[page - 1] for page in range(start, min(end, len(facts.empty)) + 1))
+        empty = empty and start <= len(facts.empty)
+        glyph = _glyph(biggest, largest, kind, empty, facts.no_text_kind(start))
+        result.append(Cell(start, end, runes, glyph, kind, empty))
     return result
 
 
-def _glyph(size: int, largest: int, kind: Kind) -> str:
+def _glyph(size: int, largest: int, kind: Kind, empty: bool, no_text: Kind) -> str:
     if kind is Kind.MISSING:
         return "·"
-    if kind is Kind.EMPTY:
-        return "×"
+    if empty or kind in (Kind.EMPTY, Kind.BLANK):
+        return "□" if no_text is Kind.BLANK else "×"
     if largest == 0 or size == 0:
         return LEVELS[0]
     return LEVELS[min(len(LEVELS) - 1, (size * len(LEVELS) - 1) // largest)]
@@ -115,21 +128,3 @@ def facts_of(doc: Doc) -> PageFacts:
         empty=tuple(not text.strip() for text in doc.pages),
         page_count=doc.page_count,
     )
-
-
-def kinds_for(doc: Doc, facts: PageFacts, answer: Rendered) -> list[Kind]:
-    """Every page's kind for ``answer`` (a cut last page is told by the content's end)."""
-    ends_whole: dict[int, bool] = {}
-    if answer.first >= 1:
-        block = index_of(doc).blocks[answer.last - 1]
-        ends_whole[answer.last] = answer.content.endswith(block)
-    return page_kinds(facts, answer, ends_whole)
-
-
-def cap_page(doc: Doc, answer: Rendered, start: int, out_cap: int) -> int | None:
-    """The first page from ``start`` that would no longer fit in ``out_cap``, if any."""
-    index = index_of(doc)
-    if not 1 <= start <= index.extracted:
-        return None
-    fitting = index.last_fitting(start, index.extracted, out_cap)
-    return fitting + 1 if fitting < index.extracted else None

@@ -39,6 +39,8 @@ CORE = {
     "siftui.docx_render",
     "siftui.docx_json",
     "siftui.docx_walk",
+    "siftui.layout",
+    "siftui.outcap",
 }
 CORE_THIRD_PARTY = {"re2"}
 # Document libraries (PyMuPDF; python-docx and lxml for Word): only sources read documents.

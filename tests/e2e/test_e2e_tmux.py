@@ -318,3 +318,53 @@ def test_cjk_map_and_pages_copy(tmux_app: TmuxApp) -> None:
     assert tmux_app.copy() == pages
 
     tmux_app.quit()
+
+
+SIGCONF = CORPUS / "sample-sigconf.pdf"
+
+
+def test_open_another_file_then_save_is_that_files_answer(tmux_app: TmuxApp) -> None:
+    """o + a new file, then s: the file holds exactly `siftui render NEWFILE --outcap <cap>`."""
+    first, other = corpus_file(KSP), corpus_file(SIGCONF)
+    expected = render_bytes(other, "--outcap", "60000")
+
+    tmux_app.start(first)
+    tmux_app.wait_text("--- page 1 ---", COPY_FOOTER, timeout=START_TIMEOUT)
+    tmux_app.keys("[", "[")  # OutCap 100,000 -> 80,000 -> 60,000: kept across the open
+    tmux_app.wait_text("/ 60,000 runes")
+    tmux_app.ask_pages("3-4")  # pages and grep are cleared by the open
+    tmux_app.keys("o")
+    here = tmux_app.workdir.name + "/"
+    tmux_app.wait_text("Open a document", here)  # the dialog starts in the current directory
+    tmux_app.keys("C-u")
+    tmux_app.wait_for(lambda s: here not in s, "the input cleared", STEP_TIMEOUT)
+    tmux_app.type(str(other))
+    tmux_app.wait_text(other.name)
+    tmux_app.keys("Enter")
+    screen = tmux_app.wait_text(
+        "siftui — sample-sigconf.pdf", COPY_FOOTER, "/ 60,000 runes", timeout=START_TIMEOUT
+    )
+    assert counter_line(expected, 60_000) in screen
+    assert "3-4" not in screen.split("\n")[1]  # the Pages input is empty again
+    tmux_app.keys("s")
+    tmux_app.wait_text("Save the answer of sample-sigconf.pdf")
+    tmux_app.keys("Enter")
+    saved = tmux_app.workdir / "sample-sigconf.agent-view.txt"
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while not saved.exists() and time.monotonic() < deadline:
+        time.sleep(POLL)
+    assert saved.read_bytes() == expected
+    tmux_app.quit()
+
+
+def test_keys_typed_at_launch_reach_the_app(tmux_app: TmuxApp) -> None:
+    """Keys typed before the app has drawn anything act as keys, never as Pages text."""
+    path = corpus_file(KSP)
+    tmux_app.start(path)
+    tmux_app.keys("]")
+    tmux_app.type("xy")
+    screen = tmux_app.wait_text("--- page 1 ---", "/ 120,000 runes", timeout=START_TIMEOUT)
+    request_line = next(line for line in screen.split("\n") if "Pages" in line)
+    assert "xy" not in request_line and "]" not in request_line
+    assert "invalid pages" not in screen
+    tmux_app.quit()

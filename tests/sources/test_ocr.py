@@ -88,7 +88,7 @@ def test_tui_toggle_reads_pages_without_text() -> None:
 
     from siftui.render import Options, render
     from siftui.tui.app import SiftApp
-    from siftui.tui.view import ContentView
+    from siftui.tui.widgets.view import ContentView
 
     plain = extract(sample_path())
     empty = tuple(n for n, text in enumerate(plain.pages, 1) if not text.strip())
@@ -100,11 +100,13 @@ def test_tui_toggle_reads_pages_without_text() -> None:
         await wait_until(pilot, lambda: app.query_one(ContentView).ocr_pages == set(empty), 120)
         await settle(app, pilot)
         assert app.doc == read
-        app.query_one("#pages").value = str(empty[0])  # type: ignore[attr-defined]
-        await wait_until(pilot, lambda: app.shown is not None and app.shown.options.pages != "")
+        app.propose(Options(pages=str(empty[0])), call=True)
+        await wait_until(
+            pilot, lambda: app.answer is not None and app.answer.request.options.pages != ""
+        )
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer == render(read, Options(pages=str(empty[0])))
+        assert app.answer is not None
+        assert app.answer.rendered == render(read, Options(pages=str(empty[0])))
         await pilot.press("t")
         await wait_until(pilot, lambda: not app.query_one(ContentView).ocr_pages, 60)
         await settle(app, pilot)

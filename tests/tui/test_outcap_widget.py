@@ -14,17 +14,14 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
-from siftui.tui.outcap import (
-    DEFAULT_OUTCAP,
-    ENTRY_MAX,
-    INVALID_MESSAGE,
+from siftui.outcap import ENTRY_MAX, INVALID_MESSAGE, parse_outcap
+from siftui.render import DEFAULT_OUT_CAP as DEFAULT_OUTCAP
+from siftui.tui.widgets.outcap import OutCapControl, OutCapSlider
+from siftui.tui.widgets.outcap_scale import (
     LADDER,
     SLIDER_MAX,
     SLIDER_MIN,
-    OutCapControl,
-    OutCapSlider,
     ladder_step,
-    parse_outcap,
     position_of,
     value_at,
 )

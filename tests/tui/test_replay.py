@@ -17,8 +17,8 @@ from siftui.extract import extract
 from siftui.render import Options, render
 from siftui.serve.calllog import LogEntry, entry_to_line, read_log
 from siftui.tui.app import SiftApp, create_log_app
-from siftui.tui.outcap import OutCapControl
-from siftui.tui.replay import CallList
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.replay import CallList, ReplayStatus
 
 CALLS = (("", "", 300), ("2-3", "", 400), ("", "line", 250))
 
@@ -70,7 +70,7 @@ def write_log(pdf: Path, folder: Path) -> Path:
 
 
 def replay_text(app: SiftApp) -> str:
-    return str(app.query_one("#replay", Static).render())
+    return str(app.query_one("#replay", ReplayStatus).render())
 
 
 def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_path: Path) -> None:
@@ -80,44 +80,50 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: "same bytes" in replay_text(app))
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer == entries[0].rendered
+        assert app.answer is not None
+        assert app.answer.rendered == entries[0].rendered
         assert app.query_one(OutCapControl).value == 300
-        assert [call.options for call in app.history.calls] == [entries[0].options]
+        assert [call.request.options for call in app.history.calls] == [entries[0].options]
         for number in (1, 2):
             await pilot.press("down")
+
+            def replayed(number: int = number) -> bool:
+                return (
+                    app.answer is not None
+                    and app.answer.options == entries[number].options
+                    and "same bytes" in replay_text(app)
+                )
+
             await wait_until(
                 pilot,
-                lambda number=number: (
-                    app.shown is not None
-                    and app.shown.options == entries[number].options
-                    and "same bytes" in replay_text(app)
-                ),
+                replayed,
             )
-            assert app.shown.answer == entries[number].rendered
+            assert app.answer.rendered == entries[number].rendered
             await settle(app, pilot)
-            history = str(app.query_one("#history", Static).render())
-            assert history.startswith(f"calls {number + 1}/{number + 1} · ")
+            calls = str(app.query_one("#calls-line", Static).render())
+            assert calls.startswith(f"call {number + 1} of {number + 1} · "), calls
         # Another budget: the live view follows the slider again.
         await pilot.press("down")
         await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))
         assert "outside the allowed roots" in replay_text(app)
         await pilot.press("down")
         await wait_until(pilot, lambda: "file changed since the call" in replay_text(app))
-        assert app.shown is not None and app.shown.answer == entries[4].rendered
+        assert app.answer is not None and app.answer.rendered == entries[4].rendered
         await pilot.press("up", "up", "up", "up")
         await wait_until(
             pilot,
             lambda: (
-                app.shown is not None
-                and app.shown.options.out_cap == 300
+                app.answer is not None
+                and app.answer.options.out_cap == 300
                 and "same bytes" in replay_text(app)
             ),
         )
         app.query_one(OutCapControl).value = 5000
-        await wait_until(pilot, lambda: app.shown is not None and app.shown.options.out_cap == 5000)
+        await wait_until(
+            pilot, lambda: app.answer is not None and app.answer.options.out_cap == 5000
+        )
         await settle(app, pilot)
-        assert app.shown.answer == render(doc, Options(out_cap=5000))
+        assert app.answer.rendered == render(doc, Options(out_cap=5000))
 
     run(create_log_app(entries), scenario, size=(140, 40))
 
@@ -130,8 +136,9 @@ def test_call_list_rows(pdf: Path, tmp_path: Path) -> None:
         await settle(app, pilot)
         table = app.query_one(CallList)
         assert table.row_count == 5
-        assert table.get_row_at(1)[3] == 'pages="2-3"'
-        assert str(table.get_row_at(3)[4]) == "error"
+        assert table.get_row_at(1)[4] == 'pages="2-3"'
+        assert str(table.get_row_at(3)[2]) == "error"
+        assert table.get_row_at(0)[2] == f"{len(entries[0].rendered.content):,} runes"  # type: ignore[union-attr]
 
     run(create_log_app(entries), scenario, size=(140, 40))
 

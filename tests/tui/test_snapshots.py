@@ -11,15 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pymupdf
 import pytest
+from pdfs import make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input
 from tui_support import idle, long_doc, wait_until, write_doc
 
 from siftui.tui.app import SiftApp
-from siftui.tui.outcap import OutCapControl
-from siftui.tui.screens import PasswordScreen
+from siftui.tui.screens import HelpScreen, PasswordScreen
+from siftui.tui.widgets.outcap import OutCapControl
 
 SnapCompare = Callable[..., bool]
 SIZE = (110, 34)
@@ -33,7 +33,7 @@ def doc_path(tmp_path: Path) -> Path:
 async def _settled(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, SiftApp)
-    await wait_until(pilot, lambda: app.shown is not None)
+    await wait_until(pilot, lambda: app.answer is not None)
     await idle(app, pilot)
     await pilot.pause()
 
@@ -47,6 +47,9 @@ def _request(pages: str = "", grep: str = "", out_cap: int | None = None) -> Any
             app.query_one(OutCapControl).value = out_cap
         app.query_one("#pages", Input).value = pages
         app.query_one("#grep", Input).value = grep
+        await pilot.pause()
+        app.query_one("#pages", Input).focus()
+        await pilot.press("enter")  # a call now (not after standing 1 s): one picture
         await pilot.pause()
         await idle(app, pilot)
         app.action_focus_view()
@@ -75,14 +78,13 @@ def test_bad_grep_keeps_the_last_view(snap_compare: SnapCompare, doc_path: Path)
 
 
 def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    path = tmp_path / "locked.pdf"
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "secret")
-    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
-    document.close()
+    path = make_encrypted_pdf(tmp_path / "locked.pdf", "secret")
 
     async def before(pilot: Pilot[Any]) -> None:
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PasswordScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, PasswordScreen) and pilot.app.screen.query(Input),
+        )
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.screen.query_one(Input).cursor_blink = False
         await idle(pilot.app, pilot)
@@ -95,3 +97,13 @@ def test_password_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
 def test_tiny_terminal(snap_compare: SnapCompare, doc_path: Path) -> None:
     assert snap_compare(SiftApp(doc_path), terminal_size=(40, 12), run_before=_request())
+
+
+def test_help_at_80x24(snap_compare: SnapCompare, doc_path: Path) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await _settled(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(SiftApp(doc_path), terminal_size=(80, 24), run_before=before)

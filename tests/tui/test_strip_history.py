@@ -9,23 +9,28 @@ from textual.widgets import DataTable, Input
 from tui_support import long_doc, run, settle, wait_until, write_doc
 
 from siftui.doc import Doc
+from siftui.layout import layout_of
 from siftui.render import Options, render
 from siftui.tui.app import SiftApp
 from siftui.tui.history import CallHistory
-from siftui.tui.outcap import OutCapControl
-from siftui.tui.pagestrip import PageStrip
-from siftui.tui.strip_model import Kind, cap_page, cells, facts_of, kinds_for
-from siftui.tui.walkscreen import WalkScreen
+from siftui.tui.screens import WalkScreen
+from siftui.tui.state import Request
+from siftui.tui.strip_model import Kind, cells, facts_of, page_kinds
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.walk import walk
 
 DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
 
 
+def kinds_for(doc: Doc, options: Options) -> list[Kind]:
+    return page_kinds(facts_of(doc), layout_of(render(doc, options), options, doc))
+
+
 def test_kinds_for_a_page_range_cut_in_the_middle() -> None:
-    facts = facts_of(DOC)
     answer = render(DOC, Options(pages="3-5", out_cap=400))
     assert answer.first == 3 and answer.last == 4
-    assert kinds_for(DOC, facts, answer) == [
+    assert kinds_for(DOC, Options(pages="3-5", out_cap=400)) == [
         Kind.OTHER,
         Kind.EMPTY,
         Kind.WHOLE,
@@ -36,17 +41,31 @@ def test_kinds_for_a_page_range_cut_in_the_middle() -> None:
 
 
 def test_a_page_cut_to_fit_is_marked_cut() -> None:
-    facts = facts_of(DOC)
     answer = render(DOC, Options(pages="5", out_cap=500))
     assert answer.note.startswith("page 5 cut to 500")
-    assert kinds_for(DOC, facts, answer)[4] is Kind.CUT
+    assert kinds_for(DOC, Options(pages="5", out_cap=500))[4] is Kind.CUT
 
 
 def test_grep_marks_pages_with_shown_hits() -> None:
-    facts = facts_of(DOC)
-    answer = render(DOC, Options(grep="b|d"))
-    kinds = kinds_for(DOC, facts, answer)
+    kinds = kinds_for(DOC, Options(grep="b|d"))
     assert [page for page, kind in enumerate(kinds, 1) if kind is Kind.HIT] == [3, 5]
+
+
+def test_an_empty_page_in_the_answer_keeps_its_mark_and_blank_pages_are_told_apart() -> None:
+    facts = facts_of(DOC)
+    kinds = kinds_for(DOC, Options(pages="1-3"))
+    assert kinds[1] is Kind.WHOLE
+    assert cells(facts, kinds, 80)[1].glyph == "×"  # no text, but in the answer
+    blank = facts.with_images((False, False, False, False, False))
+    assert blank.no_text_kind(2) is Kind.BLANK
+    assert (
+        cells(blank, page_kinds(blank, layout_of(render(DOC, Options()), Options(), DOC)), 80)[
+            1
+        ].glyph
+        == "□"
+    )
+    scanned = facts.with_images((False, True, False, False, False))
+    assert scanned.no_text_kind(2) is Kind.EMPTY
 
 
 def test_buckets_cover_every_page_and_prefer_cut_over_whole() -> None:
@@ -61,18 +80,19 @@ def test_buckets_cover_every_page_and_prefer_cut_over_whole() -> None:
     assert one_each[4].glyph == "█"  # the largest page
 
 
-def test_cap_page_is_where_the_budget_runs_out() -> None:
-    answer = render(DOC, Options())
+def test_outcap_runs_out_only_where_it_means_something() -> None:
     sizes = facts_of(DOC).block_sizes
-    assert cap_page(DOC, answer, 1, sizes[0]) == 2
-    assert cap_page(DOC, answer, 1, sizes[0] + 2 + sizes[1]) == 3
-    assert cap_page(DOC, answer, 1, 10**6) is None
-    assert cap_page(DOC, answer, 9, 10) is None
+    cut = Options(pages="1-5", out_cap=sizes[0] + 2 + sizes[1])
+    assert layout_of(render(DOC, cut), cut, DOC).cap_page == 3
+    whole = Options(pages="1-5", out_cap=10**6)
+    assert layout_of(render(DOC, whole), whole, DOC).cap_page == 0
+    grep = Options(grep="a|b|c|d", out_cap=50)
+    assert layout_of(render(DOC, grep), grep, DOC).cap_page == 0
 
 
 def test_history_records_goes_back_and_forward_and_drops_forward_calls() -> None:
     history = CallHistory()
-    a, b, c = Options(), Options(pages="2-"), Options(pages="5-")
+    a, b, c = (Request(None, o) for o in (Options(), Options(pages="2-"), Options(pages="5-")))
     history.record(a, 10)
     history.record(b, 20)
     history.record(b, 20)  # the same call twice is one call
@@ -82,7 +102,7 @@ def test_history_records_goes_back_and_forward_and_drops_forward_calls() -> None
     assert history.forward() == b and history.forward() is None
     history.back()
     history.record(c, 5)
-    assert [call.options for call in history.calls] == [a, c]
+    assert [call.request for call in history.calls] == [a, c]
     assert history.spent_runes() == 15
 
 
@@ -100,20 +120,20 @@ def test_n_follows_the_walk_exactly(tmp_path: Path) -> None:
         app.action_map()
         await settle(app, pilot)
         for number, call in enumerate(expected):
-            assert app.shown is not None
-            assert app.shown.options == call.options, number
-            assert app.shown.answer == call.answer
+            assert app.answer is not None
+            assert app.answer.options == call.options, number
+            assert app.answer.rendered == call.answer
             await pilot.press("n")
             await settle(app, pilot)
         spent = sum(len(call.answer.content) for call in expected)
         assert app.history.spent_runes() == spent
         await pilot.press("b")
         await settle(app, pilot)
-        assert app.shown is not None and app.shown.options == expected[-2].options
+        assert app.answer is not None and app.answer.options == expected[-2].options
         assert app.history.spent_runes() == spent - len(expected[-1].answer.content)
         await pilot.press("f")
         await settle(app, pilot)
-        assert app.shown.options == expected[-1].options
+        assert app.answer.options == expected[-1].options
 
     run(SiftApp(path), scenario)
 
@@ -130,8 +150,8 @@ def test_clicking_the_strip_asks_for_that_page(tmp_path: Path) -> None:
         await settle(app, pilot)
         await wait_until(pilot, lambda: app.query_one("#pages", Input).value == "10")
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer == render(long_doc(), Options(pages="10"))
+        assert app.answer is not None
+        assert app.answer.rendered == render(long_doc(), Options(pages="10"))
         strip.focus()
         await pilot.press("right", "enter")
         await wait_until(pilot, lambda: app.query_one("#pages", Input).value == "11")
@@ -156,6 +176,6 @@ def test_walk_screen_lists_the_walk_and_asks_a_chosen_call(tmp_path: Path) -> No
         await pilot.press("down", "down", "enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, WalkScreen))
         await settle(app, pilot)
-        assert app.shown is not None and app.shown.options == expected[2].options
+        assert app.answer is not None and app.answer.options == expected[2].options
 
     run(SiftApp(path), scenario, size=(120, 40))

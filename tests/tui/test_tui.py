@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pymupdf
 import pytest
+from pdfs import USER_PASSWORD, make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_support import long_doc, run, settle, wait_until, write_doc
@@ -17,9 +17,9 @@ from siftui.render import Options, render
 from siftui.tokens import count_tokens
 from siftui.tui import exporting
 from siftui.tui.app import SiftApp
-from siftui.tui.outcap import OutCapControl
 from siftui.tui.screens import ConfirmScreen, PasswordScreen, PathScreen
-from siftui.tui.view import ContentView
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.view import ContentView
 
 DOC = long_doc()
 
@@ -41,12 +41,12 @@ async def type_into(pilot: Pilot[int], key: str, text: str) -> None:
 def test_starts_with_the_cli_defaults(doc_path: Path) -> None:
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.options == Options()
-        assert app.shown.answer == render(DOC, Options())
-        assert app.shown.answer.map
+        assert app.answer is not None
+        assert app.answer.options == Options()
+        assert app.answer.rendered == render(DOC, Options())
+        assert app.answer.rendered.map
         view = app.query_one(ContentView)
-        assert view.lines == app.shown.answer.content.split("\n")
+        assert list(view.lines) == app.answer.rendered.content.split("\n")
 
     run(SiftApp(doc_path), scenario)
 
@@ -56,17 +56,17 @@ def test_pages_mode_and_bad_pages_keep_the_last_good_view(doc_path: Path) -> Non
         await settle(app, pilot)
         await type_into(pilot, "p", "3-5")
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer == render(DOC, Options(pages="3-5"))
-        good = app.shown
+        assert app.answer is not None
+        assert app.answer.rendered == render(DOC, Options(pages="3-5"))
+        good = app.answer
         await pilot.press("x")  # "3-5x"
         await settle(app, pilot)
         assert request_error(app) == 'invalid pages "3-5x": use "a-b", "a" or "a-"'
-        assert app.shown is good
+        assert app.answer is not None and app.answer.rendered == good.rendered  # still shown
         await pilot.press("backspace", "backspace", "9", "9")  # "3-99"
         await settle(app, pilot)
         assert request_error(app) == ""
-        assert app.shown.answer == render(DOC, Options(pages="3-99"))
+        assert app.answer.rendered == render(DOC, Options(pages="3-99"))
         input_ = app.query_one("#pages", Input)
         input_.value = "70"
         await settle(app, pilot)
@@ -80,21 +80,21 @@ def test_grep_mode_with_a_range_and_a_bad_pattern(doc_path: Path) -> None:
         await settle(app, pilot)
         await type_into(pilot, "slash", "page 1[0-2]:")
         await settle(app, pilot)
-        assert app.shown is not None
+        assert app.answer is not None
         expected = render(DOC, Options(grep="page 1[0-2]:"))
-        assert app.shown.answer == expected
+        assert app.answer.rendered == expected
         assert expected.grep_hits == 3 * 40
         app.query_one("#pages", Input).value = "11-"
         await settle(app, pilot)
-        assert app.shown.answer == render(DOC, Options(grep="page 1[0-2]:", pages="11-"))
+        assert app.answer.rendered == render(DOC, Options(grep="page 1[0-2]:", pages="11-"))
         app.query_one("#grep", Input).value = "(unclosed"
         await settle(app, pilot)
         assert request_error(app) == "invalid grep: missing ): (unclosed"
-        assert app.shown.options.grep == "page 1[0-2]:"
+        assert app.answer.options.grep == "page 1[0-2]:"
         app.query_one(ContentView).focus()
         await pilot.press("m")
         await settle(app, pilot)
-        assert app.shown.options == Options()
+        assert app.answer.options == Options()
         assert app.query_one("#grep", Input).value == ""
 
     run(SiftApp(doc_path), scenario)
@@ -106,13 +106,13 @@ def test_outcap_keys_follow_the_slider(doc_path: Path) -> None:
         await pilot.press("right_square_bracket")
         await settle(app, pilot)
         assert app.query_one(OutCapControl).value == 120_000
-        assert app.shown is not None
-        assert app.shown.answer == render(DOC, Options(out_cap=120_000))
+        assert app.answer is not None
+        assert app.answer.rendered == render(DOC, Options(out_cap=120_000))
         for _ in range(3):
             await pilot.press("left_square_bracket")
         await settle(app, pilot)
-        assert app.shown.options.out_cap == 60_000
-        assert app.shown.answer == render(DOC, Options(out_cap=60_000))
+        assert app.answer.options.out_cap == 60_000
+        assert app.answer.rendered == render(DOC, Options(out_cap=60_000))
 
     run(SiftApp(doc_path), scenario)
 
@@ -130,7 +130,7 @@ def test_copy_puts_the_exact_answer_on_the_clipboard(doc_path: Path, clipboard: 
         assert app.clipboard == expected
         assert clipboard == [expected]
         assert app.last_copy is not None
-        assert app.last_copy.message().startswith("Copied the answer, ")
+        assert app.last_copy.message().startswith("Copied doc.json (page 7), ")
         await pilot.press("j")
         await wait_until(pilot, lambda: len(clipboard) == 2)
         assert clipboard[1] == rendered_json(render(DOC, Options(pages="7")))
@@ -206,21 +206,8 @@ def test_save_asks_before_overwriting(doc_path: Path, tmp_path: Path) -> None:
     run(SiftApp(doc_path), scenario)
 
 
-def _encrypted_pdf(path: Path) -> Path:
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "secret page")
-    document.save(
-        path,
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        user_pw="open",
-        owner_pw="owner",
-    )
-    document.close()
-    return path
-
-
 def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
-    path = _encrypted_pdf(tmp_path / "locked.pdf")
+    path = make_encrypted_pdf(tmp_path / "locked.pdf", "secret page")
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, PasswordScreen))
@@ -233,10 +220,10 @@ def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
                 in str(app.screen.query_one("#password-error", Static).render())
             ),
         )
-        await pilot.press(*"open", "enter")
+        await pilot.press(*USER_PASSWORD, "enter")
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer.content == "--- page 1 ---\n\nsecret page"
+        assert app.answer is not None
+        assert app.answer.rendered.content == "--- page 1 ---\n\nsecret page"
 
     run(SiftApp(path), scenario)
 
@@ -244,7 +231,7 @@ def test_password_prompt_retries_and_cancels(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, PasswordScreen))
         await pilot.press("escape")
         await wait_until(pilot, lambda: "needs a password" in str(app.query_one("#note").render()))
-        assert app.shown is None
+        assert app.answer is None
         assert app.is_running
 
     run(SiftApp(path), cancel)
@@ -264,7 +251,7 @@ def test_a_file_that_cannot_be_opened_keeps_the_app_running(tmp_path: Path, kind
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         note = app.query_one("#note", Static)
         await wait_until(pilot, lambda: str(note.render()).strip() != "")
-        assert app.is_running and app.shown is None
+        assert app.is_running and app.answer is None
         assert "\n" not in str(note.render()).strip()
         await pilot.press("c")  # nothing to copy: a warning, not a crash
         await pilot.press("question_mark")
@@ -287,8 +274,8 @@ def test_open_another_file(doc_path: Path, tmp_path: Path) -> None:
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.doc is not None and app.doc.title == "Other")
         await settle(app, pilot)
-        assert app.shown is not None
-        assert app.shown.answer.content == "--- page 1 ---\n\njust one page"
+        assert app.answer is not None
+        assert app.answer.rendered.content == "--- page 1 ---\n\njust one page"
 
     run(SiftApp(doc_path), scenario)
 
@@ -311,11 +298,73 @@ def test_a_tiny_terminal_does_not_crash(doc_path: Path) -> None:
 def test_real_token_counts_beside_the_estimate(doc_path: Path) -> None:
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
-        assert app.shown is not None
-        content = app.shown.answer.content
+        assert app.answer is not None
+        content = app.answer.rendered.content
         line = str(app.query_one("#tokens", Static).render())
         assert f"~{len(content) // 4:,} runes/4" in line
         for name in ("o200k_base", "cl100k_base"):
             assert f"{name} {count_tokens(content, name):,}" in line
+
+    run(SiftApp(doc_path), scenario)
+
+
+def test_help_scrolls_and_the_footer_keeps_help_and_quit_at_80_columns(doc_path: Path) -> None:
+    from textual.containers import VerticalScroll
+    from textual.widgets._footer import FooterKey
+
+    from siftui.tui.keys import KEYS, help_markdown
+    from siftui.tui.screens import HelpScreen
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        keys = [key for key in app.screen.query(FooterKey) if key.region.width]
+        shown = [(key.key_display, key.description) for key in keys if key.region.right <= 80]
+        assert ("?", "Help") in shown and ("q", "Quit") in shown
+        for key in KEYS:  # the help's table is the key list
+            assert f"| `{key.shown}` | {key.help} |" in help_markdown()
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        scroll = app.screen.query_one("#help", VerticalScroll)
+        assert scroll.region.right <= 80 and scroll.region.bottom <= 24
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+    run(SiftApp(doc_path), scenario, size=(80, 24))
+
+
+def test_open_dialog_starts_in_the_cwd_completes_with_tab_and_lists_folders(
+    tmp_path: Path, doc_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual.widgets import OptionList
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    other = write_doc(Doc("In a folder", 1, ("inside",)), folder, "inside.json")
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        field = app.screen.query_one("#path", Input)
+        assert field.value == str(tmp_path) + "/"
+        await pilot.press(*"pap")
+        await pilot.pause(0.3)
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: field.value == str(folder))
+        await pilot.press("enter")  # a folder: its listing, not an error
+        await wait_until(pilot, lambda: field.value == str(folder) + "/")
+        listing = app.screen.query_one("#listing", OptionList)
+        await wait_until(pilot, lambda: listing.option_count == 1)
+        assert isinstance(app.screen, PathScreen)
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: app.doc is not None and app.doc.title == "In a folder")
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered.content.endswith("inside")
+        assert other.exists()
 
     run(SiftApp(doc_path), scenario)

@@ -2,7 +2,9 @@
 
 Only the visible lines are turned into strips, so a 1M-rune answer scrolls as
 fast as a short one. Long lines are not wrapped (nothing is ever inserted into
-the content); the pane scrolls sideways instead.
+the content); the pane scrolls sideways instead. Each line's role and page
+come from the answer's layout (siftui.layout); grep hits are highlighted with
+the pattern compiled by siftui.grep's own rule (smart case).
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.cache import LRUCache
 from textual.geometry import Size
+from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from siftui.docindex import without_surrogates
 from siftui.grep import compile_pattern
+from siftui.layout import Layout, Role
 from siftui.render import BadGrep
-from siftui.tui.display import Prepared, Role, escape_controls, grep_prefix_length
+from siftui.tui.display import escape_controls
+from siftui.tui.state import Answer
 
 
 class ContentView(ScrollView, can_focus=True):
-    """A read-only, virtual view of ``Rendered.content``."""
+    """A read-only, virtual view of the answer's content."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"content--{role.value}" for role in Role} | {
         "content--hit",
@@ -31,32 +36,37 @@ class ContentView(ScrollView, can_focus=True):
         "content--ocr",
     }
 
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    # Pages whose text came from OCR: their markers are drawn differently.
+    ocr_pages: reactive[frozenset[int]] = reactive(frozenset(), init=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._lines: list[str] = []
-        self._roles: list[Role] = []
+        self._lines: tuple[str, ...] = ()
+        self._layout: Layout | None = None
         self._pattern: Any = None
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
-        # Pages whose text came from OCR: their markers are drawn differently.
-        self.ocr_pages: frozenset[int] = frozenset()
 
     @property
-    def lines(self) -> list[str]:
+    def lines(self) -> tuple[str, ...]:
         return self._lines
 
-    def show(self, prepared: Prepared, grep: str = "") -> None:
-        """Display a prepared answer; ``grep`` is the pattern whose hits are highlighted."""
-        self._lines = prepared.lines
-        self._roles = prepared.roles
+    def watch_answer(self, answer: Answer | None) -> None:
+        self._layout = answer.layout if answer is not None else None
+        self._lines = answer.layout.lines if answer is not None else ()
         self._pattern = None
-        if grep:
+        if answer is not None and answer.options.grep:
             try:
-                self._pattern = compile_pattern(grep)
+                self._pattern = compile_pattern(answer.options.grep)
             except BadGrep:
                 self._pattern = None  # the answer came from it, so this cannot happen
         self._strips.clear()
-        self.virtual_size = Size(prepared.width, len(self._lines))
+        self.virtual_size = Size(answer.width if answer else 0, len(self._lines))
         self.scroll_home(animate=False)
+        self.refresh()
+
+    def watch_ocr_pages(self) -> None:
+        self._strips.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
@@ -81,13 +91,15 @@ class ContentView(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"content--{name}")
 
     def _line_strip(self, number: int) -> Strip:
+        layout = self._layout
+        assert layout is not None
         line = self._lines[number]
-        role = self._roles[number]
+        role = layout.roles[number]
         style = self.rich_style + self._style(role.value)
-        if role is Role.MARKER and self.ocr_pages and _marker_page(line) in self.ocr_pages:
+        if role is Role.MARKER and layout.marker_page(number) in self.ocr_pages:
             style += self._style("ocr")
         if role is Role.MATCH and self._pattern is not None:
-            segments = self._highlighted(line, style)
+            segments = self._highlighted(line, layout.prefix_length(number), style)
         else:
             segments = self._escaped(line, style)
         return Strip(segments)
@@ -104,8 +116,7 @@ class ContentView(ScrollView, can_focus=True):
             segments.append(Segment(shown, escape_style if shown != char else style))
         return segments
 
-    def _highlighted(self, line: str, style: Style) -> list[Segment]:
-        start = grep_prefix_length(line)
+    def _highlighted(self, line: str, start: int, style: Style) -> list[Segment]:
         body = line[start:]
         hit_style = style + self._style("hit")
         segments = self._escaped(line[:start], style)
@@ -120,8 +131,3 @@ class ContentView(ScrollView, can_focus=True):
             position = end
         segments += self._escaped(body[position:], style)
         return [segment for segment in segments if segment.text]
-
-
-def _marker_page(line: str) -> int:
-    """The page number of a "--- page N ---" line."""
-    return int(line[len("--- page ") : -len(" ---")])

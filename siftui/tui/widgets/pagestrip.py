@@ -11,14 +11,17 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from siftui.tui.strip_model import Cell, Kind, PageFacts, cells
+from siftui.tui.state import Answer
+from siftui.tui.strip_model import Cell, Kind, PageFacts, cells, page_kinds
 
 _LEGEND = (
     (Kind.WHOLE, "▆", "whole"),
     (Kind.CUT, "▆", "cut"),
     (Kind.HIT, "▆", "grep hit"),
     (Kind.EMPTY, "×", "no text"),
+    (Kind.BLANK, "□", "blank"),
 )
+_IMAGES_LEGEND = (Kind.EMPTY, "×", "image-only")
 
 
 class PageStrip(Widget, can_focus=True):
@@ -37,13 +40,10 @@ class PageStrip(Widget, can_focus=True):
         Binding("enter", "select", "Ask for these pages", show=False),
     ]
 
-    DEFAULT_CSS = """
-    PageStrip {
-        height: 2;
-    }
-    """
-
     cursor: reactive[int] = reactive(-1)
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    # Which pages without text hold images, once the sources layer has said.
+    images: reactive[tuple[bool, ...] | None] = reactive(None, init=False)
 
     class Selected(Message):
         """The user asked for pages ``first``..``last``."""
@@ -62,15 +62,32 @@ class PageStrip(Widget, can_focus=True):
         super().__init__(id=id)
         self._facts: PageFacts | None = None
         self._kinds: list[Kind] = []
-        self._cap_page: int | None = None
+        self._cap_page = 0
         self._page_tokens: tuple[int, ...] = ()
 
-    def show(self, facts: PageFacts, kinds: list[Kind], cap_page: int | None) -> None:
-        """Draw ``kinds`` of ``facts``; ``cap_page`` is where OutCap runs out."""
-        self._facts = facts
-        self._kinds = kinds
-        self._cap_page = cap_page
+    def watch_answer(self, answer: Answer | None) -> None:
+        self._draw()
+
+    def watch_images(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        answer = self.answer
+        facts = answer.facts if answer is not None else None
+        if answer is None or facts is None:
+            self._facts, self._kinds, self._cap_page = None, [], 0
+        else:
+            if self.images is not None and len(self.images) == len(facts.empty):
+                facts = facts.with_images(self.images)
+            self._facts = facts
+            self._kinds = page_kinds(facts, answer.layout)
+            self._cap_page = answer.layout.cap_page
         self.refresh()
+
+    @property
+    def kinds(self) -> list[Kind]:
+        """What the answer shown did with each page (drawn from its layout)."""
+        return list(self._kinds)
 
     def set_page_tokens(self, counts: tuple[int, ...]) -> None:
         """o200k_base tokens of each page's text, for the tooltips."""
@@ -82,6 +99,8 @@ class PageStrip(Widget, can_focus=True):
         return cells(self._facts, self._kinds, max(1, self.content_size.width))
 
     def render(self) -> Text:
+        if self._facts is None:
+            return Text("")
         strip = Text(no_wrap=True, overflow="crop")
         marks = Text(no_wrap=True, overflow="crop")
         drawn = self.current_cells()
@@ -94,7 +113,7 @@ class PageStrip(Widget, can_focus=True):
             (
                 n
                 for n, cell in enumerate(drawn)
-                if self._cap_page is not None and cell.first <= self._cap_page <= cell.last
+                if self._cap_page and cell.first <= self._cap_page <= cell.last
             ),
             None,
         )
@@ -118,13 +137,18 @@ class PageStrip(Widget, can_focus=True):
 
     def _legend(self, capped: bool) -> Text:
         legend = Text(no_wrap=True)
-        if capped and self._cap_page is not None:
+        if capped and self._cap_page:
             legend.append(
                 f"OutCap runs out at p. {self._cap_page}  ",
                 self.get_component_rich_style("pagestrip--cap"),
             )
         dim = self.get_component_rich_style("pagestrip--legend")
+        known = self._facts is not None and self._facts.images is not None
         for kind, glyph, label in _LEGEND:
+            if kind is Kind.BLANK and not known:
+                continue
+            if kind is Kind.EMPTY and known:
+                kind, glyph, label = _IMAGES_LEGEND
             legend.append(glyph, self.get_component_rich_style(f"pagestrip--{kind.value}"))
             legend.append(f" {label}  ", dim)
         return legend
@@ -139,7 +163,10 @@ class PageStrip(Widget, can_focus=True):
             self.tooltip = None
             return
         cell = self.current_cells()[number]
-        tip = f"p. {cell.pages} · {cell.kind.value} · {cell.runes:,} runes"
+        what = "no text" if cell.empty and cell.kind is not Kind.BLANK else cell.kind.value
+        if cell.empty and cell.kind in (Kind.WHOLE, Kind.CUT):
+            what = f"{cell.kind.value} · no text"
+        tip = f"p. {cell.pages} · {what} · {cell.runes:,} runes"
         tip += f" · ~{cell.runes // 4:,} tokens"
         if self._page_tokens:
             real = sum(self._page_tokens[cell.first - 1 : min(cell.last, len(self._page_tokens))])

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from siftui.render import Options
+from siftui.tui.widgets.counter import plural
 from siftui.walk import Call, describe_options, pages_shown
 
 
@@ -29,7 +30,7 @@ class WalkScreen(ModalScreen[Options | None]):
         with Vertical(classes="dialog walk"):
             yield Label(
                 f"Reading the whole document at OutCap {self._out_cap:,}: "
-                f"{len(self._calls)} calls, {total:,} runes, ~{total // 4:,} tokens",
+                f"{plural(len(self._calls), 'call')}, {total:,} runes, ~{total // 4:,} tokens",
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")

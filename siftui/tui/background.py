@@ -1,0 +1,104 @@
+"""Work that waits until a document's first answer is on screen, then runs in workers:
+grep tables, each page's token count, which pages without text hold images, and
+the notices about pages without text and pages read by OCR.
+
+Nothing here starts while a document opens, so opening is as fast as the CLI.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from siftui.docindex import index_of
+from siftui.load import is_doc_json
+from siftui.tokens import VocabularyError, count_pages
+from siftui.tui.widgets.counter import CounterLine, plural
+from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.view import ContentView
+
+if TYPE_CHECKING:
+    from siftui.doc import Doc
+    from siftui.tui.app import SiftApp
+    from siftui.tui.opening import Opened
+
+
+def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
+    """Start the after-work for ``opened`` (``plain``: the same file read without OCR)."""
+    doc, source = opened.doc, opened.source
+    empty = [page for page, text in enumerate(doc.pages, 1) if not text.strip()]
+    ocr_pages: tuple[int, ...] = ()
+    if source.ocr and plain is not None and plain.source.path == source.path:
+        ocr_pages = read_by_ocr(plain.doc, doc)
+    app.query_one(ContentView).ocr_pages = frozenset(ocr_pages)
+    app.query_one(CounterLine).ocr_pages = ocr_pages
+    strip = app.query_one(PageStrip)
+    strip.images = None
+    strip.set_page_tokens(())
+    if ocr_pages:
+        app.notify(
+            f"Tesseract read {plural(len(ocr_pages), 'page')} without text: "
+            f"p. {listed(ocr_pages)}. Their page markers are marked OCR.",
+            title="OCR",
+            timeout=10,
+        )
+    if empty:
+        hint = "" if app.ocr else " Press t to read them with OCR."
+        app.notify(
+            f"{len(empty)} of {plural(len(doc.pages), 'page')} have no text: "
+            f"p. {listed(empty)}. The agent gets only their page markers.{hint}",
+            title="Pages without text",
+            severity="warning",
+            timeout=10,
+        )
+
+    def still(check: Opened) -> bool:
+        return app.opened is check
+
+    def prepare_grep() -> None:
+        index_of(doc).prepare_grep()  # the first search then pays only for searching
+
+    def page_tokens() -> None:
+        try:
+            counts = count_pages(doc, "o200k_base")
+        except VocabularyError:
+            return  # the token line already says the vocabulary could not be loaded
+
+        def show() -> None:
+            if still(opened):
+                strip.set_page_tokens(counts)
+
+        app.call_from_thread(show)
+
+    def images() -> None:
+        from siftui.pageimages import pages_with_images
+
+        try:
+            if not empty or is_doc_json(source.path):
+                return
+            found = pages_with_images(source.path, empty, opened.password)
+        except Exception:  # the strip keeps "no text": images are a nicety
+            return
+        shown = tuple(found.get(page, False) for page in range(1, len(doc.pages) + 1))
+
+        def show() -> None:
+            if still(opened):
+                strip.images = shown
+
+        app.call_from_thread(show)
+
+    app.run_worker(prepare_grep, thread=True, exclusive=True, group="prepare", description="grep")
+    app.run_worker(page_tokens, thread=True, exclusive=True, group="page-tokens", description="t")
+    app.run_worker(images, thread=True, exclusive=True, group="images", description="images")
+
+
+def read_by_ocr(plain: Doc, read: Doc) -> tuple[int, ...]:
+    """Pages empty in the plain extraction that OCR gave text to."""
+    return tuple(
+        number
+        for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=False), 1)
+        if not before.strip() and after.strip()
+    )
+
+
+def listed(pages: list[int] | tuple[int, ...]) -> str:
+    return ", ".join(map(str, pages[:20])) + (" ..." if len(pages) > 20 else "")

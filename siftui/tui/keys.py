@@ -1,0 +1,95 @@
+"""The one key list: the app's bindings, and from them the footer, palette and help."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the app: what it is bound to and how each place names it."""
+
+    key: str  # Textual's key name(s)
+    action: str
+    label: str  # the footer's word
+    help: str  # one line for the help and the command palette
+    shown: str  # the key as a user types it
+    footer: bool = True
+    priority: bool = False
+
+
+KEYS: tuple[Key, ...] = (
+    # Help and Quit first: at 80 columns the footer cuts its tail.
+    Key("question_mark", "help", "Help", "Keys and what the view shows", "?"),
+    Key("q", "quit", "Quit", "Quit siftui", "q"),
+    Key("c", "copy", "Copy", "Copy the answer, byte for byte, to the clipboard", "c"),
+    Key(
+        "j", "copy_json", "JSON", "Copy the answer as JSON, as siftui render --json prints it", "j"
+    ),
+    Key("s", "save", "Save", "Save the answer to a file", "s"),
+    Key("slash", "focus_grep", "Grep", "Search with an RE2 pattern (smart case)", "/"),
+    Key("p", "focus_pages", "Pages", "Ask for a page range: a-b, a or a-", "p"),
+    Key("m", "map", "Map", "Back to the map or the full text (clears pages and grep)", "m"),
+    Key("n", "follow", "Next", "Make the call the note names, as the agent would", "n"),
+    Key("w", "walk", "Walk", "Every call an agent makes to read the whole document", "w"),
+    Key("o", "open", "Open", "Open another document", "o"),
+    Key("b", "history_back", "Back", "Back to the previous call", "b", footer=False),
+    Key("f", "history_forward", "Forward", "Forward to the next call", "f", footer=False),
+    Key("left_square_bracket", "outcap_down", "Cap-", "OutCap one step down", "[", footer=False),
+    Key("right_square_bracket", "outcap_up", "Cap+", "OutCap one step up", "]", footer=False),
+    Key("t", "toggle_ocr", "OCR", "OCR pages without text (Tesseract) on / off", "t", footer=False),
+    Key("escape", "focus_view", "To view", "Back to the view from an input", "Esc", footer=False),
+)
+
+
+def bindings() -> list[BindingType]:
+    return [
+        Binding(key.key, key.action, key.label, show=key.footer, key_display=key.shown)
+        for key in KEYS
+    ]
+
+
+def system_commands(app: App[Any]) -> Iterator[SystemCommand]:
+    """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])"."""
+    for key in KEYS:
+        if key.action not in ("quit", "focus_view"):
+            yield SystemCommand(
+                f"{key.label} ({key.shown})",
+                key.help,
+                lambda action=key.action: app.run_action(action),
+            )
+
+
+def help_markdown() -> str:
+    """The help text; its key table is made from :data:`KEYS`."""
+    rows = "\n".join(f"| `{key.shown}` | {key.help} |" for key in KEYS)
+    return f"""\
+# siftui
+
+The pane shows **exactly** the string an agent receives from a bounded
+"read this PDF" tool, for the request above it and OutCap. `c` copies it byte
+for byte.
+
+| key | does |
+|---|---|
+{rows}
+| `ctrl+p` | Command palette (every key above is there too) |
+
+**Page strip**: click a page (or arrows and Enter on it) to ask for it.
+
+**OutCap** is the budget in code points ("runes"). Drag the slider, use the
+arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).
+`~tokens` is runes / 4, the contract's estimate; the token line beside it
+gives real o200k_base and cl100k_base counts.
+
+**Calls**: every answer you let stand for a second, or reach by Enter, `n`,
+`b`/`f`, the strip or the walk, is a call an agent makes; the calls line adds
+them up.
+
+Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
+"""

@@ -1,0 +1,16 @@
+"""The app's dialogs: open / save a path, password, yes / no, help, the walk."""
+
+from siftui.tui.screens.confirm import ConfirmScreen
+from siftui.tui.screens.help import HelpScreen
+from siftui.tui.screens.password import PasswordScreen
+from siftui.tui.screens.path import PathScreen, PathSuggester
+from siftui.tui.screens.walk import WalkScreen
+
+__all__ = [
+    "ConfirmScreen",
+    "HelpScreen",
+    "PasswordScreen",
+    "PathScreen",
+    "PathSuggester",
+    "WalkScreen",
+]

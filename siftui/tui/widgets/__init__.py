@@ -1,0 +1,1 @@
+"""The app's widgets; each draws from the answer shown and proposes requests by messages."""

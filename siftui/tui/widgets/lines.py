@@ -1,0 +1,53 @@
+"""One-line widgets drawn from the app's state: the calls line and the note."""
+
+from __future__ import annotations
+
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from siftui.tui.history import Calls, calls_text
+from siftui.tui.state import Answer
+
+HINT = "   n next · b back · f forward"
+
+
+class CallsLine(Static):
+    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes": the answer shown."""
+
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    calls: reactive[Calls] = reactive(Calls, init=False)
+
+    def watch_answer(self) -> None:
+        self._draw()
+
+    def watch_calls(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        answer = self.answer
+        if answer is None:
+            self.update("", layout=False)
+            return
+        runes = len(answer.rendered.content)
+        self.update(calls_text(self.calls, answer.request, runes) + HINT, layout=False)
+
+
+class NoteLine(Static):
+    """The answer's note (``cut at page 15; ask for pages="16-30"``), or a problem."""
+
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    problem: reactive[str] = reactive("", init=False)
+
+    def watch_answer(self) -> None:
+        self._draw()
+
+    def watch_problem(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        note = self.problem or (self.answer.rendered.note if self.answer is not None else "")
+        if not note and not self.has_class("visible"):
+            return  # hidden and staying hidden: nothing to lay out again
+        self.update(note)
+        self.set_class(bool(note), "visible")
+        self.set_class(bool(self.problem), "error")

@@ -1,0 +1,128 @@
+"""Opening a document off the UI thread: a progress bar and three messages.
+
+The loader uses :func:`siftui.load.load_doc`, the CLI's own loader (the disk
+cache and the parallel extraction), and posts :class:`Loader.Loaded`,
+:class:`Loader.LoadFailed` or :class:`Loader.NeedsPassword`. Only the newest
+open counts: an older one finishing late posts nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import ProgressBar
+
+from siftui.cache import file_sha256
+from siftui.doc import Doc
+from siftui.errors import report_unexpected
+from siftui.extract import NeedsPassword, WrongPassword
+from siftui.load import LoadError, load_doc
+from siftui.messages import quoted
+from siftui.tui import preload
+from siftui.tui.state import Source
+
+
+class Loader(Widget):
+    """A progress bar while a document opens; hidden otherwise."""
+
+    DEFAULT_CSS = """
+    Loader { height: 1; display: none; }
+    Loader.-busy { display: block; }
+    """
+
+    class Loaded(Message):
+        def __init__(self, source: Source, doc: Doc, password: str | None) -> None:
+            super().__init__()
+            self.source = source
+            self.doc = doc
+            self.password = password
+
+    class LoadFailed(Message):
+        def __init__(self, path: Path, message: str) -> None:
+            super().__init__()
+            self.path = path
+            self.message = message
+
+    class Progress(Message):
+        def __init__(self, serial: int, done: int, total: int) -> None:
+            super().__init__()
+            self.serial, self.done, self.total = serial, done, total
+
+    class NeedsPassword(Message):
+        def __init__(self, path: Path, error: str) -> None:
+            super().__init__()
+            self.path = path
+            self.error = error
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._serial = 0
+
+    def compose(self) -> ComposeResult:
+        yield ProgressBar(show_eta=False)
+
+    @property
+    def busy(self) -> bool:
+        return self.has_class("-busy")
+
+    def open(self, path: Path, password: str | None = None, *, ocr: bool = False) -> None:
+        """Start opening ``path``; any open still running no longer counts."""
+        self._serial += 1
+        self.query_one(ProgressBar).update(total=None, progress=0)
+        self.add_class("-busy")
+        self._load(path, password, ocr, self._serial)
+
+    def stop(self) -> None:
+        """Forget the open running now (its result is dropped)."""
+        self._serial += 1
+        self.remove_class("-busy")
+
+    def _post(self, serial: int, message: Message) -> None:
+        if serial == self._serial:
+            self.remove_class("-busy")
+            self.post_message(message)
+
+    def on_loader_progress(self, event: Loader.Progress) -> None:
+        event.stop()
+        if event.serial == self._serial:
+            self.query_one(ProgressBar).update(total=event.total, progress=event.done)
+
+    @work(thread=True, group="load", description="open a document")
+    def _load(self, path: Path, password: str | None, ocr: bool, serial: int) -> None:
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            # A repaint per page would cost more than the page itself: 5 updates a second.
+            now = time.monotonic()
+            if now - last[0] < 0.2 and done < total:
+                return
+            last[0] = now
+            # Posted, not called: the extraction never waits for the screen.
+            self.post_message(Loader.Progress(serial, done, total))
+
+        message: Message
+        try:
+            started = preload.take(path, password, ocr)  # begun before Textual started
+            if started is not None:
+                digest, doc = started.wait(progress)
+            else:
+                digest = file_sha256(path) if path.is_file() else ""
+                doc = load_doc(path, password=password, ocr=ocr, progress=progress)
+            message = Loader.Loaded(Source(path, digest, ocr), doc, password)
+        except LoadError as error:
+            if error.reason is NeedsPassword:
+                message = Loader.NeedsPassword(path, "")
+            elif error.reason is WrongPassword:
+                message = Loader.NeedsPassword(path, "Wrong password, try again.")
+            else:
+                message = Loader.LoadFailed(path, str(error))
+        except OSError as error:
+            message = Loader.LoadFailed(path, f"{quoted(path)}: {error.strerror or error}")
+        except Exception as error:  # PyMuPDF failed outside its usual types: one line, go on
+            message = Loader.LoadFailed(path, report_unexpected(error, f"opening {quoted(path)}"))
+        self.app.call_from_thread(self._post, serial, message)

@@ -1,0 +1,100 @@
+"""Replaying an MCP call log: the calls, one row each, and how a replayed call compares.
+
+Highlighting a row posts :class:`CallList.Chosen`; the list then checks the
+logged file in its own worker and posts :class:`CallList.Checked` with the
+file's hash now (None when it cannot be read). The app does the rest: it
+shows the logged answer at once, and makes the same call again on the live
+document when the file is unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from siftui.cache import file_sha256
+from siftui.serve.calllog import LogEntry
+from siftui.walk import describe_options
+
+
+class CallList(DataTable[str | Text]):
+    """The calls of a log; the result column (runes, or "error") comes before the request."""
+
+    DEFAULT_CSS = """
+    CallList {
+        dock: left;
+        width: 62;
+        height: 1fr;
+    }
+    """
+
+    class Chosen(Message):
+        def __init__(self, entry: LogEntry, number: int) -> None:
+            super().__init__()
+            self.entry = entry
+            self.number = number
+
+    class Checked(Message):
+        def __init__(self, entry: LogEntry, number: int, digest: str | None) -> None:
+            super().__init__()
+            self.entry = entry
+            self.number = number
+            self.digest = digest
+
+    def __init__(self, entries: list[LogEntry]) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, id="call-log")
+        self.entries = entries
+
+    def on_mount(self) -> None:
+        self.add_columns("#", "time", "result", "file", "request")
+        for number, entry in enumerate(self.entries, 1):
+            result: str | Text = (
+                Text("error", style="bold red")
+                if entry.rendered is None
+                else f"{len(entry.rendered.content):,} runes"
+            )
+            self.add_row(
+                str(number),
+                entry.time[11:19],
+                result,
+                Path(entry.path).name,
+                describe_options(entry.options),
+                key=str(number - 1),
+            )
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value
+        if key is None:
+            return
+        entry = self.entries[int(key)]
+        self.post_message(self.Chosen(entry, int(key) + 1))
+        if entry.rendered is not None:
+            self._check(entry, int(key) + 1)
+
+    @work(thread=True, exclusive=True, group="replay", description="check a logged file")
+    def _check(self, entry: LogEntry, number: int) -> None:
+        try:
+            digest: str | None = file_sha256(entry.path)
+        except OSError:
+            digest = None
+        self.app.call_from_thread(self.post_message, self.Checked(entry, number, digest))
+
+
+class ReplayStatus(Static):
+    """One line: how the replayed call compares with what the agent received."""
+
+    message: reactive[str] = reactive("", init=False)
+    warning: reactive[bool] = reactive(False, init=False)
+
+    def watch_message(self, message: str) -> None:
+        self.update(message)
+        self.display = bool(message)
+
+    def watch_warning(self, warning: bool) -> None:
+        self.set_class(warning, "warning")

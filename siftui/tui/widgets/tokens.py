@@ -1,0 +1,69 @@
+"""The token line: real o200k_base and cl100k_base counts of the answer, beside runes / 4.
+
+It owns its worker and its cache: counting starts only once an answer is on
+screen, never blocks, and an old count never lands beside a newer answer.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from siftui.tokens import TokenCounts, token_counts
+from siftui.tui.state import Answer
+
+CACHE_SIZE = 16
+
+
+def tokens_text(runes: int, counts: TokenCounts | None) -> Text:
+    """ "tokens: ~4,066 runes/4 · o200k_base 9,553 = 2.35× runes/4 · cl100k_base ..." """
+    estimate = runes // 4
+    text = Text()
+    text.append("tokens: ", style="bold")
+    text.append(f"~{estimate:,} runes/4")
+    if counts is None:
+        text.append("  · counting o200k_base and cl100k_base ...", style="italic")
+        return text
+    for name, real in counts.tokens:
+        text.append("  · ")
+        text.append(f"{name} {real:,}", style="bold")
+        if estimate:
+            text.append(f" = {real / estimate:.2f}× runes/4")
+    for name, _ in counts.errors:
+        text.append("  · ")
+        text.append(f"{name}: vocabulary could not be loaded, showing runes/4", style="italic")
+    return text
+
+
+class TokenLine(Static):
+    """Counts the answer shown in its own worker and caches the last few counts."""
+
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._cache: dict[str, TokenCounts] = {}
+
+    def watch_answer(self, answer: Answer | None) -> None:
+        if answer is None:
+            self.update("", layout=False)
+            return
+        content = answer.rendered.content
+        counts = self._cache.get(content)
+        self.update(tokens_text(len(content), counts), layout=False)
+        if counts is None:  # after the answer is painted: counting must not delay it
+            self.call_after_refresh(self._count, content)
+
+    @work(thread=True, exclusive=True, group="tokens", description="count the answer's tokens")
+    def _count(self, content: str) -> None:
+        counts = token_counts(content)
+        self.app.call_from_thread(self._counted, content, counts)
+
+    def _counted(self, content: str, counts: TokenCounts) -> None:
+        self._cache[content] = counts
+        while len(self._cache) > CACHE_SIZE:
+            del self._cache[next(iter(self._cache))]
+        if self.answer is not None and self.answer.rendered.content == content:
+            self.update(tokens_text(len(content), counts), layout=False)

@@ -1,0 +1,211 @@
+"""Property: whatever a user does, once the app is idle, everything on screen and
+everything it copies or saves (c, j, s) is ``render(extract(current file), current Options)``.
+
+Random sequences of typed pages and patterns, slider moves, keys (n, b, f, m,
+Enter), strip clicks, and opens of another file, some of them slow (the load
+held until the end of the sequence, so the other actions happen while it runs).
+The default run is small; ``-m slow`` runs a long one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pdfs import make_pdf
+from textual.widgets import Input, Static
+from tui_support import RecordingApp, idle, wait_until
+
+from siftui.layout import layout_of
+from siftui.load import load_doc
+from siftui.output import encode_utf8, rendered_json
+from siftui.render import BadGrep, BadPages, Options, render
+from siftui.tui.screens import PathScreen
+from siftui.tui.strip_model import facts_of, page_kinds
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.view import ContentView
+
+PAGES = ["", "2", "3-5", "1-", "9-2", "x", "0" * 40 + "2", "40", "2-3"]
+GREPS = ["", "page", "Line 1", "(", "中", "z+", "line [0-9]"]
+CAPS = [300, 2_000, 20_000, 100_000, 1_000_000]
+
+Action = tuple[str, Any]
+actions = st.one_of(
+    st.tuples(st.just("pages"), st.sampled_from(PAGES)),
+    st.tuples(st.just("grep"), st.sampled_from(GREPS)),
+    st.tuples(st.just("outcap"), st.sampled_from(CAPS)),
+    st.tuples(st.just("key"), st.sampled_from(["n", "b", "f", "m", "left_square_bracket"])),
+    st.tuples(st.just("enter"), st.none()),
+    st.tuples(st.just("strip"), st.integers(1, 12)),
+    st.tuples(st.just("open"), st.tuples(st.integers(0, 2), st.booleans())),
+)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("property")
+    return [
+        make_pdf(
+            folder / f"doc{k}.pdf",
+            [
+                f"page {n} of doc {k}\n" + "\n".join(f"Line {i} 中文" for i in range(n * 3))
+                for n in range(1, pages + 1)
+            ],
+        )
+        for k, pages in enumerate((5, 12, 3))
+    ]
+
+
+class Gate:
+    """Holds every load (the loader's load_doc) while closed."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.open.set()
+        self.real: Callable[..., Any] = load_doc
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.open.wait(30)
+        return self.real(*args, **kwargs)
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    held = Gate()
+    monkeypatch.setattr("siftui.tui.widgets.loader.load_doc", held)
+    try:
+        yield held
+    finally:
+        held.open.set()
+
+
+async def act(app: RecordingApp, pilot: Any, action: Action, files: list[Path], gate: Gate) -> None:
+    kind, value = action
+    if kind == "pages":
+        app.query_one("#pages", Input).value = value
+    elif kind == "grep":
+        app.query_one("#grep", Input).value = value
+    elif kind == "outcap":
+        app.query_one(OutCapControl).value = value
+    elif kind == "key":
+        app.query_one(ContentView).focus()
+        await pilot.press(value)
+    elif kind == "enter":
+        app.query_one("#pages", Input).focus()
+        await pilot.press("enter")
+    elif kind == "strip":
+        strip = app.query_one(PageStrip)
+        strip.post_message(PageStrip.Selected(strip, value, value))
+    elif kind == "open":
+        number, slow = value
+        if slow:
+            gate.open.clear()
+        app.query_one(ContentView).focus()
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one(Input).value = str(files[number])
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, PathScreen))
+    await pilot.pause(0.02)
+
+
+async def check(app: RecordingApp, pilot: Any, current: Path, copied: list[str]) -> None:
+    """Everything agrees with render(extract(current), the Options the controls show)."""
+    await wait_until(pilot, lambda: app.opening is None and app.answer is not None, 30)
+    await idle(app, pilot)
+    await pilot.pause(0.05)
+    await idle(app, pilot)
+    doc = load_doc(current)
+    typed = Options(
+        pages=app.query_one("#pages", Input).value,
+        grep=app.query_one("#grep", Input).value,
+        out_cap=app.query_one(OutCapControl).value,
+    )
+    assert app.request.options == typed
+    answer = app.answer
+    assert answer is not None and answer.request.source is not None
+    assert answer.request.source.path == current and app.sub_title == current.name
+    assert app.doc == doc
+    error = str(app.query_one("#request-error", Static).render())
+    try:
+        expected = render(doc, typed)
+    except (BadPages, BadGrep) as refused:
+        assert error == str(refused)
+        expected = render(doc, answer.options)  # the newest answerable request stays
+    else:
+        assert error == ""
+        assert answer.options == typed
+    assert answer.rendered == expected
+    assert list(app.query_one(ContentView).lines) == (
+        expected.content.split("\n") if expected.content else []
+    )
+    counter = str(app.query_one("#counter", Static).render())
+    assert f"{len(expected.content):,} / {answer.options.out_cap:,} runes" in counter
+    assert f"doc: {doc.page_count:,} page" in counter
+    strip = app.query_one(PageStrip)
+    assert strip.kinds == page_kinds(facts_of(doc), layout_of(expected, answer.options, doc))
+    calls = str(app.query_one("#calls-line", Static).render())
+    assert f"this answer {len(expected.content):,} runes" in calls
+    app.query_one(ContentView).focus()
+    before = len(copied)
+    await pilot.press("c", "j")
+    await wait_until(pilot, lambda: len(copied) == before + 2, 10)
+    assert copied[-2:] == [expected.content, rendered_json(expected)]
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "answer.txt"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, target.exists, 10)
+        assert target.read_bytes() == encode_utf8(expected.content)
+
+
+def run_sequence(files: list[Path], gate: Gate, copied: list[str], steps: list[Action]) -> None:
+    app = RecordingApp(files[0])
+
+    async def main() -> None:
+        async with app.run_test(size=(110, 34)) as pilot:
+            current = files[0]
+            await wait_until(pilot, lambda: app.answer is not None, 30)
+            for action in steps:
+                await act(app, pilot, action, files, gate)
+                if action[0] == "open":
+                    current = files[action[1][0]]
+            gate.open.set()
+            await check(app, pilot, current, copied)
+
+    asyncio.run(main())
+
+
+def profile(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
+@profile(6)
+@given(st.lists(actions, min_size=1, max_size=7))
+def test_idle_app_agrees_with_render(
+    files: list[Path], gate: Gate, clipboard: list[str], steps: list[Action]
+) -> None:
+    run_sequence(files, gate, clipboard, steps)
+
+
+@pytest.mark.slow
+@profile(80)
+@given(st.lists(actions, min_size=1, max_size=14))
+def test_idle_app_agrees_with_render_long(
+    files: list[Path], gate: Gate, clipboard: list[str], steps: list[Action]
+) -> None:
+    run_sequence(files, gate, clipboard, steps)
