@@ -78,8 +78,8 @@ def imports_of(path: Path) -> set[str]:
 def layer(name: str) -> str:
     if name in CORE:
         return "core"
-    if name in ("siftui.cli", "siftui.__main__") or name.startswith("siftui.cli_"):
-        return "cli"  # cli_docx, cli_inspect: the CLI's commands for one kind of work
+    if name in ("siftui.cli", "siftui.__main__") or name.startswith("siftui.cli."):
+        return "cli"
     for surface in ("tui", "serve"):
         if name == f"siftui.{surface}" or name.startswith(f"siftui.{surface}."):
             return surface

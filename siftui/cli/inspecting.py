@@ -12,7 +12,7 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from siftui.cli import UsageError, _check_max_pages, _Parser, _whole_number, _write_stdout
+from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
 from siftui.extract import ExtractError, check_file
 from siftui.findings import Inspection, inspection_json, pages_with, snippet, summary
 from siftui.load import LoadError, is_doc_json
@@ -41,7 +41,7 @@ examples:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="siftui inspect",
         description=(
             "List the text an agent reads in a document that a person does not see on "
@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     parser.add_argument("--password", default=None, help="the document's password")
     parser.add_argument(
-        "--max-pages", type=_whole_number, default=None, help="inspect at most N pages"
+        "--max-pages", type=whole_number, default=None, help="inspect at most N pages"
     )
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the disk cache"
@@ -64,13 +64,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_inspect(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
-    _check_max_pages(args.max_pages)
+    check_max_pages(args.max_pages)
     inspection = _inspect(args.path, args.password, args.max_pages, not args.no_cache)
     if args.json:
         text = json.dumps(inspection_json(args.path, inspection), ensure_ascii=False)
     else:
         text = report(inspection)
-    _write_stdout(encode_utf8(text + "\n"))
+    write_stdout(encode_utf8(text + "\n"))
     return EXIT_HIDDEN if inspection.alarms else 0
 
 

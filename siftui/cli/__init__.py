@@ -1,0 +1,104 @@
+"""The command line: the contract's string on stdout, byte for byte.
+
+Exit codes: 0 success, 1 a document error, 2 a bad option. Every failure is
+one line on stderr. Textual is imported only when the TUI is started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from siftui import __version__
+from siftui.cli.common import EXIT_DOCUMENT, EXIT_USAGE, Parser, UsageError
+from siftui.cli.documents import cmd_extract, cmd_render, cmd_walk
+from siftui.cli.serving import cmd_log, cmd_mcp
+from siftui.load import LoadError
+from siftui.messages import file_error, one_line, quoted
+
+TUI_EXAMPLES = """commands:
+  siftui [FILE]            open FILE (or the bundled sample) in the TUI
+  siftui render FILE ...   print what the agent receives (siftui render --help)
+  siftui extract FILE ...  write the extracted Doc as JSON (siftui extract --help)
+  siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
+  siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
+  siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
+  siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
+  siftui sample-path       print the path of the bundled sample document
+
+examples:
+  siftui thesis.pdf
+  siftui render thesis.pdf --outcap 20k | wc -m
+  siftui render "$(siftui sample-path)"   # what `siftui`, then c, copies
+"""
+
+
+def _tui_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui",
+        description="See exactly what an LLM agent receives when it reads a PDF.",
+        epilog=TUI_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "path", metavar="FILE", nargs="?", help="a document (default: the bundled sample)"
+    )
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument("--version", action="version", version=f"siftui {__version__}")
+    return parser
+
+
+def _cmd_tui(argv: Sequence[str]) -> int:
+    args = _tui_parser().parse_args(argv)
+    from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
+
+    return run_tui(args.path, password=args.password)
+
+
+def _cmd_sample_path(argv: Sequence[str]) -> int:
+    """Print the bundled sample's path: `siftui render "$(siftui sample-path)"` prints
+    exactly what `siftui` (no FILE), then c, copies."""
+    if argv:
+        raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(argv)!r}")
+    from siftui.sample import sample_path
+
+    print(sample_path())
+    return 0
+
+
+def _cmd_inspect(argv: Sequence[str]) -> int:
+    from siftui.cli.inspecting import cmd_inspect
+
+    return cmd_inspect(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    commands = {
+        "render": cmd_render,
+        "extract": cmd_extract,
+        "mcp": cmd_mcp,
+        "walk": cmd_walk,
+        "log": cmd_log,
+        "inspect": _cmd_inspect,
+        "sample-path": _cmd_sample_path,
+    }
+    try:
+        if arguments and arguments[0] in commands:
+            return commands[arguments[0]](arguments[1:])
+        return _cmd_tui(arguments)
+    except UsageError as error:
+        print(f"siftui: error: {quoted(str(error))}", file=sys.stderr)
+        return EXIT_USAGE
+    except (LoadError, OSError) as error:
+        print(f"siftui: error: {quoted(_one_line(error))}", file=sys.stderr)
+        return EXIT_DOCUMENT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.filename and error.strerror:
+        return file_error(error.filename, error)
+    return one_line(error)

@@ -1,0 +1,119 @@
+"""What the CLI's commands share: errors, options, output, loading a PDF."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, NoReturn
+
+from siftui.doc import Doc
+from siftui.load import load_doc_report
+from siftui.messages import quoted
+from siftui.outcap import outcap_argument
+from siftui.render import (
+    DEFAULT_OUT_CAP,
+    BadGrep,
+    BadPages,
+    Options,
+    check_options,
+    estimated_tokens,
+)
+from siftui.unreadable import describe
+from siftui.walk import TokenCounter
+
+EXIT_DOCUMENT = 1
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A bad option: exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> None:
+    parser.add_argument(
+        "--outcap",
+        type=outcap_argument,
+        default=DEFAULT_OUT_CAP,
+        help=f"{what} in code points: 20000, 20,000, 20k, 1.5M (default {DEFAULT_OUT_CAP:,})",
+    )
+
+
+def add_extraction_options(parser: argparse.ArgumentParser) -> None:
+    """What every command that opens a document accepts about opening it."""
+    parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--max-pages", type=whole_number, default=None, help="extract at most N pages"
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the extraction cache"
+    )
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
+    )
+
+
+def extraction_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of load_doc / load_source that add_extraction_options set."""
+    return {
+        "max_pages": args.max_pages,
+        "password": args.password,
+        "use_cache": not args.no_cache,
+        "ocr": args.ocr,
+    }
+
+
+def check_max_pages(max_pages: int | None) -> None:
+    if max_pages is not None and max_pages < 0:
+        raise UsageError(f"--max-pages must be >= 0, not {max_pages}")
+
+
+def write_stdout(data: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        # The reader (head, less) left early; that is its right, not an error of ours.
+        sys.stdout = None
+
+
+def load_pdf(args: argparse.Namespace) -> Doc:
+    """The Doc of args.path; one warning line on stderr names the pages that could not be read."""
+    found = load_doc_report(args.path, **extraction_options(args))
+    if found.unreadable:
+        warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
+        print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
+    return found.doc
+
+
+def check_pdf_options(options: Options) -> None:
+    """Reject a malformed --pages or --grep before a long extraction, not after."""
+    try:
+        check_options(options)
+    except (BadPages, BadGrep) as error:
+        raise UsageError(str(error)) from None
+
+
+def token_counter() -> TokenCounter:
+    """runes/4, plus o200k_base and cl100k_base counts when their vocabularies load."""
+    from siftui.tokens import token_counts  # tiktoken only for the commands that count
+
+    def count(text: str) -> dict[str, int]:
+        counts = token_counts(text)
+        return {"runes/4": estimated_tokens(len(text)), **dict(counts.tokens)}
+
+    return count

@@ -1,0 +1,203 @@
+"""`siftui render`, `extract` and `walk`: a document's answers on stdout, byte for byte."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from siftui.agents import AgentsError
+from siftui.agents_load import agents_table, load_agents
+from siftui.cli import word
+from siftui.cli.common import (
+    Parser,
+    UsageError,
+    add_extraction_options,
+    add_outcap,
+    check_max_pages,
+    check_pdf_options,
+    extraction_options,
+    load_pdf,
+    token_counter,
+    write_stdout,
+)
+from siftui.load import load_source
+from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
+from siftui.render import Options, Rendered, render
+from siftui.unreachable import unreachable, unreachable_json, unreachable_text
+from siftui.walk import runes_estimate, walk, walk_report, walk_text
+
+_T = TypeVar("_T")
+
+RENDER_EXAMPLES = """examples:
+  siftui render thesis.pdf                      # what the agent gets with no options
+  siftui render thesis.pdf --outcap 20000       # ... with a 20,000-rune budget
+  siftui render thesis.pdf --pages 12-40        # a page range
+  siftui render thesis.pdf --grep 'lemma \\d+'   # grep blocks with page numbers (RE2)
+  siftui render doc.json --json                 # from a saved Doc, as JSON
+"""
+
+EXTRACT_EXAMPLES = """examples:
+  siftui extract thesis.pdf -o thesis.json
+  siftui extract locked.pdf --password secret --max-pages 50 > doc.json
+"""
+
+
+def _render_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui render",
+        description="Print the string an agent's bounded read tool returns for a document.",
+        epilog=RENDER_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "path", metavar="PATH", help="a PDF (or EPUB, XPS, ...), a .docx, or their JSON"
+    )
+    parser.add_argument("--pages", default="", help='a page range: "a-b", "a" or "a-"')
+    word.add_docx_options(parser)
+    parser.add_argument("--grep", default="", help="an RE2 pattern (smart case)")
+    add_outcap(parser)
+    parser.add_argument(
+        "--json", action="store_true", help="print every field of the answer as JSON"
+    )
+    parser.add_argument(
+        "--check-agents",
+        action="store_true",
+        help="also print to stderr, for each agent in agents.toml, whether the answer fits "
+        "its documented cap (✓ ⚠ ✗) and its size in the agent's unit",
+    )
+    add_extraction_options(parser)
+    return parser
+
+
+def _extract_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui extract",
+        description="Extract a document into the contract's Doc JSON.",
+        epilog=EXTRACT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...) or a .docx")
+    parser.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    add_extraction_options(parser)
+    return parser
+
+
+WALK_EXAMPLES = """examples:
+  siftui walk thesis.pdf --outcap 20000     # every call an agent makes to read it all
+  siftui walk thesis.pdf --tokens           # ... with o200k_base and cl100k_base counts
+  siftui walk thesis.pdf --json | jq .total_runes
+"""
+
+
+def _walk_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui walk",
+        description=(
+            "List the calls an agent makes to read the whole document by following the "
+            "map and every note: first no options, then the rest of the pages, until each "
+            "extracted page was seen once. Then what no pages= call can show at this OutCap "
+            "(the tails of pages longer than it), how much of that a grep can still show, "
+            "and the smallest OutCap at which nothing is unreachable."
+        ),
+        epilog=WALK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...), a .docx, or JSON")
+    add_outcap(parser)
+    word.add_docx_options(parser, walk=True)
+    parser.add_argument("--json", action="store_true", help="print the walk as JSON")
+    parser.add_argument(
+        "--tokens",
+        action="store_true",
+        help="also count o200k_base and cl100k_base tokens (loading them takes ~1-2 s)",
+    )
+    add_extraction_options(parser)
+    return parser
+
+
+def cmd_walk(argv: Sequence[str]) -> int:
+    args = _walk_parser().parse_args(argv)
+    check_max_pages(args.max_pages)
+    if args.outcap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    if docx_command(args):
+        write_stdout(encode_utf8(_docx_usage(word.walk_output, args, token_counter())))
+        return 0
+    doc = load_pdf(args)
+    count = token_counter() if args.tokens else runes_estimate
+    report = walk_report(walk(doc, args.outcap), count)
+    left_out = unreachable(doc, args.outcap)
+    report["unreachable"] = unreachable_json(left_out)
+    if args.json:
+        text = json.dumps(report, ensure_ascii=False)
+    else:
+        text = walk_text(report, args.outcap) + unreachable_text(left_out)
+    write_stdout(encode_utf8(text))
+    return 0
+
+
+def cmd_render(argv: Sequence[str]) -> int:
+    args = _render_parser().parse_args(argv)
+    check_max_pages(args.max_pages)
+    try:  # a bad agents file is reported before the extraction, not after
+        agents = load_agents() if args.check_agents else None
+    except AgentsError as error:
+        raise UsageError(str(error)) from None
+    docx = docx_command(args)
+    answer = _docx_usage(word.render_answer, args) if docx else _render_pdf(args)
+    write_stdout(encode_utf8(rendered_json(answer) if args.json else answer.content))
+    if agents is not None:
+        sys.stderr.write(agents_table(answer.content, agents))
+    return 0
+
+
+def _render_pdf(args: argparse.Namespace) -> Rendered:
+    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
+    if options.out_cap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
+    check_pdf_options(options)
+    doc = load_pdf(args)
+    try:
+        return render(doc, options)
+    except ValueError as error:  # BadPages, BadGrep
+        raise UsageError(str(error)) from None
+
+
+def docx_command(args: argparse.Namespace) -> bool:
+    """True for a Word document; a Word option given for a PDF is a usage error."""
+    if word.is_docx(args.path):
+        return True
+    try:
+        word.refuse_docx_options(args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return False
+
+
+def _docx_usage(command: Callable[..., _T], *args: Any) -> _T:
+    """Run a Word command; a bad option (ValueError) exits 2, as for PDFs."""
+    try:
+        return command(*args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_extract(argv: Sequence[str]) -> int:
+    args = _extract_parser().parse_args(argv)
+    check_max_pages(args.max_pages)
+    if args.output is not None:
+        check_new_file(args.output, overwrite=args.force)  # before, not after, the work
+    if word.is_docx(args.path):
+        text = _docx_usage(word.extract_json, args)
+    else:
+        text = load_source(args.path, **extraction_options(args))
+    data = encode_utf8(text)
+    if args.output is None:
+        write_stdout(data)
+    else:
+        write_new_file(args.output, data, overwrite=args.force)
+    return 0

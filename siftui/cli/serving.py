@@ -1,0 +1,202 @@
+"""`siftui mcp` (serve the read tool to agents) and `siftui log` (read what they did)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+
+from siftui.cli.common import (
+    Parser,
+    UsageError,
+    add_outcap,
+    whole_number,
+    write_stdout,
+)
+from siftui.load import LoadError
+from siftui.messages import quoted
+from siftui.render import (
+    DEFAULT_OUT_CAP,
+)
+
+LOG_EXAMPLES = """examples:
+  siftui log calls.jsonl            # the calls an agent made through `siftui mcp --log calls.jsonl`
+  siftui log calls.jsonl --report   # how it used the tool: pages read, loops, errors, notes
+  siftui log calls.jsonl --report --json
+"""
+
+MAX_SKIPPED_SHOWN = 10
+
+
+def _log_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui log",
+        description=(
+            "Open an MCP call log in the TUI: every call the agent made, exactly what it "
+            "received, and the same call re-run at another OutCap."
+        ),
+        epilog=LOG_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", metavar="FILE", help="a JSON Lines log written by siftui mcp --log")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print how the agent used the tool (pages read and never read, re-reads, loops, "
+        "errors, greps without matches, notes followed or not) instead of opening the TUI",
+    )
+    parser.add_argument("--json", action="store_true", help="with --report: print it as JSON")
+    return parser
+
+
+def cmd_log(argv: Sequence[str]) -> int:
+    args = _log_parser().parse_args(argv)
+    if args.json and not args.report:
+        raise UsageError("--json needs --report")
+    from siftui.serve.calllog import LogError, read_log_skipping
+
+    try:
+        entries, skipped = read_log_skipping(args.path)
+    except LogError as error:
+        raise LoadError(str(error)) from None
+    if not entries:
+        if skipped:  # nothing but bad lines: the first one says why, in one line
+            more = f" (and {len(skipped) - 1:,} more bad lines)" if len(skipped) > 1 else ""
+            raise LoadError(f"{skipped[0]}{more}; the log holds no calls")
+        raise LoadError(f"{quoted(args.path)}: the log holds no calls")
+    # A torn line (a full disk) costs that line, not the log: say which were skipped.
+    for problem in skipped[:MAX_SKIPPED_SHOWN]:
+        print(f"siftui: warning: {quoted(problem)} (skipped)", file=sys.stderr)
+    if len(skipped) > MAX_SKIPPED_SHOWN:
+        print(
+            f"siftui: warning: {len(skipped) - MAX_SKIPPED_SHOWN} more lines skipped",
+            file=sys.stderr,
+        )
+    if args.report:
+        from siftui.serve.logreport_run import print_report
+
+        return print_report(entries, as_json=args.json, write=write_stdout)
+    from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
+
+    return run_log_tui(entries)
+
+
+MCP_EXAMPLES = f"""examples:
+  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap {DEFAULT_OUT_CAP:,}
+  siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
+
+Register it with an MCP client (Claude Desktop, Claude Code) as the command
+"siftui" with these arguments; replay a log with: siftui log calls.jsonl
+"""
+
+
+def _mcp_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui mcp",
+        description=(
+            "Serve the read tool siftui previews (read_pdf: path, pages, grep) to an agent "
+            "over the Model Context Protocol on stdin/stdout. Only files under the roots "
+            "are readable; every answer is bounded by the OutCap, which is yours, not the agent's."
+        ),
+        epilog=MCP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--root",
+        action="append",
+        required=True,
+        metavar="DIR",
+        help="a directory the agent may read from (repeatable; relative paths use the first)",
+    )
+    add_outcap(parser, "the budget of every answer")
+    parser.add_argument(
+        "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds one call may take, extraction included (default 120)",
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=whole_number,
+        default=200_000_000,
+        help="refuse files larger than this (default 200,000,000)",
+    )
+    parser.add_argument(
+        "--max-runes",
+        type=whole_number,
+        default=50_000_000,
+        help="refuse documents whose text is longer, in code points (default 50,000,000)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number,
+        default=None,
+        help="extraction processes at once (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--worker-memory",
+        type=whole_number,
+        default=2 * 1024**3,
+        metavar="BYTES",
+        help="address space of one extraction process; 0 for no limit (default 2 GiB)",
+    )
+    parser.add_argument(
+        "--cache-bytes",
+        type=whole_number,
+        default=1024**3,
+        metavar="BYTES",
+        help="memory kept for extracted documents between calls (default 1 GiB)",
+    )
+    return parser
+
+
+MIN_WORKER_MEMORY = 128 * 1024**2
+
+
+def cmd_mcp(argv: Sequence[str]) -> int:
+    args = _mcp_parser().parse_args(argv)
+    if args.outcap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
+    if not math.isfinite(args.timeout):
+        raise UsageError(f"--timeout must be a finite number of seconds, not {args.timeout:g}")
+    for option, value in (("--max-bytes", args.max_bytes), ("--max-runes", args.max_runes)):
+        if value < 1:
+            raise UsageError(f"{option} must be >= 1, not {value}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be >= 1, not {args.workers}")
+    if args.worker_memory != 0 and args.worker_memory < MIN_WORKER_MEMORY:
+        raise UsageError(
+            f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "
+            f"(an extraction process needs ~100 MB to start), not {args.worker_memory:,}"
+        )
+    from siftui.serve.access import RootError, Roots
+
+    try:
+        roots = Roots(args.root)
+    except RootError as error:
+        raise UsageError(str(error)) from None
+    # The MCP SDK is imported only for this command.
+    from siftui.serve.calllog import CallLog
+    from siftui.serve.docstore import DocStore
+    from siftui.serve.mcp_server import ReadTool, serve
+
+    log = CallLog(args.log) if args.log else None
+    store = DocStore(
+        timeout=args.timeout,
+        max_bytes=args.max_bytes,
+        max_runes=args.max_runes,
+        workers=args.workers,
+        memory=args.worker_memory,
+        cache_bytes=args.cache_bytes,
+    )
+    try:
+        return serve(ReadTool(roots, out_cap=args.outcap, store=store, log=log))
+    finally:
+        if log is not None:
+            log.close()
