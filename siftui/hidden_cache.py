@@ -148,3 +148,23 @@ def cached_inspect(
     if unchanged:  # written to while it was read: its hash may not be these findings'
         _put(store, key, inspection)
     return inspection
+
+
+def cached_inspect_bytes(
+    name: str | os.PathLike[str],
+    data: bytes,
+    *,
+    sha256: str | None = None,
+    timeout: float | None = None,
+    cache: DocCache | None = None,
+) -> Inspection:
+    """:func:`cached_inspect` for a file already read into ``data`` (``name`` only
+    names it): what the MCP server's worker inspects, from the very bytes it served."""
+    store = DocCache.default() if cache is None else cache
+    key = hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None)
+    found = _get(store, key)
+    if found is not None:
+        return found
+    inspection = inspect_document(name, data=data, workers=1, timeout=timeout)
+    _put(store, key, inspection)
+    return inspection

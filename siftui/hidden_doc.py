@@ -41,22 +41,27 @@ def inspect_document(
     workers: int | None = None,
     timeout: float | None = None,
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    data: bytes | None = None,
 ) -> Inspection:
     """Every finding of pages 1..E (E = min(page count, max_pages)), in page order.
 
     Errors are siftui.extract's (one line each); ``timeout`` (seconds, for the
     whole inspection) raises TimedOut. ``progress(done, total)`` is called here.
+    With ``data`` (the file's bytes, read by the caller) ``path`` only names the
+    document and no helper process is started (they would reopen ``path``).
     """
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
     deadline = None if timeout is None else time.monotonic() + timeout
-    document = open_document(path, password)
+    document = open_document(path, password, data=data)
     try:
         page_count = document.page_count
         pages = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
         found: list[list[Finding] | None] = [None] * pages
+        if data is not None:
+            helpers = 0
         if pages >= parallel_min_pages and helpers > 0 and _may_start_processes():
             _parallel(document, path, password, found, helpers, progress, deadline, timeout)
         for number in range(pages):  # serial, or what the helpers left
