@@ -27,6 +27,8 @@ from siftui.serve.logfields import DocxArgs
 from siftui.serve.wire import clip
 
 DOCX_TOOL = "read_docx"
+DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
+"""Names read_pdf sends to read_docx (siftui.cli_docx.DOCX_SUFFIXES, the CLI's)."""
 DOCX_ARGUMENTS = ("path", "range", "anchor", "window", "grep", "scope")
 MAX_OPTION_CHARS = 100
 """A range, an anchor or a scope is a few characters; a longer one is refused without

@@ -56,6 +56,7 @@ from siftui.serve.docstore import DocStore, Failed, Loaded
 from siftui.serve.docx_tool import (
     DOCX_DESCRIPTION,
     DOCX_INPUT_SCHEMA,
+    DOCX_SUFFIXES,
     DOCX_TOOL,
     DocxArgumentError,
     check_docx_options,
@@ -197,7 +198,10 @@ class ReadTool:
         else:
             call.requested, call.pages, call.grep = pdf_arguments(arguments)
             options = Options(pages=call.pages, grep=call.grep, out_cap=self.out_cap)
-            call.path = str(self.roots.resolve(call.requested))
+            real = self.roots.resolve(call.requested)
+            call.path = str(real)
+            if real.suffix.lower() in DOCX_SUFFIXES:
+                raise ArgumentError(f"{clip(call.path)}: a Word document; read it with read_docx")
             check_options(options)
         opened = self.roots.open(call.requested)
         try:
