@@ -105,13 +105,17 @@ def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
         except ExtractError as error:
             raise LoadError(str(error)) from None
         store.put(key, found.doc, found.unreadable)
-    inspection, why = _inspect(name, data, sha256, deadline)
+    skip = found.unreadable_pages
+    inspection, why = _inspect(name, data, sha256, deadline, skip)
     return Read(found.doc, found.unreadable, inspection, why)
 
 
-def _inspect(name: str, data: bytes, sha256: str, deadline: float) -> tuple[Inspection | None, str]:
-    """The hidden-text findings, bounded by what is left of the call's time; a failure
-    costs the findings (the log says why), never the answer."""
+def _inspect(
+    name: str, data: bytes, sha256: str, deadline: float, skip: frozenset[int]
+) -> tuple[Inspection | None, str]:
+    """The hidden-text findings, bounded by what is left of the call's time, of every
+    page but the unreadable ones (``skip``); a failure costs the findings (the log says
+    why), never the answer."""
     from siftui.extract import ExtractError
     from siftui.hidden_cache import cached_inspect_bytes
 
@@ -119,7 +123,8 @@ def _inspect(name: str, data: bytes, sha256: str, deadline: float) -> tuple[Insp
     if left <= 0:
         return None, "no time left to inspect it for hidden text"
     try:
-        return cached_inspect_bytes(name, data, sha256=sha256, timeout=left), ""
+        found = cached_inspect_bytes(name, data, sha256=sha256, timeout=left, skip=skip)
+        return found, ""
     except ExtractError as error:
         return None, one_line(error)
     except MemoryError:

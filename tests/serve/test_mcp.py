@@ -32,7 +32,7 @@ from siftui.output import rendered_json
 from siftui.render import Options, render
 from siftui.serve.access import Refused, Roots
 from siftui.serve.calllog import read_log
-from siftui.serve.mcp_server import OUTPUT_SCHEMA
+from siftui.serve.pdf_tool import OUTPUT_SCHEMA
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
