@@ -1,0 +1,146 @@
+"""The pieces behind read_docx, the log's new keys and --warn-hidden, without a server:
+which pages an answer shows, the warning line, the worker's reading of bytes, and
+the call log's round trip of the new keys."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from docx_build import NS, docx_bytes, p, t
+from hidden_pdfs import make_hidden_pdf
+
+from siftui.doc import Doc
+from siftui.findings import Finding, Inspection
+from siftui.load import LoadError
+from siftui.ooxml.read import read_docx
+from siftui.render import Options, Rendered, render
+from siftui.serve.calllog import LogEntry, entry_from_dict, entry_to_dict
+from siftui.serve.hidden_warn import hidden_warning, shown_pages
+from siftui.serve.logfields import DocxArgs, HiddenSummary
+from siftui.serve.worker_read import read_document, runes_of
+from siftui.unreadable import UnreadablePage
+
+BOX = (0.0, 0.0, 1.0, 1.0)
+
+
+def finding(page: int, kind: str = "invisible") -> Finding:
+    return Finding(page, kind, f"secret {page}", BOX)
+
+
+def test_shown_pages_of_each_kind_of_answer() -> None:
+    doc = Doc("T", 6, tuple(f"line {n} alpha\nother {n}\n" for n in range(1, 7)))
+    assert shown_pages(render(doc, Options(pages="2-4")), grep=False) == {2, 3, 4}
+    mapped = render(doc, Options(out_cap=120))
+    assert mapped.map and shown_pages(mapped, grep=False) == set(range(1, mapped.last + 1))
+    grepped = render(doc, Options(grep="line [35] alpha"))
+    assert shown_pages(grepped, grep=True) == {3, 5}  # context lines do not count
+    # A grep answer cut before its last hits shows only the hits it holds.
+    cut = render(doc, Options(grep="alpha", out_cap=150))
+    assert cut.note and 1 in shown_pages(cut, grep=True)
+    assert shown_pages(cut, grep=True) < {1, 2, 3, 4, 5, 6}
+    assert shown_pages(render(doc, Options(grep="nothing")), grep=True) == frozenset()
+    assert shown_pages(Rendered("", False, 0, 0, 0, ""), grep=False) == frozenset()
+
+
+def test_the_warning_names_only_alarms_on_the_pages_shown() -> None:
+    inspection = Inspection(6, 6, (finding(2), finding(3, "ocr_layer"), finding(5, "tiny")))
+    pages = Rendered("x", False, 2, 4, 0, "")
+    assert hidden_warning(pages, False, inspection) == (
+        "warning: this answer contains text that is invisible on the page (page 2)"
+    )
+    assert hidden_warning(Rendered("x", False, 3, 4, 0, ""), False, inspection) == ""
+    everything = Rendered("x", False, 1, 6, 0, "")
+    assert hidden_warning(everything, False, inspection).endswith("(pages 2, 5)")
+    hits = Rendered("p. 4- ctx\np. 5: hit\n--", False, 0, 0, 1, "")
+    assert hidden_warning(hits, True, inspection).endswith("(page 5)")
+    assert hidden_warning(everything, False, None) == ""
+    assert hidden_warning(everything, False, Inspection(6, 6, ())) == ""
+
+
+def test_the_worker_reads_a_word_document_from_its_bytes() -> None:
+    data = docx_bytes(p(t("Hello")) + p(t("World")), title="Greeting")
+    read = read_document("/x/a.docx", "docx", data, time.monotonic() + 60)
+    assert read.doc == read_docx(io.BytesIO(data))
+    assert read.unreadable == () and read.inspection is None
+    assert runes_of(read.doc) == len("Hello") + len("World")
+    with pytest.raises(LoadError, match=r"^/x/b\.docx: not a Word document \(\.docx\)"):
+        read_document("/x/b.docx", "docx", b"%PDF-1.7 not a zip", time.monotonic() + 60)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as package:
+        package.writestr("word/document.xml", f"<w:document {NS}><w:body><w:p>")
+    with pytest.raises(LoadError) as raised:
+        read_document("/x/c.docx", "docx", buffer.getvalue(), time.monotonic() + 60)
+    assert "\n" not in str(raised.value) and str(raised.value).startswith("/x/c.docx: ")
+    with pytest.raises(LoadError, match="unknown kind"):
+        read_document("/x/a.docx", "xlsx", data, time.monotonic() + 60)
+
+
+def test_the_worker_inspects_within_the_calls_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = make_hidden_pdf(tmp_path / "h.pdf").read_bytes()
+    late = read_document("h.pdf", "pdf", data, time.monotonic() - 1)  # no time left
+    assert late.inspection is None and "no time left" in late.inspect_error
+    assert isinstance(late.doc, Doc) and late.doc.page_count == 11  # still answered
+    done = read_document("h.pdf", "pdf", data, time.monotonic() + 60)
+    assert done.inspection is not None and len(done.inspection.findings) == 10
+    assert HiddenSummary.of(done.inspection).alarm_pages == (1, 2, 3, 4, 5, 6, 7, 8, 11)
+    assert HiddenSummary.of(late.inspection, late.inspect_error).error == late.inspect_error
+
+
+def test_the_log_round_trips_the_new_keys() -> None:
+    answer = Rendered("content", False, 1, 2, 0, "a note")
+    entry = LogEntry(
+        time="2026-12-01T00:00:00.000000Z",
+        requested="a.pdf",
+        path="/r/a.pdf",
+        sha256="0" * 64,
+        pages="1-2",
+        grep="",
+        out_cap=100,
+        duration_ms=1.0,
+        rendered=answer,
+        unreadable=(UnreadablePage(2, "cycle in page tree"),),
+        hidden=HiddenSummary.of(Inspection(3, 3, (finding(1), finding(1, "ocr_layer")))),
+        warning="warning: this answer contains text that is invisible on the page (page 1)",
+    )
+    data = entry_to_dict(entry)
+    assert data["unreadable"] == [{"page": 2, "reason": "cycle in page tree"}]
+    assert data["hidden"] == {
+        "findings": 2,
+        "kinds": {"invisible": 1, "ocr_layer": 1},
+        "pages": [1],
+        "alarm_pages": [1],
+    }
+    assert entry_from_dict(data) == entry
+    word = LogEntry(
+        time=entry.time,
+        requested="a.docx",
+        path="/r/a.docx",
+        sha256=None,
+        pages="",
+        grep="x",
+        out_cap=100,
+        duration_ms=1.0,
+        rendered=None,
+        message="stale anchor P3#0000: P3 is now P3#af64; read it again",
+        tool="read_docx",
+        docx=DocxArgs("", "P3#0000", 2, "body"),
+    )
+    data = entry_to_dict(word)
+    assert data["options"] == {
+        "range": "",
+        "anchor": "P3#0000",
+        "window": 2,
+        "grep": "x",
+        "scope": "body",
+    }
+    assert "unreadable" not in data and "hidden" not in data
+    assert entry_from_dict(data) == word
+    failed = entry_to_dict(LogEntry(**{**word.__dict__, "hidden": HiddenSummary(error="boom")}))
+    assert failed["hidden"] == {"error": "boom"}
