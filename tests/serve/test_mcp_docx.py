@@ -9,6 +9,7 @@ CLI's wording; the call log records the tool and its options and reads back.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from docx_build import notes, p, t, write_docx
+from docx_build import NS, docx_bytes, notes, p, t, write_docx
 from mcp import ClientSession
 from mcp.types import CallToolResult
 from pdfs import make_pdf
@@ -226,3 +227,39 @@ def test_read_docx_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> Non
     )
     assert report.returncode == 0, report.stderr
     assert json.loads(report.stdout)
+
+
+def test_read_docx_limits_hold_as_for_pdfs(tmp_path: Path) -> None:
+    """The worker's limits bound Word documents too: a zip bomb, a text over --max-runes,
+    a file over --max-bytes are one-line errors; the server serves on."""
+    root = tmp_path / "root"
+    root.mkdir()
+    bomb = f"<w:document {NS}><w:body>" + " " * (65 * 1024 * 1024) + "</w:body></w:document>"
+    (root / "bomb.docx").write_bytes(docx_bytes("", raw_document=bomb))
+    write_docx(root / "long.docx", "".join(p(t("x" * 40)) for _ in range(10)))
+    write_docx(root / "ok.docx", p(t("short")))
+    (root / "big.docx").write_bytes(os.urandom(120_000))  # refused before it is read
+    results: dict[str, CallToolResult] = {}
+
+    async def body(session: ClientSession) -> None:
+        for name in ("bomb.docx", "long.docx", "big.docx", "ok.docx"):
+            results[name] = await session.call_tool("read_docx", {"path": name})
+
+    args: list[str | Path] = [
+        "--root",
+        root,
+        "--max-runes",
+        "100",
+        "--max-bytes",
+        "100000",
+        "--timeout",
+        "30",
+    ]
+    run_server(args, body, tmp_path / "stderr")
+    real = root.resolve()
+    assert "inflates past 64 MiB (a zip bomb" in error_of(results["bomb.docx"])
+    assert error_of(results["long.docx"]) == (
+        f"{real / 'long.docx'}: 400 characters of text, over this server's limit of 100"
+    )
+    assert "over this server's limit of 100,000 bytes" in error_of(results["big.docx"])
+    assert texts(results["ok.docx"])[0].endswith("short")
