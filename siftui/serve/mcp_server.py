@@ -107,6 +107,13 @@ class _Call:
     loaded: Loaded | None = None
 
 
+def _hidden(loaded: Loaded) -> HiddenSummary | None:
+    """The log's findings of a PDF served (None for a Doc JSON: nothing to inspect)."""
+    if loaded.inspection is None and not loaded.inspect_error:
+        return None
+    return HiddenSummary.of(loaded.inspection, loaded.inspect_error)
+
+
 def _clipped(args: DocxArgs) -> DocxArgs:
     return DocxArgs(
         clip(args.range, MAX_LOGGED_REQUEST),
@@ -262,11 +269,7 @@ class ReadTool:
                 tool=tool,
                 docx=_clipped(call.docx) if tool == DOCX_TOOL else None,
                 unreadable=loaded.unreadable if pdf and loaded is not None else None,
-                hidden=(
-                    HiddenSummary.of(loaded.inspection, loaded.inspect_error)
-                    if pdf and loaded is not None
-                    else None
-                ),
+                hidden=_hidden(loaded) if pdf and loaded is not None else None,
                 warning=answer.warning,
             )
         )

@@ -83,10 +83,10 @@ def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
     from siftui.cache import DocCache, cache_key
     from siftui.damage import ATTACHMENTS_ONLY
     from siftui.extract import ExtractError, NeedsPassword, extract_report
-    from siftui.load import doc_json_from_bytes, is_doc_json_bytes
+    from siftui.load import is_doc_json_bytes
 
     if is_doc_json_bytes(name, data):
-        return Read(doc_json_from_bytes(name, data))
+        return _doc_json(name, data)
     sha256 = hashlib.sha256(data).hexdigest()
     store = DocCache.default()
     key = cache_key(sha256, None, None)
@@ -108,6 +108,26 @@ def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
     skip = found.unreadable_pages
     inspection, why = _inspect(name, data, sha256, deadline, skip)
     return Read(found.doc, found.unreadable, inspection, why)
+
+
+def _doc_json(name: str, data: bytes) -> Read:
+    """A Doc JSON, with the unreadable pages its "source" records (as siftui.load's
+    read_doc_json_report reads them); there is no document to inspect."""
+    from siftui.docjson import BadDocJson, from_json_object
+    from siftui.load import UNREADABLE_KEY
+    from siftui.unreadable import from_records
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        doc, whole = from_json_object(text)
+    except BadDocJson as error:
+        raise LoadError(f"{quoted(name)}: {error}") from None
+    source = whole.get("source")
+    records = source.get(UNREADABLE_KEY) if isinstance(source, dict) else None
+    return Read(doc, from_records(records, len(doc.pages)) or ())
 
 
 def _inspect(

@@ -5,6 +5,7 @@ the call log's round trip of the new keys."""
 from __future__ import annotations
 
 import io
+import json
 import time
 import zipfile
 from pathlib import Path
@@ -18,9 +19,11 @@ from siftui.findings import Finding, Inspection
 from siftui.load import LoadError
 from siftui.ooxml.read import read_docx
 from siftui.render import Options, Rendered, render
-from siftui.serve.calllog import LogEntry, entry_from_dict, entry_to_dict
+from siftui.serve.access import Roots
+from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.logfields import DocxArgs, HiddenSummary
+from siftui.serve.mcp_server import ReadTool
 from siftui.serve.worker_read import read_document, runes_of
 from siftui.unreadable import UnreadablePage
 
@@ -144,3 +147,26 @@ def test_the_log_round_trips_the_new_keys() -> None:
     assert entry_from_dict(data) == word
     failed = entry_to_dict(LogEntry(**{**word.__dict__, "hidden": HiddenSummary(error="boom")}))
     assert failed["hidden"] == {"error": "boom"}
+
+
+def test_a_doc_json_brings_its_unreadable_pages_and_no_findings(tmp_path: Path) -> None:
+    source = {"unreadable_pages": [{"page": 2, "reason": "cycle in page tree"}]}
+    data = json.dumps(
+        {"title": "J", "page_count": 3, "pages": ["one", "", "three"], "source": source}
+    ).encode()
+    read = read_document("/x/d.json", "pdf", data, time.monotonic() + 60)
+    assert read.unreadable == (UnreadablePage(2, "cycle in page tree"),)
+    assert read.inspection is None and read.inspect_error == ""
+    (tmp_path / "d.json").write_bytes(data)
+    log = tmp_path / "calls.jsonl"
+    tool = ReadTool(Roots([tmp_path]), log=CallLog(log))
+    try:
+        assert tool.call({"path": "d.json"}).rendered is not None
+    finally:
+        tool.shutdown()
+        assert tool.log is not None
+        tool.log.close()
+    [line] = log.read_text("utf-8").splitlines()
+    logged = json.loads(line)
+    assert logged["unreadable"] == [{"page": 2, "reason": "cycle in page tree"}]
+    assert "hidden" not in logged  # nothing to inspect: not an inspection that failed
