@@ -19,7 +19,9 @@ given). A PDF served has ``"unreadable"`` (its pages that could not be read, as
 ``[{"page": 2, "reason": "..."}]``) and ``"hidden"`` (its hidden-text findings:
 ``{"findings": N, "kinds": {kind: count}, "pages": [...], "alarm_pages": [...]}``,
 or ``{"error": "..."}`` when the inspection failed); an answer that carried the
---warn-hidden line has ``"warning"``. Older logs without these keys read as before.
+--warn-hidden line has ``"warning"``; a Word document the reader could not read
+exactly has ``"reader_notes"`` (what `siftui render` prints as notes on stderr).
+Older logs without these keys read as before.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class LogEntry:
     unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
     hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
     warning: str = ""  # the --warn-hidden line the agent received
+    reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
 
     @property
     def error(self) -> bool:
@@ -119,6 +122,8 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         data["unreadable"] = unreadable_list(entry.unreadable)
     if entry.hidden is not None:
         data["hidden"] = hidden_dict(entry.hidden)
+    if entry.reader_notes:
+        data["reader_notes"] = list(entry.reader_notes)
     return data
 
 
@@ -225,6 +230,9 @@ def entry_from_dict(data: Any) -> LogEntry:
     warning = data.get("warning", "")
     if not isinstance(warning, str):
         raise ValueError('key "warning": expected a string')
+    notes = data.get("reader_notes", [])
+    if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
+        raise ValueError('key "reader_notes": expected a list of strings')
     return LogEntry(
         time=_take(data, "time", str, "a string"),
         requested=data["requested"] if isinstance(data.get("requested"), str) else path,
@@ -241,6 +249,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         unreadable=unreadable_of(data["unreadable"]) if "unreadable" in data else None,
         hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
         warning=warning,
+        reader_notes=tuple(notes),
     )
 
 

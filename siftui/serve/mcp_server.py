@@ -271,6 +271,11 @@ class ReadTool:
                 unreadable=loaded.unreadable if pdf and loaded is not None else None,
                 hidden=_hidden(loaded) if pdf and loaded is not None else None,
                 warning=answer.warning,
+                reader_notes=(
+                    loaded.doc.notes
+                    if loaded is not None and isinstance(loaded.doc, DocxDoc)
+                    else ()
+                ),
             )
         )
         return answer

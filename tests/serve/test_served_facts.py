@@ -20,7 +20,7 @@ from siftui.load import LoadError
 from siftui.ooxml.read import read_docx
 from siftui.render import Options, Rendered, render
 from siftui.serve.access import Roots
-from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict
+from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.logfields import DocxArgs, HiddenSummary
 from siftui.serve.mcp_server import ReadTool
@@ -170,3 +170,21 @@ def test_a_doc_json_brings_its_unreadable_pages_and_no_findings(tmp_path: Path) 
     logged = json.loads(line)
     assert logged["unreadable"] == [{"page": 2, "reason": "cycle in page tree"}]
     assert "hidden" not in logged  # nothing to inspect: not an inspection that failed
+
+
+def test_the_word_readers_notes_are_logged(tmp_path: Path) -> None:
+    data = docx_bytes(p(t("Body text")), comments_xml="<w:comments broken")
+    (tmp_path / "n.docx").write_bytes(data)
+    expected = read_docx(io.BytesIO(data)).notes
+    assert expected  # the broken part is left out, with a note
+    log = tmp_path / "calls.jsonl"
+    tool = ReadTool(Roots([tmp_path]), log=CallLog(log))
+    try:
+        answer = tool.call({"path": "n.docx"}, "read_docx")
+    finally:
+        tool.shutdown()
+        assert tool.log is not None
+        tool.log.close()
+    assert answer.rendered is not None and answer.rendered.content.endswith("Body text")
+    [entry] = read_log(log)
+    assert entry.reader_notes == expected and entry.tool == "read_docx"
