@@ -23,6 +23,7 @@ from siftui.serve.access import Roots
 from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.logfields import DocxArgs, HiddenSummary
+from siftui.serve.logreport import report
 from siftui.serve.mcp_server import ReadTool
 from siftui.serve.worker_read import read_document, runes_of
 from siftui.unreadable import UnreadablePage
@@ -188,3 +189,38 @@ def test_the_word_readers_notes_are_logged(tmp_path: Path) -> None:
     assert answer.rendered is not None and answer.rendered.content.endswith("Body text")
     [entry] = read_log(log)
     assert entry.reader_notes == expected and entry.tool == "read_docx"
+
+
+def _word_call(docx: DocxArgs, rendered: Rendered | None, path: str = "/r/a.docx") -> LogEntry:
+    return LogEntry(
+        time="2026-12-01T00:00:00.000000Z",
+        requested=Path(path).name,
+        path=path,
+        sha256="1" * 64 if rendered is not None else None,
+        pages="",
+        grep="",
+        out_cap=100,
+        duration_ms=1.0,
+        rendered=rendered,
+        message="" if rendered is not None else "stale anchor P3#0000: P3 is now P3#af64",
+        tool="read_docx",
+        docx=docx,
+    )
+
+
+def test_the_log_report_follows_word_documents_notes_and_errors() -> None:
+    cut = Rendered("x", False, 3, 28, 0, 'cut at P28; ask for range="P29..P30"')
+    entries = [
+        _word_call(DocxArgs(range="P3..P30"), cut),
+        _word_call(DocxArgs(range="p29..P30"), Rendered("y", False, 29, 30, 0, "")),
+        _word_call(DocxArgs(anchor="P3#0000"), None),
+        _word_call(DocxArgs(), Rendered("z", False, 1, 1, 0, ""), path="/r/other.docx"),
+        _word_call(DocxArgs(range="P1..P9"), Rendered("x", False, 1, 2, 0, cut.note)),
+    ]
+    found = report(entries)
+    first, last = found.cut
+    assert (first.asked, first.followed_by, first.next_call) == ("P29..P30", 2, 2)
+    assert (last.asked, last.followed_by, last.next_call) == ("P29..P30", None, None)
+    [error] = found.errors
+    assert (error.call, error.outcome) == (3, "another document")
+    assert found.documents == ()  # pages read are counted for PDFs only
