@@ -164,6 +164,9 @@ def cached_inspect_bytes(
     ``skip``: the pages extraction could not read (a fact of these bytes), left out."""
     store = DocCache.default() if cache is None else cache
     key = hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None)
+    if skip:  # not the whole document's entry, which `siftui inspect` reads
+        pages = ",".join(str(page) for page in sorted(skip))
+        key = hashlib.sha256(f"{key} skip {pages}".encode()).hexdigest()
     found = _get(store, key)
     if found is not None:
         return found
