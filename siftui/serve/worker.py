@@ -16,7 +16,9 @@ server's stdout is the MCP wire.
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
 worker ``(name, kind, max_bytes, max_runes, seconds)`` (kind "pdf" or "docx";
 ``seconds`` the time the call has left); back ``("ok", read, sha256)`` with a
-:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``.
+:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
+for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
+``("inspected", inspection or None, why not)``.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -111,17 +113,25 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        from siftui.serve.worker_read import read_document, runes_of
+        from siftui.serve.worker_read import inspect, read_document, runes_of
 
         read = read_document(name, kind, data, deadline)
-        del data
         runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
                 f"{quoted(name)}: {runes:,} characters of text, over this server's limit "
                 f"of {max_runes:,}"
             )
-        _send(sock, ("ok", read, sha256))
+        if not read.inspectable:
+            _send(sock, ("ok", read, sha256))
+            return
+        # The answer first: an inspection that fails, or kills this process, costs
+        # the findings only.
+        _send(sock, ("extracted", read, sha256))
+        skip = frozenset(item.page for item in read.unreadable)
+        found, why = inspect(name, data, sha256, deadline, skip)
+        del data
+        _send(sock, ("inspected", found, why))
     except _Refusal as refusal:
         _send(sock, ("error", str(refusal), sha256))
     except MemoryError:
@@ -267,11 +277,18 @@ def finish(
     timeout: float,
     kind: str = "pdf",
 ) -> tuple[Any, str]:
-    """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it."""
+    """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
+
+    For a document it inspects, the Read comes first and the findings after: when they
+    do not come (the worker died, or the time ran out), the Read says why in its
+    ``inspect_error`` and the answer is still given.
+    """
     try:
         seconds = max(0.0, deadline - time.monotonic())
         _send(running.sock, (name, kind, max_bytes, max_runes, seconds))
         message = _receive(running.sock, deadline)
+        if message[0] == "extracted":
+            message = ("ok", _inspected(running, message[1], deadline), message[2])
     except TimeoutError:
         raise WorkerFailed(
             f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
@@ -287,6 +304,24 @@ def finish(
     if message[0] == "ok":
         return message[1], message[2]
     raise WorkerFailed(message[1], message[2])
+
+
+def _inspected(running: Running, read: Any, deadline: float) -> Any:
+    """``read`` with the findings the worker sends next, or with why they did not come."""
+    from dataclasses import replace
+
+    try:
+        message = _receive(running.sock, deadline)
+    except TimeoutError:
+        why = "the hidden-text inspection took longer than the call's time; stopped"
+        return replace(read, inspect_error=why)
+    except (EOFError, OSError, pickle.UnpicklingError):
+        running.kill()
+        why = f"the hidden-text inspection process died ({_exit(running.process.wait())})"
+        return replace(read, inspect_error=why)
+    if message[0] != "inspected":
+        return replace(read, inspect_error="the worker sent no hidden-text findings")
+    return replace(read, inspection=message[1], inspect_error=message[2])
 
 
 def _exit(code: int) -> str:

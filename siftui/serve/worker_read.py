@@ -34,12 +34,15 @@ class Read:
 
     ``inspection`` is None when there was nothing to inspect (a Word document, a
     Doc JSON) or the inspection failed; ``inspect_error`` then says why (one line).
+    ``inspectable``: a PDF (or EPUB, ...) read from its bytes, which :func:`inspect`
+    is to inspect next (the worker sends the answer first, the findings after).
     """
 
     doc: Doc | DocxDoc
     unreadable: tuple[UnreadablePage, ...] = ()
     inspection: Inspection | None = None
     inspect_error: str = ""
+    inspectable: bool = False
 
 
 def runes_of(doc: Doc | DocxDoc) -> int:
@@ -54,7 +57,8 @@ def runes_of(doc: Doc | DocxDoc) -> int:
 
 
 def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
-    """The document in ``data`` (``name`` only names it), read as ``kind``."""
+    """The document in ``data`` (``name`` only names it), read as ``kind``; not yet
+    inspected for hidden text (see :func:`inspect`)."""
     if kind == "docx":
         return Read(_read_docx(name, data))
     if kind != "pdf":
@@ -105,9 +109,7 @@ def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
         except ExtractError as error:
             raise LoadError(str(error)) from None
         store.put(key, found.doc, found.unreadable)
-    skip = found.unreadable_pages
-    inspection, why = _inspect(name, data, sha256, deadline, skip)
-    return Read(found.doc, found.unreadable, inspection, why)
+    return Read(found.doc, found.unreadable, inspectable=True)
 
 
 def _doc_json(name: str, data: bytes) -> Read:
@@ -130,7 +132,7 @@ def _doc_json(name: str, data: bytes) -> Read:
     return Read(doc, from_records(records, len(doc.pages)) or ())
 
 
-def _inspect(
+def inspect(
     name: str, data: bytes, sha256: str, deadline: float, skip: frozenset[int]
 ) -> tuple[Inspection | None, str]:
     """The hidden-text findings, bounded by what is left of the call's time, of every

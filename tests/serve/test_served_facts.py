@@ -4,8 +4,12 @@ the call log's round trip of the new keys."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import socket
+import subprocess
+import sys
 import time
 import zipfile
 from pathlib import Path
@@ -14,6 +18,7 @@ import pytest
 from docx_build import NS, docx_bytes, p, t
 from hidden_pdfs import make_hidden_pdf
 from hostile import raw_pdf
+from pdfs import CORPUS
 
 from siftui.doc import Doc
 from siftui.findings import Finding, Inspection
@@ -22,11 +27,13 @@ from siftui.ooxml.read import read_docx
 from siftui.render import Options, Rendered, render
 from siftui.serve.access import Roots
 from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
+from siftui.serve.docstore import DocStore
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.logfields import DocxArgs, HiddenSummary
 from siftui.serve.logreport import report
 from siftui.serve.mcp_server import ReadTool
-from siftui.serve.worker_read import read_document, runes_of
+from siftui.serve.worker import Running, _inspected
+from siftui.serve.worker_read import Read, inspect, read_document, runes_of
 from siftui.unreadable import UnreadablePage
 
 BOX = (0.0, 0.0, 1.0, 1.0)
@@ -89,13 +96,16 @@ def test_the_worker_inspects_within_the_calls_time(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     data = make_hidden_pdf(tmp_path / "h.pdf").read_bytes()
-    late = read_document("h.pdf", "pdf", data, time.monotonic() - 1)  # no time left
-    assert late.inspection is None and "no time left" in late.inspect_error
-    assert isinstance(late.doc, Doc) and late.doc.page_count == 11  # still answered
-    done = read_document("h.pdf", "pdf", data, time.monotonic() + 60)
-    assert done.inspection is not None and len(done.inspection.findings) == 10
-    assert HiddenSummary.of(done.inspection).alarm_pages == (1, 2, 3, 4, 5, 6, 7, 8, 11)
-    assert HiddenSummary.of(late.inspection, late.inspect_error).error == late.inspect_error
+    sha = hashlib.sha256(data).hexdigest()
+    read = read_document("h.pdf", "pdf", data, time.monotonic() + 60)
+    assert read.inspectable and read.inspection is None  # inspected next, answer first
+    assert isinstance(read.doc, Doc) and read.doc.page_count == 11
+    late, why_late = inspect("h.pdf", data, sha, time.monotonic() - 1, frozenset())  # no time
+    assert late is None and "no time left" in why_late
+    done, why = inspect("h.pdf", data, sha, time.monotonic() + 60, frozenset())
+    assert why == "" and done is not None and len(done.findings) == 10
+    assert HiddenSummary.of(done).alarm_pages == (1, 2, 3, 4, 5, 6, 7, 8, 11)
+    assert HiddenSummary.of(late, why_late).error == why_late
 
 
 def test_the_log_round_trips_the_new_keys() -> None:
@@ -258,12 +268,60 @@ def test_one_damaged_page_costs_only_its_own_findings(
     """Without skipping the unreadable page, the whole inspection failed on it and an
     injection on page 3 went unreported (and unwarned)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    read = read_document("c.pdf", "pdf", hidden_after_a_cycle_pdf(), time.monotonic() + 60)
+    data = hidden_after_a_cycle_pdf()
+    read = read_document("c.pdf", "pdf", data, time.monotonic() + 60)
     assert [item.page for item in read.unreadable] == [2]
-    assert read.inspect_error == "" and read.inspection is not None
-    [found] = read.inspection.findings
+    sha = hashlib.sha256(data).hexdigest()
+    inspection, why = inspect("c.pdf", data, sha, time.monotonic() + 60, frozenset({2}))
+    assert why == "" and inspection is not None
+    [found] = inspection.findings
     assert (found.page, found.kind) == (3, "invisible")
     assert "Ignore all previous instructions" in found.text
     assert isinstance(read.doc, Doc)
     shown = render(read.doc, Options(pages="2-3"))
-    assert hidden_warning(shown, False, read.inspection).endswith("(page 3)")
+    assert hidden_warning(shown, False, inspection).endswith("(page 3)")
+
+
+def test_findings_that_never_come_cost_only_the_findings() -> None:
+    """The worker sent the answer, then died (or went silent): the answer stands."""
+    read = Read(Doc("T", 1, ("text",)), inspectable=True)
+    for silent in (False, True):
+        mine, theirs = socket.socketpair()
+        process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        running = Running(process, mine)
+        try:
+            if not silent:
+                theirs.close()  # the worker's end: gone
+            deadline = time.monotonic() + (0.5 if silent else 10)
+            got = _inspected(running, read, deadline)
+        finally:
+            running.kill()
+            process.wait()
+            mine.close()
+            theirs.close()
+        assert got.doc == read.doc and got.inspection is None
+        if silent:
+            assert got.inspect_error.endswith("took longer than the call's time; stopped")
+        else:
+            assert (
+                got.inspect_error == "the hidden-text inspection process died (killed by SIGKILL)"
+            )
+
+
+@pytest.mark.skipif(not Path(CORPUS, "pgfmanual.pdf").is_file(), reason="corpus not found")
+def test_a_slow_inspection_is_stopped_and_the_answer_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pgfmanual: ~3.5 s to extract, ~18 s to inspect here; with 12 s for the call the
+    inspection is stopped within the call's time and the answer is served."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing cached
+    tool = ReadTool(Roots([Path(CORPUS)]), store=DocStore(timeout=12.0, workers=1))
+    started = time.monotonic()
+    try:
+        answer = tool.call({"path": "pgfmanual.pdf", "pages": "1"})
+        loaded = next(iter(tool.store._cache.values()))[0]
+    finally:
+        tool.shutdown()
+    assert time.monotonic() - started < 13.0
+    assert answer.rendered is not None and answer.rendered.first == 1
+    assert loaded.inspection is None and "longer" in loaded.inspect_error
