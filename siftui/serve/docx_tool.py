@@ -72,6 +72,21 @@ DOCX_INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+DOCX_OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "map": {"type": "boolean", "description": "True when the answer is a map of the document."},
+        "first": {"type": "integer", "description": "First paragraph (P<n>) asked or shown."},
+        "last": {"type": "integer", "description": "Last paragraph (P<n>) shown."},
+        "grep_hits": {"type": "integer", "description": "Matching lines searched."},
+        "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
+    },
+    "required": ["map", "first", "last", "grep_hits", "note"],
+    "additionalProperties": False,
+}
+"""read_docx's structuredContent: the fields of ``siftui render FILE.docx --json`` but
+the text (sent once, as the first block); first and last number paragraphs."""
+
 DOCX_DESCRIPTION = """\
 Read a Word document (.docx, .docm, .dotx, .dotm, or its siftui JSON) as text: one line \
 per paragraph or table, each behind an anchor [P<n>#<hash>] (headings as H1-H6, list \

@@ -38,7 +38,7 @@ from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
 from siftui.docx_model import DocxDoc
-from siftui.docx_render import BadOption, render_docx
+from siftui.docx_render import DEFAULT_WINDOW, BadOption, render_docx
 from siftui.errors import report_unexpected
 from siftui.load import LoadError
 from siftui.render import (
@@ -56,6 +56,7 @@ from siftui.serve.docstore import DocStore, Failed, Loaded
 from siftui.serve.docx_tool import (
     DOCX_DESCRIPTION,
     DOCX_INPUT_SCHEMA,
+    DOCX_OUTPUT_SCHEMA,
     DOCX_SUFFIXES,
     DOCX_TOOL,
     DocxArgumentError,
@@ -150,7 +151,7 @@ class ReadTool:
             out_cap=self.out_cap,
             roots=self.roots.describe(),
             first_root=self.roots.dirs[0],
-            window=6,
+            window=DEFAULT_WINDOW,
         )
 
     def description(self, tool: str = TOOL_NAME) -> str:
@@ -163,7 +164,7 @@ class ReadTool:
             title=title,
             description=self.description(tool),
             input_schema=DOCX_INPUT_SCHEMA if tool == DOCX_TOOL else INPUT_SCHEMA,
-            output_schema=OUTPUT_SCHEMA,
+            output_schema=DOCX_OUTPUT_SCHEMA if tool == DOCX_TOOL else OUTPUT_SCHEMA,
             annotations=types.ToolAnnotations(
                 title=title,
                 read_only_hint=True,

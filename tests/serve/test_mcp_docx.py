@@ -28,6 +28,7 @@ from test_mcp import error_of, run_server, texts
 from siftui.docx_model import DocxDoc
 from siftui.ooxml.read import read_docx
 from siftui.serve.calllog import read_log
+from siftui.serve.docx_tool import DOCX_OUTPUT_SCHEMA
 from siftui.serve.logfields import DocxArgs
 
 CORPUS_DOCX = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"
@@ -136,6 +137,7 @@ def test_read_docx_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> Non
             "scope",
         }
         assert word.input_schema["required"] == ["path"]
+        assert word.output_schema == DOCX_OUTPUT_SCHEMA
         assert word.description is not None and f"{OUTCAP:,} characters" in word.description
         assert 'range="Pa..Pb"' in word.description and "anchor=" in word.description
         for path, options in cases:
