@@ -148,3 +148,28 @@ def cached_inspect(
     if unchanged:  # written to while it was read: its hash may not be these findings'
         _put(store, key, inspection)
     return inspection
+
+
+def cached_inspect_bytes(
+    name: str | os.PathLike[str],
+    data: bytes,
+    *,
+    sha256: str | None = None,
+    timeout: float | None = None,
+    cache: DocCache | None = None,
+    skip: frozenset[int] = frozenset(),
+) -> Inspection:
+    """:func:`cached_inspect` for a file already read into ``data`` (``name`` only
+    names it): what the MCP server's worker inspects, from the very bytes it served.
+    ``skip``: the pages extraction could not read (a fact of these bytes), left out."""
+    store = DocCache.default() if cache is None else cache
+    key = hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None)
+    if skip:  # not the whole document's entry, which `siftui inspect` reads
+        pages = ",".join(str(page) for page in sorted(skip))
+        key = hashlib.sha256(f"{key} skip {pages}".encode()).hexdigest()
+    found = _get(store, key)
+    if found is not None:
+        return found
+    inspection = inspect_document(name, data=data, workers=1, timeout=timeout, skip=skip)
+    _put(store, key, inspection)
+    return inspection

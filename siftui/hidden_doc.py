@@ -41,25 +41,36 @@ def inspect_document(
     workers: int | None = None,
     timeout: float | None = None,
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    data: bytes | None = None,
+    skip: frozenset[int] = frozenset(),
 ) -> Inspection:
     """Every finding of pages 1..E (E = min(page count, max_pages)), in page order.
 
     Errors are siftui.extract's (one line each); ``timeout`` (seconds, for the
     whole inspection) raises TimedOut. ``progress(done, total)`` is called here.
+    With ``data`` (the file's bytes, read by the caller) ``path`` only names the
+    document and no helper process is started (they would reopen ``path``).
+    Pages in ``skip`` (1-based: those extraction found unreadable, whose text is
+    empty) are not inspected, so that one damaged page costs its own findings only;
+    with ``skip``, no helper process is started either.
     """
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
     deadline = None if timeout is None else time.monotonic() + timeout
-    document = open_document(path, password)
+    document = open_document(path, password, data=data)
     try:
         page_count = document.page_count
         pages = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
         found: list[list[Finding] | None] = [None] * pages
+        if data is not None or skip:
+            helpers = 0
         if pages >= parallel_min_pages and helpers > 0 and _may_start_processes():
             _parallel(document, path, password, found, helpers, progress, deadline, timeout)
         for number in range(pages):  # serial, or what the helpers left
+            if found[number] is None and number + 1 in skip:
+                found[number] = []
             if found[number] is None:
                 _check_deadline(path, deadline, timeout)
                 found[number] = _inspect(document, number, path)

@@ -83,8 +83,9 @@ def cmd_log(argv: Sequence[str]) -> int:
 
 
 MCP_EXAMPLES = f"""examples:
-  siftui mcp --root ~/papers                       # read_pdf over stdio, OutCap {DEFAULT_OUT_CAP:,}
+  siftui mcp --root ~/papers          # read_pdf, read_docx over stdio, OutCap {DEFAULT_OUT_CAP:,}
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
+  siftui mcp --root ~/inbox --warn-hidden   # say when an answer holds invisible text
 
 Register it with an MCP client (Claude Desktop, Claude Code) as the command
 "siftui" with these arguments; replay a log with: siftui log calls.jsonl
@@ -95,8 +96,9 @@ def _mcp_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="siftui mcp",
         description=(
-            "Serve the read tool siftui previews (read_pdf: path, pages, grep) to an agent "
-            "over the Model Context Protocol on stdin/stdout. Only files under the roots "
+            "Serve the read tools siftui previews (read_pdf: path, pages, grep; read_docx: "
+            "path, range, anchor, window, grep, scope) to an agent over the Model Context "
+            "Protocol on stdin/stdout. Only files under the roots "
             "are readable; every answer is bounded by the OutCap, which is yours, not the agent's."
         ),
         epilog=MCP_EXAMPLES,
@@ -151,6 +153,13 @@ def _mcp_parser() -> argparse.ArgumentParser:
         metavar="BYTES",
         help="memory kept for extracted documents between calls (default 1 GiB)",
     )
+    parser.add_argument(
+        "--warn-hidden",
+        action="store_true",
+        help="after the note, add one warning line when a PDF answer shows text that is "
+        "invisible on the page (with --log, the log records the findings either way; "
+        "without either, no PDF is inspected)",
+    )
     return parser
 
 
@@ -194,9 +203,13 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         workers=args.workers,
         memory=args.worker_memory,
         cache_bytes=args.cache_bytes,
+        inspect_hidden=args.warn_hidden or log is not None,
     )
     try:
-        return serve(ReadTool(roots, out_cap=args.outcap, store=store, log=log))
+        tool = ReadTool(
+            roots, out_cap=args.outcap, store=store, log=log, warn_hidden=args.warn_hidden
+        )
+        return serve(tool)
     finally:
         if log is not None:
             log.close()

@@ -1,4 +1,4 @@
-"""The MCP server's call log: one JSON object per read_pdf call, one call a line.
+"""The MCP server's call log: one JSON object per call (read_pdf, read_docx), one a line.
 
 A line records what the agent asked and exactly what it got back::
 
@@ -12,6 +12,16 @@ A failed call has ``"error": true`` and ``"message"`` (the one-line error the
 agent saw) instead of the answer's fields; ``sha256`` is null when the file was
 never read. ``path`` is the real path the server resolved (the name as the agent
 gave it when it could not be resolved). Readers ignore extra keys.
+
+A call of another tool than read_pdf has ``"tool"``; read_docx's ``options`` are
+``{"range", "anchor", "window", "grep", "scope"}`` (``window`` null when not
+given). A PDF served has ``"unreadable"`` (its pages that could not be read, as
+``[{"page": 2, "reason": "..."}]``) and ``"hidden"`` (its hidden-text findings:
+``{"findings": N, "kinds": {kind: count}, "pages": [...], "alarm_pages": [...]}``,
+or ``{"error": "..."}`` when the inspection failed); an answer that carried the
+--warn-hidden line has ``"warning"``; a Word document the reader could not read
+exactly has ``"reader_notes"`` (what `siftui render` prints as notes on stderr).
+Older logs without these keys read as before.
 """
 
 from __future__ import annotations
@@ -28,6 +38,17 @@ from typing import Any
 from siftui.messages import quoted
 from siftui.output import encode_utf8
 from siftui.render import Options, Rendered
+from siftui.serve.logfields import (
+    DocxArgs,
+    HiddenSummary,
+    docx_args_of,
+    docx_options_dict,
+    hidden_dict,
+    hidden_of,
+    unreadable_list,
+    unreadable_of,
+)
+from siftui.unreadable import UnreadablePage
 
 
 class LogError(Exception):
@@ -47,6 +68,11 @@ class LogEntry:
     rendered: Rendered | None  # what the agent received; None for a failed call
     message: str = ""  # the error the agent received, for a failed call
     tool: str = "read_pdf"  # the tool the agent called ("" when the request was unreadable)
+    docx: DocxArgs | None = None  # read_docx's other options
+    unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
+    hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
+    warning: str = ""  # the --warn-hidden line the agent received
+    reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
 
     @property
     def error(self) -> bool:
@@ -67,7 +93,11 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         "requested": entry.requested,
         "path": entry.path,
         "sha256": entry.sha256,
-        "options": {"pages": entry.pages, "grep": entry.grep},
+        "options": (
+            {"pages": entry.pages, "grep": entry.grep}
+            if entry.docx is None
+            else docx_options_dict(entry.docx, entry.grep)
+        ),
         "out_cap": entry.out_cap,
         "duration_ms": entry.duration_ms,
         "error": entry.rendered is None,
@@ -86,6 +116,14 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
             grep_hits=answer.grep_hits,
             note=answer.note,
         )
+        if entry.warning:
+            data["warning"] = entry.warning
+    if entry.unreadable is not None:
+        data["unreadable"] = unreadable_list(entry.unreadable)
+    if entry.hidden is not None:
+        data["hidden"] = hidden_dict(entry.hidden)
+    if entry.reader_notes:
+        data["reader_notes"] = list(entry.reader_notes)
     return data
 
 
@@ -188,6 +226,13 @@ def entry_from_dict(data: Any) -> LogEntry:
             note=_take(data, "note", str, "a string"),
         )
     path = _take(data, "path", str, "a string")
+    tool = data["tool"] if isinstance(data.get("tool"), str) else "read_pdf"
+    warning = data.get("warning", "")
+    if not isinstance(warning, str):
+        raise ValueError('key "warning": expected a string')
+    notes = data.get("reader_notes", [])
+    if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
+        raise ValueError('key "reader_notes": expected a list of strings')
     return LogEntry(
         time=_take(data, "time", str, "a string"),
         requested=data["requested"] if isinstance(data.get("requested"), str) else path,
@@ -199,7 +244,12 @@ def entry_from_dict(data: Any) -> LogEntry:
         duration_ms=float(_take(data, "duration_ms", float, "a number")),
         rendered=rendered,
         message=message,
-        tool=data["tool"] if isinstance(data.get("tool"), str) else "read_pdf",
+        tool=tool,
+        docx=docx_args_of(options) if tool == "read_docx" else None,
+        unreadable=unreadable_of(data["unreadable"]) if "unreadable" in data else None,
+        hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
+        warning=warning,
+        reader_notes=tuple(notes),
     )
 
 

@@ -16,8 +16,8 @@ Bounds, so that no call hangs and no file costs the server its life:
 - memory here: the cache of extracted Docs holds at most ``cache_bytes``
   (an estimate of their text and of the tables rendering builds on them).
 
-A Doc is cached per file version: (real path, device, inode, size, mtime,
-ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
+A document is cached per file version and kind: (real path, kind, device,
+inode, size, mtime, ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
 unreadable document) is remembered for ``failure_seconds``: the same file
 asked again gets the same answer at once, without a new worker.
 """
@@ -33,11 +33,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from siftui.doc import Doc
+from siftui.docx_model import DocxDoc
 from siftui.errors import report_unexpected
+from siftui.findings import Inspection
 from siftui.load import LoadError
 from siftui.serve.access import Opened
 from siftui.serve.wire import clip
 from siftui.serve.worker import Running, WorkerFailed, finish, start
+from siftui.serve.worker_read import Read, runes_of
+from siftui.unreadable import UnreadablePage
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_BYTES = 200_000_000
@@ -57,9 +61,13 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def doc_bytes(doc: Doc) -> int:
+def doc_bytes(doc: Doc | DocxDoc) -> int:
     """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
-    text = sum(sys.getsizeof(page) for page in doc.pages)
+    if isinstance(doc, Doc):
+        text = sum(sys.getsizeof(page) for page in doc.pages)
+    else:  # a Word document: its text, plus each paragraph's object and line
+        paragraphs = sum(len(story.paragraphs) for story in doc.stories.values())
+        text = 4 * runes_of(doc) + 200 * paragraphs
     return INDEX_FACTOR * text + 1024
 
 
@@ -74,11 +82,17 @@ class Failed(LoadError):
 
 @dataclass(frozen=True)
 class Loaded:
-    doc: Doc
+    """A document served: its model, the sha256 of the bytes read, the pages that could
+    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why)."""
+
+    doc: Doc | DocxDoc
     sha256: str
+    unreadable: tuple[UnreadablePage, ...] = ()
+    inspection: Inspection | None = None
+    inspect_error: str = ""
 
 
-_Key = tuple[str, int, int, int, int, int]
+_Key = tuple[str, str, int, int, int, int, int]
 
 
 @dataclass
@@ -90,25 +104,30 @@ class _Pending:
     error: Failed | None = None
 
 
-Loader = Callable[[Opened, float, "DocStore"], Loaded]
+Loader = Callable[[Opened, float, "DocStore", str], Loaded]
+"""(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
 
 
-def load_in_worker(opened: Opened, deadline: float, store: DocStore) -> Loaded:
-    """The Doc of the open file, from a worker process, by ``deadline``."""
+def load_in_worker(opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``."""
     running = start(opened.fd, store.memory)
     with store.track(running):
         try:
-            doc, sha256 = finish(
+            read, sha256 = finish(
                 running,
                 str(opened.real),
                 store.max_bytes,
                 store.max_runes,
                 deadline,
                 store.timeout,
+                kind,
+                store.inspect_hidden,
             )
         except WorkerFailed as error:
             raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
-    return Loaded(doc, sha256)
+    if not isinstance(read, Read):
+        raise LoadError(f"{clip(str(opened.real))}: the extraction process sent no document")
+    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error)
 
 
 class DocStore:
@@ -125,8 +144,12 @@ class DocStore:
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         failure_seconds: float = FAILURE_SECONDS,
         loader: Loader = load_in_worker,
+        inspect_hidden: bool = True,
     ) -> None:
         self.timeout = timeout
+        # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s), and
+        # the answer waits for it: only when a log records it or --warn-hidden uses it.
+        self.inspect_hidden = inspect_hidden
         self.max_bytes = max_bytes
         self.memory = memory
         self.workers = default_workers() if workers is None else workers
@@ -143,8 +166,9 @@ class DocStore:
         self._running: set[Running] = set()
         self._closed = False
 
-    def get(self, opened: Opened, deadline: float | None = None) -> Loaded:
-        """The Doc of the open file and the sha256 of what was read, or LoadError.
+    def get(self, opened: Opened, deadline: float | None = None, kind: str = "pdf") -> Loaded:
+        """The document in the open file (read as ``kind``: "pdf" or "docx") and the
+        sha256 of what was read, or LoadError.
 
         Returns or raises by ``deadline`` (default: ``timeout`` from now).
         """
@@ -161,6 +185,7 @@ class DocStore:
             raise LoadError(f"{shown}: empty file, not a document")
         key: _Key = (
             str(opened.real),
+            kind,
             info.st_dev,
             info.st_ino,
             info.st_size,
@@ -186,7 +211,7 @@ class DocStore:
         if not mine:
             return self._wait(pending, deadline, shown)
         try:
-            loaded = self._load(opened, deadline, shown, key)
+            loaded = self._load(opened, deadline, shown, key, kind)
             pending.loaded = loaded
             return loaded
         except Failed as error:
@@ -209,7 +234,7 @@ class DocStore:
             raise pending.error
         raise LoadError(f"{shown}: the earlier call reading it did not finish; try again")
 
-    def _load(self, opened: Opened, deadline: float, shown: str, key: _Key) -> Loaded:
+    def _load(self, opened: Opened, deadline: float, shown: str, key: _Key, kind: str) -> Loaded:
         started = time.monotonic()
         if not self._slots.acquire(timeout=max(0.0, deadline - started)):
             raise LoadError(
@@ -219,7 +244,7 @@ class DocStore:
         try:
             waited = time.monotonic() - started
             try:
-                loaded = self.loader(opened, deadline, self)
+                loaded = self.loader(opened, deadline, self, kind)
             except Failed as error:
                 # The file's fault (a timeout counts when the worker had nearly the
                 # whole time): the same file gets the same answer for a while.
@@ -240,7 +265,7 @@ class DocStore:
         size = doc_bytes(loaded.doc)
         with self._lock:
             # Another version of this file is stale now; drop it.
-            for old in [k for k in self._cache if k[0] == key[0]]:
+            for old in [k for k in self._cache if k[:2] == key[:2]]:
                 self._cached_bytes -= self._cache.pop(old)[1]
             if size > self.cache_bytes:
                 return  # answered, but not kept: it would push out everything else

@@ -30,6 +30,8 @@ from siftui.serve.calllog import LogEntry
 __all__ = ["CutAnswer", "DocumentUse", "ErrorCall", "LogReport", "report", "spans"]
 
 _ASK = re.compile(r'ask for pages="([0-9]+)-?([0-9]*)"')
+_ASK_RANGE = re.compile(r'ask for range="[Pp]([0-9]+)(?:\.\.[Pp]?([0-9]*))?"')
+_RANGE_START = re.compile(r"\s*[Pp]0*([0-9]+)")
 _NARROW = "narrow the pattern"
 _STATS = re.compile(r"^[0-9]+ pages? · ~[0-9]+ tokens(?: · pages 1-([0-9]+) extracted)?$")
 _PAGE_COUNT = re.compile(r"^([0-9]+) pages? · ")
@@ -80,7 +82,7 @@ class ErrorCall:
 class CutAnswer:
     call: int
     note: str
-    asked: str | None  # the pages= the note asks for; None when it names no call
+    asked: str | None  # the pages= (Word: range=) the note asks for; None: it names no call
     followed_by: int | None  # the first later call on the document that did what it said
     next_call: int | None  # the next call on the same document, if any
 
@@ -133,18 +135,36 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
         _learn_extracted(use, entry)
         if entry.rendered is not None and not entry.grep:
             _count_reads(use, number, entry.rendered)
+    # Errors and notes are followed per document whatever the tool: a Word document's
+    # calls (read_docx) count there, though pages read are a PDF's only.
+    call_keys = [
+        key if key is not None else _word_key(entry, shas)
+        for entry, key in zip(entries, keys, strict=True)
+    ]
     return LogReport(
         calls=len(entries),
         documents=tuple(documents.values()),
         loops=_loops(entries, keys),
-        errors=_errors(entries, keys),
+        errors=_errors(entries, call_keys),
         empty_greps=tuple(
             (number, entry)
             for number, entry in enumerate(entries, start=1)
             if entry.rendered is not None and entry.grep and entry.rendered.grep_hits == 0
         ),
-        cut=_cut(entries, keys),
+        cut=_cut(entries, call_keys),
     )
+
+
+def _word_key(entry: LogEntry, known: Mapping[str, str]) -> Key:
+    """A read_docx call's document, as :func:`_document_key` names a PDF's."""
+    if getattr(entry, "tool", "") != "read_docx" or not entry.path:
+        return None
+    return entry.path, entry.sha256 if entry.sha256 is not None else known.get(entry.path)
+
+
+def _where(entry: LogEntry) -> tuple[object, ...]:
+    """What a call asked besides its pattern: pages, or a Word document's options."""
+    return (entry.pages, getattr(entry, "docx", None))
 
 
 def _learn_extracted(use: DocumentUse, entry: LogEntry) -> None:
@@ -240,11 +260,16 @@ def _follows(note: str, asked: str | None, entry: LogEntry, later: LogEntry) -> 
     """Whether ``later`` does what the note on ``entry``'s answer said."""
     if later.rendered is None:
         return False
+    if asked is not None and asked.startswith("P"):  # a Word document's range
+        docx = getattr(later, "docx", None)
+        found = _RANGE_START.match(docx.range) if docx is not None else None
+        wanted = asked[1:].split("..")[0].lstrip("0")
+        return not later.grep and found is not None and found.group(1) == wanted
     if asked is not None:
         start = asked.split("-")[0]
         return not later.grep and later.pages.strip().split("-")[0].lstrip("0") == start
     if _NARROW in note:
-        return bool(later.grep) and (later.grep, later.pages) != (entry.grep, entry.pages)
+        return bool(later.grep) and (later.grep, _where(later)) != (entry.grep, _where(entry))
     return False
 
 
@@ -256,6 +281,9 @@ def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, .
         note = entry.rendered.note
         ask = _ASK.search(note)
         asked = f"{ask.group(1)}-{ask.group(2)}" if ask is not None else None
+        word = _ASK_RANGE.search(note) if getattr(entry, "tool", "") == "read_docx" else None
+        if word is not None:
+            asked = f"P{word.group(1)}..{'P' + word.group(2) if word.group(2) else ''}"
         same = [i for i in range(index + 1, len(entries)) if keys[i] == keys[index]]
         followed = next((i + 1 for i in same if _follows(note, asked, entry, entries[i])), None)
         can_follow = asked is not None or _NARROW in note

@@ -1,13 +1,18 @@
-"""`siftui mcp`: the read tool siftui previews, served to agents over MCP (stdio).
+"""`siftui mcp`: the read tools siftui previews, served to agents over MCP (stdio).
 
-One tool, ``read_pdf(path, pages?, grep?)``. Its answer is :func:`siftui.render.render`
+Two tools: ``read_pdf(path, pages?, grep?)`` and, for Word documents,
+``read_docx(path, range?, anchor?, window?, grep?, scope?)`` (siftui.serve.docx_tool:
+:func:`siftui.docx_render.render_docx`, ../shared/DOCX.md), both with the same roots,
+OutCap, worker processes and call log. read_pdf's answer is :func:`siftui.render.render`
 of the document with the operator's OutCap: the first text block is exactly
 ``Rendered.content`` (the bytes ``siftui render`` prints for the same options),
 a second text block holds the note when there is one, and ``structuredContent``
 carries the answer's other fields (map, first, last, grep_hits, note): the text
-is sent once. Bad options and unreadable documents come
-back as tool errors (``isError``) with the same one-line messages the CLI
-prints; the server keeps serving.
+is sent once. With ``warn_hidden`` (``--warn-hidden``), a read_pdf answer showing
+hidden text (siftui.serve.hidden_warn) gets one more line after the note, in the
+second block (``warning`` in structuredContent); the first block never changes.
+Bad options and unreadable documents come back as tool errors (``isError``) with
+the same one-line messages the CLI prints; the server keeps serving.
 
 :class:`ReadTool` holds everything but the protocol (access, limits, cache, call
 log) and is usable without the SDK; :func:`serve` wires it to the official
@@ -22,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import anyio
@@ -32,6 +37,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
+from siftui.docx_model import DocxDoc
+from siftui.docx_render import DEFAULT_WINDOW, BadOption, render_docx
 from siftui.errors import report_unexpected
 from siftui.load import LoadError
 from siftui.render import (
@@ -45,73 +52,38 @@ from siftui.render import (
 )
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.calllog import CallLog, LogEntry, now_iso
-from siftui.serve.docstore import DocStore, Failed
+from siftui.serve.docstore import DocStore, Failed, Loaded
+from siftui.serve.docx_tool import (
+    DOCX_DESCRIPTION,
+    DOCX_INPUT_SCHEMA,
+    DOCX_OUTPUT_SCHEMA,
+    DOCX_SUFFIXES,
+    DOCX_TOOL,
+    DocxArgumentError,
+    check_docx_options,
+    docx_arguments,
+    docx_options,
+)
+from siftui.serve.hidden_warn import hidden_warning
+from siftui.serve.logfields import DocxArgs, HiddenSummary
+from siftui.serve.pdf_tool import (
+    DESCRIPTION,
+    INPUT_SCHEMA,
+    OUTPUT_SCHEMA,
+    TOOL_NAME,
+    ArgumentError,
+    pdf_arguments,
+)
 from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
 from siftui.serve.wire import clip
 
-TOOL_NAME = "read_pdf"
-ARGUMENTS = ("path", "pages", "grep")
-
-INPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {
-            "type": "string",
-            "description": "The file to read: absolute, or relative to the first allowed root.",
-        },
-        "pages": {
-            "type": "string",
-            "description": 'A page range: "a-b", "a" (one page) or "a-" (to the end). '
-            "Omit for the whole document or its map.",
-        },
-        "grep": {
-            "type": "string",
-            "description": "An RE2 regular expression searched line by line; case-insensitive "
-            "unless it holds an upper-case letter. Combine with pages to search a range.",
-        },
-    },
-    "required": ["path"],
-    "additionalProperties": False,
-}
-
-OUTPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "map": {"type": "boolean", "description": "True when the answer is a map of the document."},
-        "first": {"type": "integer", "description": "First page shown (0 for grep answers)."},
-        "last": {"type": "integer", "description": "Last page shown (0 for grep answers)."},
-        "grep_hits": {"type": "integer", "description": "Matching lines in the range."},
-        "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
-    },
-    "required": ["map", "first", "last", "grep_hits", "note"],
-    "additionalProperties": False,
-}
-"""structuredContent: the answer's fields but its text, which is sent once, as the
-first text block. A client that forwards both to the model gives it the text
-plus these few dozen characters, never the budget twice."""
-
-MAX_PAGES_CHARS = 100
-"""A page range is a few digits; a longer ``pages`` is refused without being echoed whole."""
-
-DESCRIPTION = """\
-Read a PDF (or EPUB, XPS, ... or a siftui Doc JSON) as plain text with "--- page N ---" markers.
-
-Every answer is bounded: at most {out_cap:,} characters, a limit set by the server, not by you.
-- No pages, no grep: the whole text if it fits; otherwise a map (title, page count, outline \
-with page numbers, the first pages) and you ask for more.
-- pages="a-b" (or "a", or "a-" to the end): whole pages from page a, as many as fit.
-- grep="pattern": matching lines as "p. N: line" with one line of context ("p. N- ..."); RE2 \
-syntax, case-insensitive unless the pattern has an upper-case letter; add pages to search \
-only a range.
-When an answer is cut, a second text block says how and names the exact next call \
-(for example: cut at page 15; ask for pages="16-40").
-Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
-
 INSTRUCTIONS = (
-    "siftui serves one tool, read_pdf, that reads documents as text within a fixed budget. "
-    "Start without options to get the text or a map, then follow the page numbers, the "
-    "outline and the notes with pages= or grep=."
+    "siftui serves two tools that read documents as text within a fixed budget: read_pdf "
+    "(PDF, EPUB, XPS, ...) and read_docx (Word). Start without options to get the text or a "
+    "map, then follow the page numbers or anchors, the outline and the notes with pages= "
+    "(range= or anchor= for Word) or grep=."
 )
+TOOLS = (TOOL_NAME, DOCX_TOOL)
 
 
 @dataclass(frozen=True)
@@ -120,40 +92,40 @@ class ToolAnswer:
 
     rendered: Rendered | None
     message: str = ""
+    warning: str = ""  # the --warn-hidden line, after the note
 
 
-class ArgumentError(ValueError):
-    pass
+@dataclass
+class _Call:
+    """What one call asked and got so far: the log's fields, filled in as they are known."""
+
+    requested: str = ""
+    path: str | None = None
+    pages: str = ""
+    grep: str = ""
+    docx: DocxArgs = field(default_factory=DocxArgs)
+    sha256: str | None = None
+    loaded: Loaded | None = None
 
 
-def _arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
-    given = dict(arguments or {})
-    unknown = sorted(str(key) for key in given if key not in ARGUMENTS)
-    if unknown:
-        raise ArgumentError(
-            f'unknown argument "{clip(unknown[0])}": read_pdf takes path, pages and grep '
-            "(the budget is set by the server)"
-        )
-    if "path" not in given:
-        raise ArgumentError('argument "path" is required')
-    values = []
-    for name in ARGUMENTS:
-        value = given.get(name)
-        if value is None and name != "path":
-            value = ""
-        if not isinstance(value, str):
-            raise ArgumentError(f'argument "{name}" must be a string')
-        values.append(value)
-    if len(values[1]) > MAX_PAGES_CHARS:
-        raise ArgumentError(
-            f'invalid pages "{clip(values[1], 40)}": use "a-b", "a" or "a-" '
-            f"(at most {MAX_PAGES_CHARS} characters)"
-        )
-    return values[0], values[1], values[2]
+def _hidden(loaded: Loaded) -> HiddenSummary | None:
+    """The log's findings of a PDF served (None for a Doc JSON: nothing to inspect)."""
+    if loaded.inspection is None and not loaded.inspect_error:
+        return None
+    return HiddenSummary.of(loaded.inspection, loaded.inspect_error)
+
+
+def _clipped(args: DocxArgs) -> DocxArgs:
+    return DocxArgs(
+        clip(args.range, MAX_LOGGED_REQUEST),
+        clip(args.anchor, MAX_LOGGED_REQUEST),
+        args.window,
+        clip(args.scope, MAX_LOGGED_REQUEST),
+    )
 
 
 class ReadTool:
-    """read_pdf without the protocol: arguments in, answer (or error) out, logged."""
+    """read_pdf and read_docx without the protocol: arguments in, answer (or error) out, logged."""
 
     def __init__(
         self,
@@ -162,6 +134,7 @@ class ReadTool:
         out_cap: int = DEFAULT_OUT_CAP,
         store: DocStore | None = None,
         log: CallLog | None = None,
+        warn_hidden: bool = False,
     ) -> None:
         if out_cap < 1:
             raise ValueError(f"out_cap must be >= 1, not {out_cap}")
@@ -169,92 +142,141 @@ class ReadTool:
         self.out_cap = out_cap
         self.store = store if store is not None else DocStore()
         self.log = log
+        self.warn_hidden = warn_hidden
         self._busy = 0
         self._busy_lock = threading.Lock()
 
-    def description(self) -> str:
-        return DESCRIPTION.format(
+    def _format(self, template: str) -> str:
+        return template.format(
             out_cap=self.out_cap,
             roots=self.roots.describe(),
             first_root=self.roots.dirs[0],
+            window=DEFAULT_WINDOW,
         )
 
-    def definition(self) -> types.Tool:
+    def description(self, tool: str = TOOL_NAME) -> str:
+        return self._format(DOCX_DESCRIPTION if tool == DOCX_TOOL else DESCRIPTION)
+
+    def definition(self, tool: str = TOOL_NAME) -> types.Tool:
+        title = "Read a Word document" if tool == DOCX_TOOL else "Read a PDF"
         return types.Tool(
-            name=TOOL_NAME,
-            title="Read a PDF",
-            description=self.description(),
-            input_schema=INPUT_SCHEMA,
-            output_schema=OUTPUT_SCHEMA,
+            name=tool,
+            title=title,
+            description=self.description(tool),
+            input_schema=DOCX_INPUT_SCHEMA if tool == DOCX_TOOL else INPUT_SCHEMA,
+            output_schema=DOCX_OUTPUT_SCHEMA if tool == DOCX_TOOL else OUTPUT_SCHEMA,
             annotations=types.ToolAnnotations(
-                title="Read a PDF",
+                title=title,
                 read_only_hint=True,
                 idempotent_hint=True,
                 open_world_hint=False,
             ),
         )
 
+    def definitions(self) -> list[types.Tool]:
+        return [self.definition(tool) for tool in TOOLS]
+
     def busy(self) -> int:
         """Calls running now."""
         with self._busy_lock:
             return self._busy
 
-    def call(self, arguments: Mapping[str, Any] | None) -> ToolAnswer:
+    def call(self, arguments: Mapping[str, Any] | None, tool: str = TOOL_NAME) -> ToolAnswer:
         """One call: never raises for anything the agent or the document does, and
-        returns within the store's timeout (plus the rendering of a cached Doc)."""
+        returns within the store's timeout (plus the rendering of a cached document)."""
         with self._busy_lock:
             self._busy += 1
         try:
-            return self._call(arguments)
+            return self._call(arguments, tool)
         finally:
             with self._busy_lock:
                 self._busy -= 1
 
-    def _call(self, arguments: Mapping[str, Any] | None) -> ToolAnswer:
+    def _answer(
+        self, tool: str, arguments: Mapping[str, Any] | None, deadline: float, call: _Call
+    ) -> ToolAnswer:
+        """The answer to one call; records in ``call`` what the log needs as it goes."""
+        raw_path = (arguments or {}).get("path")
+        call.requested = raw_path if isinstance(raw_path, str) else ""
+        if tool == DOCX_TOOL:
+            call.requested, call.grep, call.docx = docx_arguments(arguments)
+            wanted = docx_options(call.docx, call.grep, self.out_cap)
+            call.path = str(self.roots.resolve(call.requested))
+            check_docx_options(wanted)
+        else:
+            call.requested, call.pages, call.grep = pdf_arguments(arguments)
+            options = Options(pages=call.pages, grep=call.grep, out_cap=self.out_cap)
+            real = self.roots.resolve(call.requested)
+            call.path = str(real)
+            if real.suffix.lower() in DOCX_SUFFIXES:
+                raise ArgumentError(f"{clip(call.path)}: a Word document; read it with read_docx")
+            check_options(options)
+        opened = self.roots.open(call.requested)
+        try:
+            call.path = str(opened.real)
+            loaded = self.store.get(opened, deadline, "docx" if tool == DOCX_TOOL else "pdf")
+        finally:
+            opened.close()
+        call.loaded = loaded
+        if isinstance(loaded.doc, DocxDoc):
+            return ToolAnswer(render_docx(loaded.doc, wanted))
+        rendered = render(loaded.doc, options)
+        warning = ""
+        if self.warn_hidden:
+            warning = hidden_warning(rendered, bool(call.grep), loaded.inspection)
+        return ToolAnswer(rendered, warning=warning)
+
+    def _call(self, arguments: Mapping[str, Any] | None, tool: str) -> ToolAnswer:
         start = time.monotonic()
         deadline = start + self.store.timeout
-        requested, pages, grep = "", "", ""
-        path: str | None = None
-        sha256: str | None = None
+        call = _Call()
         try:
-            raw_path = (arguments or {}).get("path")
-            requested = raw_path if isinstance(raw_path, str) else ""
-            requested, pages, grep = _arguments(arguments)
-            options = Options(pages=pages, grep=grep, out_cap=self.out_cap)
-            real = self.roots.resolve(requested)
-            path = str(real)
-            check_options(options)
-            opened = self.roots.open(requested)
-            try:
-                path = str(opened.real)
-                loaded = self.store.get(opened, deadline)
-            finally:
-                opened.close()
-            sha256 = loaded.sha256
-            answer = ToolAnswer(render(loaded.doc, options))
+            answer = self._answer(tool, arguments, deadline, call)
         except Refused as error:
             if error.real is not None:
-                path = str(error.real)
+                call.path = str(error.real)
             answer = ToolAnswer(None, str(error))
         except Failed as error:
-            sha256 = error.sha256
+            call.sha256 = error.sha256
             answer = ToolAnswer(None, str(error))
-        except (ArgumentError, LoadError, Unopenable, BadPages, BadGrep) as error:
+        except (
+            ArgumentError,
+            DocxArgumentError,
+            LoadError,
+            Unopenable,
+            BadPages,
+            BadGrep,
+            BadOption,
+        ) as error:
             answer = ToolAnswer(None, str(error))
         except Exception as error:  # a bug of ours: the agent gets one line, the server lives
-            answer = ToolAnswer(None, report_unexpected(error, "read_pdf"))
+            answer = ToolAnswer(None, report_unexpected(error, tool))
+        loaded = call.loaded
+        pdf = loaded is not None and not isinstance(loaded.doc, DocxDoc)
         self._log(
             LogEntry(
                 time=now_iso(),
-                requested=clip(requested, MAX_LOGGED_REQUEST),
-                path=path if path is not None else clip(requested, MAX_LOGGED_REQUEST),
-                sha256=sha256,
-                pages=clip(pages, MAX_LOGGED_REQUEST),
-                grep=clip(grep, MAX_LOGGED_REQUEST),
+                requested=clip(call.requested, MAX_LOGGED_REQUEST),
+                path=clip(
+                    call.path if call.path is not None else call.requested, MAX_LOGGED_REQUEST
+                ),
+                sha256=loaded.sha256 if loaded is not None else call.sha256,
+                pages=clip(call.pages, MAX_LOGGED_REQUEST),
+                grep=clip(call.grep, MAX_LOGGED_REQUEST),
                 out_cap=self.out_cap,
                 duration_ms=round((time.monotonic() - start) * 1000, 3),
                 rendered=answer.rendered,
                 message=answer.message,
+                tool=tool,
+                docx=_clipped(call.docx) if tool == DOCX_TOOL else None,
+                unreadable=loaded.unreadable if pdf and loaded is not None else None,
+                hidden=_hidden(loaded) if pdf and loaded is not None else None,
+                warning=answer.warning,
+                reader_notes=(
+                    loaded.doc.notes
+                    if loaded is not None and isinstance(loaded.doc, DocxDoc)
+                    else ()
+                ),
             )
         )
         return answer
@@ -308,35 +330,36 @@ def to_result(answer: ToolAnswer) -> types.CallToolResult:
         )
     rendered = answer.rendered
     blocks = [types.TextContent(text=rendered.content)]
-    if rendered.note:
-        blocks.append(types.TextContent(text=rendered.note))
-    return types.CallToolResult(
-        content=list(blocks),
-        structured_content={
-            "map": rendered.map,
-            "first": rendered.first,
-            "last": rendered.last,
-            "grep_hits": rendered.grep_hits,
-            "note": rendered.note,
-        },
-    )
+    after = "\n".join(part for part in (rendered.note, answer.warning) if part)
+    if after:
+        blocks.append(types.TextContent(text=after))
+    structured: dict[str, Any] = {
+        "map": rendered.map,
+        "first": rendered.first,
+        "last": rendered.last,
+        "grep_hits": rendered.grep_hits,
+        "note": rendered.note,
+    }
+    if answer.warning:
+        structured["warning"] = answer.warning
+    return types.CallToolResult(content=list(blocks), structured_content=structured)
 
 
 def build_server(tool: ReadTool) -> Server[Any]:
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool.definition()])
+        return types.ListToolsResult(tools=tool.definitions())
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name != TOOL_NAME:  # the transport answers these first
+        if params.name not in TOOLS:  # the transport answers these first
             raise MCPError(types.INVALID_PARAMS, f"unknown tool: {clip(params.name)}")
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
         # The call bounds itself by the timeout; this is the backstop.
         answer = None
         with anyio.move_on_after(tool.store.timeout + CALL_SLACK):
             answer = await anyio.to_thread.run_sync(
-                tool.call, params.arguments, abandon_on_cancel=True
+                tool.call, params.arguments, params.name, abandon_on_cancel=True
             )
         if answer is None:
             answer = ToolAnswer(
@@ -347,7 +370,7 @@ def build_server(tool: ReadTool) -> Server[Any]:
     return Server(
         "siftui",
         version=__version__,
-        title="siftui: read PDFs within a budget",
+        title="siftui: read PDFs and Word documents within a budget",
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
@@ -366,7 +389,7 @@ def serve(tool: ReadTool, *, max_request: int = MAX_REQUEST_BYTES) -> NoReturn:
     is written unbuffered, line by line, and stderr is flushed first.
     """
     server = build_server(tool)
-    gate = Gate(TOOL_NAME, tool.record, tool.shutdown, tool.busy)
+    gate = Gate(TOOLS, tool.record, tool.shutdown, tool.busy)
 
     async def run() -> None:
         await serve_stdio(server, gate, max_request=max_request)

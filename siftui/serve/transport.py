@@ -55,17 +55,19 @@ class Oversized:
 
 
 class Gate:
-    """What the transport asks of the tool: its name, logging the calls it answers itself,
-    and stopping all work at EOF."""
+    """What the transport asks of the tools: their names (the first is the main one),
+    logging the calls it answers itself, and stopping all work at EOF."""
 
     def __init__(
         self,
-        tool_name: str,
+        tool_names: str | tuple[str, ...],
         record: Callable[[str, Any, str], None],
         shutdown: Callable[[], None],
         busy: Callable[[], int],
     ) -> None:
-        self.tool_name = tool_name
+        names = (tool_names,) if isinstance(tool_names, str) else tool_names
+        self.tool_names = names
+        self.tool_name = names[0]
         self.record = record  # (tool name, arguments, message) of a call refused here
         self.shutdown = shutdown
         self.busy = busy  # calls running now
@@ -155,7 +157,7 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
         gate.record("", None, message)
         return _error(request_id, types.INVALID_PARAMS, message)
     name = params.get("name")
-    if name != gate.tool_name:
+    if name not in gate.tool_names:
         shown = clip(name if isinstance(name, str) else json.dumps(name)[:1000])
         message = f"unknown tool: {shown}"
         gate.record(shown, None, message)
@@ -163,8 +165,8 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
     arguments = params.get("arguments")
     if arguments is not None and not isinstance(arguments, dict):
         kind = type(arguments).__name__.replace("str", "string").replace("list", "array")
-        message = f"the arguments of {gate.tool_name} must be an object, not a JSON {kind}"
-        gate.record(gate.tool_name, arguments, message)
+        message = f"the arguments of {name} must be an object, not a JSON {kind}"
+        gate.record(str(name), arguments, message)
         return _tool_error(request_id, message)
     return None
 
@@ -188,7 +190,9 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
             reason = str(details()[0]["msg"])
     message = f"invalid request: {clip(reason)}"
     if data.get("method") == "tools/call":
-        gate.record(gate.tool_name, None, message)
+        params = data.get("params")
+        name = params.get("name") if isinstance(params, dict) else None
+        gate.record(name if name in gate.tool_names else gate.tool_name, None, message)
     return _error(request_id, types.INVALID_REQUEST, message)
 
 

@@ -14,8 +14,12 @@ its address space (``RLIMIT_AS``). Its stdout and stderr are /dev/null: the
 server's stdout is the MCP wire.
 
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
-worker ``(name, max_bytes, max_runes)``; back ``("ok", doc, sha256)`` or
-``("error", message, sha256 or None)``.
+worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden)`` (kind "pdf" or "docx";
+``seconds`` the time the call has left); back ``("ok", read, sha256)`` with a
+:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
+for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
+``("inspected", inspection or None, why not)``.
+What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
 from __future__ import annotations
@@ -85,37 +89,6 @@ def _read_all(fd: int, max_bytes: int) -> bytes:
     return b"".join(parts)
 
 
-def _extract(name: str, data: bytes) -> Any:
-    from siftui.cache import DocCache, cache_key
-    from siftui.damage import ATTACHMENTS_ONLY
-    from siftui.extract import ExtractError, NeedsPassword, extract
-    from siftui.load import LoadError, doc_json_from_bytes, is_doc_json_bytes
-
-    if is_doc_json_bytes(name, data):
-        return doc_json_from_bytes(name, data)
-    import hashlib
-
-    store = DocCache.default()
-    key = cache_key(hashlib.sha256(data).hexdigest(), None, None)
-    doc = store.get(key)
-    if doc is not None:
-        return doc
-    try:
-        doc = extract(name, data=data, workers=1)
-    except NeedsPassword as error:
-        # What an agent can do about it; and whether only the attachments are encrypted.
-        only = f"{ATTACHMENTS_ONLY}; " if ATTACHMENTS_ONLY in str(error) else ""
-        raise LoadError(
-            f"{quoted(name)}: {only}the file is encrypted and needs a password, which an agent "
-            "cannot give; the server's operator can supply it (siftui extract FILE --password "
-            "... -o FILE.json under a root gives a Doc JSON this tool reads)"
-        ) from None
-    except ExtractError as error:
-        raise LoadError(str(error)) from None
-    store.put(key, doc)
-    return doc
-
-
 def main(argv: list[str]) -> None:
     """The worker: ``argv`` is the server's pid, the socket's and the file's descriptors,
     and the address-space limit in bytes (0: none)."""
@@ -129,7 +102,8 @@ def main(argv: list[str]) -> None:
     sha256: str | None = None
     name = "?"
     try:
-        name, max_bytes, max_runes = _receive(sock, None)
+        name, kind, max_bytes, max_runes, seconds, inspect_hidden = _receive(sock, None)
+        deadline = time.monotonic() + seconds
         data = _read_all(file_fd, max_bytes)
         os.close(file_fd)
         import hashlib
@@ -139,15 +113,25 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        doc = _extract(name, data)
-        del data
-        runes = sum(len(page) for page in doc.pages)
+        from siftui.serve.worker_read import inspect, read_document, runes_of
+
+        read = read_document(name, kind, data, deadline)
+        runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
                 f"{quoted(name)}: {runes:,} characters of text, over this server's limit "
                 f"of {max_runes:,}"
             )
-        _send(sock, ("ok", doc, sha256))
+        if not (read.inspectable and inspect_hidden):
+            _send(sock, ("ok", read, sha256))
+            return
+        # The answer first: an inspection that fails, or kills this process, costs
+        # the findings only.
+        _send(sock, ("extracted", read, sha256))
+        skip = frozenset(item.page for item in read.unreadable)
+        found, why = inspect(name, data, sha256, deadline, skip)
+        del data
+        _send(sock, ("inspected", found, why))
     except _Refusal as refusal:
         _send(sock, ("error", str(refusal), sha256))
     except MemoryError:
@@ -285,12 +269,27 @@ def start(fd: int, memory: int) -> Running:
 
 
 def finish(
-    running: Running, name: str, max_bytes: int, max_runes: int, deadline: float, timeout: float
+    running: Running,
+    name: str,
+    max_bytes: int,
+    max_runes: int,
+    deadline: float,
+    timeout: float,
+    kind: str = "pdf",
+    inspect_hidden: bool = True,
 ) -> tuple[Any, str]:
-    """The worker's (Doc, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it."""
+    """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
+
+    For a document it inspects, the Read comes first and the findings after: when they
+    do not come (the worker died, or the time ran out), the Read says why in its
+    ``inspect_error`` and the answer is still given.
+    """
     try:
-        _send(running.sock, (name, max_bytes, max_runes))
+        seconds = max(0.0, deadline - time.monotonic())
+        _send(running.sock, (name, kind, max_bytes, max_runes, seconds, inspect_hidden))
         message = _receive(running.sock, deadline)
+        if message[0] == "extracted":
+            message = ("ok", _inspected(running, message[1], deadline), message[2])
     except TimeoutError:
         raise WorkerFailed(
             f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
@@ -306,6 +305,24 @@ def finish(
     if message[0] == "ok":
         return message[1], message[2]
     raise WorkerFailed(message[1], message[2])
+
+
+def _inspected(running: Running, read: Any, deadline: float) -> Any:
+    """``read`` with the findings the worker sends next, or with why they did not come."""
+    from dataclasses import replace
+
+    try:
+        message = _receive(running.sock, deadline)
+    except TimeoutError:
+        why = "the hidden-text inspection took longer than the call's time; stopped"
+        return replace(read, inspect_error=why)
+    except (EOFError, OSError, pickle.UnpicklingError):
+        running.kill()
+        why = f"the hidden-text inspection process died ({_exit(running.process.wait())})"
+        return replace(read, inspect_error=why)
+    if message[0] != "inspected":
+        return replace(read, inspect_error="the worker sent no hidden-text findings")
+    return replace(read, inspection=message[1], inspect_error=message[2])
 
 
 def _exit(code: int) -> str:

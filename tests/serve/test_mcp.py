@@ -32,7 +32,7 @@ from siftui.output import rendered_json
 from siftui.render import Options, render
 from siftui.serve.access import Refused, Roots
 from siftui.serve.calllog import read_log
-from siftui.serve.mcp_server import OUTPUT_SCHEMA
+from siftui.serve.pdf_tool import OUTPUT_SCHEMA
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
@@ -136,8 +136,8 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
 
     async def body(session: ClientSession) -> None:
         listed = await session.list_tools()
-        [tool] = listed.tools
-        assert tool.name == "read_pdf"
+        tool, word = listed.tools
+        assert (tool.name, word.name) == ("read_pdf", "read_docx")
         assert tool.input_schema["required"] == ["path"]
         assert set(tool.input_schema["properties"]) == {"path", "pages", "grep"}
         assert tool.output_schema == OUTPUT_SCHEMA

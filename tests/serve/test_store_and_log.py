@@ -26,7 +26,7 @@ class CountingLoader:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, opened: Opened, deadline: float, store: DocStore) -> Loaded:
+    def __call__(self, opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
         self.calls += 1
         return Loaded(load_doc(opened.real), file_sha256(opened.real))
 
@@ -48,7 +48,7 @@ def test_docs_are_cached_per_file_version(tmp_path: Path) -> None:
     assert _get(store, roots, "a.pdf") is first and loader.calls == 1
     make_pdf(pdf, ["one", "two", "three"])
     second = _get(store, roots, "a.pdf")
-    assert loader.calls == 2 and second.doc.page_count == 3
+    assert loader.calls == 2 and isinstance(second.doc, Doc) and second.doc.page_count == 3
     assert second.sha256 != first.sha256
     assert store.cached() == 1  # the stale version was dropped
     small = DocStore(loader=loader, max_bytes=100)
@@ -70,14 +70,15 @@ def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
         assert store.cached_bytes() <= store.cache_bytes
     assert store.cached() == 2
     tiny = DocStore(loader=CountingLoader(), cache_bytes=10)  # answered, never kept
-    assert _get(tiny, roots, "0.json").doc.pages == ("0" * 10_000,)
+    tiny_doc = _get(tiny, roots, "0.json").doc
+    assert isinstance(tiny_doc, Doc) and tiny_doc.pages == ("0" * 10_000,)
     assert tiny.cached() == 0
 
 
 def test_failures_are_remembered(tmp_path: Path) -> None:
     calls = 0
 
-    def failing(opened: Opened, deadline: float, store: DocStore) -> Loaded:
+    def failing(opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
         nonlocal calls
         calls += 1
         raise Failed(f"{opened.real}: broken", "0" * 64)

@@ -1,0 +1,178 @@
+"""read_docx: the Word tool's schema, description and arguments (../shared/DOCX.md's options).
+
+Its answer is :func:`siftui.docx_render.render_docx` with the operator's OutCap,
+the very string ``siftui render FILE.docx`` prints for the same options; the
+checks run in DOCX.md's order (scope, range or anchor then window, pattern)
+before the document is read, as the CLI does (siftui.cli_docx.check_options).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from siftui.docx_model import DocxDoc
+from siftui.docx_render import (
+    DEFAULT_WINDOW,
+    MAX_WINDOW,
+    BadOption,
+    DocxOptions,
+    check_window,
+    parse_anchor,
+    parse_range,
+    render_docx,
+)
+from siftui.grep import compile_pattern
+from siftui.serve.logfields import DocxArgs
+from siftui.serve.wire import clip
+
+DOCX_TOOL = "read_docx"
+DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
+"""Names read_pdf sends to read_docx (siftui.cli_docx.DOCX_SUFFIXES, the CLI's)."""
+DOCX_ARGUMENTS = ("path", "range", "anchor", "window", "grep", "scope")
+MAX_OPTION_CHARS = 100
+"""A range, an anchor or a scope is a few characters; a longer one is refused without
+being echoed whole."""
+
+DOCX_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {
+            "type": "string",
+            "description": "The .docx to read: absolute, or relative to the first allowed root.",
+        },
+        "range": {
+            "type": "string",
+            "description": 'Paragraphs "Pa..Pb", "Pa" (one paragraph) or "Pa.." (to the end). '
+            "Omit for the whole document or its map.",
+        },
+        "anchor": {
+            "type": "string",
+            "description": 'A paragraph "P<n>#<hash>" as answers show it: its window of '
+            "paragraphs. Not with range.",
+        },
+        "window": {
+            "type": "integer",
+            "description": f"Paragraphs each side of anchor (0-{MAX_WINDOW}, default "
+            f"{DEFAULT_WINDOW}); 0: the anchor's paragraph alone.",
+        },
+        "grep": {
+            "type": "string",
+            "description": "An RE2 regular expression searched line by line; case-insensitive "
+            "unless it holds an upper-case letter. Combine with range or anchor to search "
+            "only there.",
+        },
+        "scope": {
+            "type": "string",
+            "description": "The story to read: body (default), footnotes, endnotes, comments, "
+            "headers or footers; each numbers its paragraphs P1, P2, ... on its own.",
+        },
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+
+DOCX_OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "map": {"type": "boolean", "description": "True when the answer is a map of the document."},
+        "first": {"type": "integer", "description": "First paragraph (P<n>) asked or shown."},
+        "last": {"type": "integer", "description": "Last paragraph (P<n>) shown."},
+        "grep_hits": {"type": "integer", "description": "Matching lines searched."},
+        "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
+    },
+    "required": ["map", "first", "last", "grep_hits", "note"],
+    "additionalProperties": False,
+}
+"""read_docx's structuredContent: the fields of ``siftui render FILE.docx --json`` but
+the text (sent once, as the first block); first and last number paragraphs."""
+
+DOCX_DESCRIPTION = """\
+Read a Word document (.docx, .docm, .dotx, .dotm, or its siftui JSON) as text: one line \
+per paragraph or table, each behind an anchor [P<n>#<hash>] (headings as H1-H6, list \
+markers, tables as "| a | b |" rows, comments, tracked changes and notes as markers).
+
+Every answer is bounded: at most {out_cap:,} characters, a limit set by the server, not by you.
+- No range, anchor or grep: the whole text if it fits; otherwise a map (title, counts, \
+outline with anchors, the first paragraphs) and you ask for more.
+- range="Pa..Pb" (or "Pa", or "Pa.." to the end): whole paragraphs from Pa, as many as fit.
+- anchor="P<n>#<hash>" (from any answer) with window=W (default {window}): paragraphs \
+n-W..n+W; a stale hash says the paragraph changed.
+- grep="pattern": matching lines ("> " in front) with the lines around them; RE2 syntax, \
+case-insensitive unless the pattern has an upper-case letter; add range or anchor to \
+search only there.
+- scope: body (default), footnotes, endnotes, comments, headers or footers.
+When an answer is cut, a second text block says how and names the exact next call \
+(for example: cut at P40; ask for range="P41..P120").
+Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
+
+
+class DocxArgumentError(ValueError):
+    pass
+
+
+def docx_arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, DocxArgs]:
+    """(path, grep, the other options) of a read_docx call, or DocxArgumentError."""
+    given = dict(arguments or {})
+    unknown = sorted(str(key) for key in given if key not in DOCX_ARGUMENTS)
+    if unknown:
+        raise DocxArgumentError(
+            f'unknown argument "{clip(unknown[0])}": read_docx takes path, range, anchor, '
+            "window, grep and scope (the budget is set by the server)"
+        )
+    if "path" not in given:
+        raise DocxArgumentError('argument "path" is required')
+    texts: dict[str, str] = {}
+    for name in ("path", "range", "anchor", "grep", "scope"):
+        value = given.get(name)
+        if value is None and name != "path":
+            value = ""
+        if not isinstance(value, str):
+            raise DocxArgumentError(f'argument "{name}" must be a string')
+        if name in ("range", "anchor", "scope") and len(value) > MAX_OPTION_CHARS:
+            raise DocxArgumentError(
+                f'invalid {name} "{clip(value, 40)}": at most {MAX_OPTION_CHARS} characters'
+            )
+        texts[name] = value
+    window = given.get("window")
+    if window is not None and (isinstance(window, bool) or not isinstance(window, int)):
+        if isinstance(window, float) and window.is_integer():
+            window = int(window)  # some clients send every JSON number as a float
+        else:
+            raise DocxArgumentError(f"window must be 0-{MAX_WINDOW}")
+    args = DocxArgs(texts["range"], texts["anchor"], window, texts["scope"])
+    return texts["path"], texts["grep"], args
+
+
+def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
+    return DocxOptions(
+        range=args.range,
+        anchor=args.anchor,
+        window=DEFAULT_WINDOW if args.window is None else args.window,
+        grep=grep,
+        scope=args.scope or "body",
+        out_cap=out_cap,
+    )
+
+
+def check_docx_options(options: DocxOptions) -> None:
+    """What can be checked before the document is read, in DOCX.md's order (scope, range
+    or anchor then window, pattern): the checks ``siftui render FILE.docx`` runs first
+    (siftui.cli_docx.check_options), so an answer's error is the CLI's."""
+    probe = DocxDoc("", {})
+    render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
+    if options.range.strip() and options.anchor.strip():
+        raise BadOption("use range or anchor, not both")
+    if options.anchor.strip():
+        check_window(options.window)
+    for check in (
+        lambda: parse_range(options.range, 0) if options.range.strip() else None,
+        lambda: parse_anchor(options.anchor, probe.body) if options.anchor.strip() else None,
+    ):
+        try:
+            check()
+        except BadOption as error:
+            if str(error).startswith("invalid"):
+                raise
+    if options.grep and not options.range.strip() and not options.anchor.strip():
+        compile_pattern(options.grep)

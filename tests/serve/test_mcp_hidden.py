@@ -1,0 +1,208 @@
+"""What `siftui mcp` tells about the document behind an answer: its unreadable pages
+(issue 16) and its hidden text (issue 13), against the real server over stdio.
+
+The contract's string never changes: the first block is `siftui render`'s bytes
+with or without --warn-hidden. The call log records the unreadable pages and the
+findings of every PDF served; --warn-hidden adds one line after the note naming
+the pages the answer shows that hold an alarm (never ocr_layer).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from damaged import page_tree_pdf
+from hidden_pdfs import HIDDEN, make_hidden_pdf
+from mcp import ClientSession
+from mcp.types import CallToolResult
+from test_mcp import cli_render, run_server, texts
+
+from siftui.render import Options
+from siftui.serve.calllog import read_log
+from siftui.serve.logfields import HiddenSummary
+from siftui.unreadable import UnreadablePage
+
+OUTCAP = 800
+WARNING = "warning: this answer contains text that is invisible on the page"
+ALARM_PAGES = sorted(page for page, found in HIDDEN.items() if found[0][0] != "ocr_layer")
+
+
+def serve(root: Path, calls: list[dict[str, Any]], log: Path, *flags: str) -> list[CallToolResult]:
+    got: list[CallToolResult] = []
+
+    async def body(session: ClientSession) -> None:
+        for call in calls:
+            got.append(await session.call_tool("read_pdf", call))
+
+    args: list[str | Path] = ["--root", root, "--outcap", str(OUTCAP), "--log", log, *flags]
+    run_server(args, body, log.with_suffix(".stderr"))
+    return got
+
+
+def options(call: dict[str, Any]) -> Options:
+    return Options(pages=call.get("pages", ""), grep=call.get("grep", ""), out_cap=OUTCAP)
+
+
+CALLS: list[dict[str, Any]] = [
+    {"path": "hidden.pdf"},  # a map: its leading pages
+    {"path": "hidden.pdf", "pages": "1-3"},
+    {"path": "hidden.pdf", "pages": "9-10"},  # ocr_layer and nothing: no warning
+    {"path": "hidden.pdf", "pages": "7"},
+    {"path": "hidden.pdf", "grep": "Transparent|Scanned"},  # hits on pages 2 and 9
+    {"path": "hidden.pdf", "grep": "More visible text after it, page 1[01]"},  # 10, 11
+    {"path": "hidden.pdf", "grep": "nowhere to be found"},
+    {"path": "cycle.pdf"},
+]
+
+
+def test_unreadable_pages_and_hidden_text_in_the_log_and_the_warning(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    make_hidden_pdf(root / "hidden.pdf")
+    (root / "cycle.pdf").write_bytes(page_tree_pdf(3, {2}))  # page 2: a page-tree cycle
+    plain_log, warn_log = tmp_path / "plain.jsonl", tmp_path / "warn.jsonl"
+    plain = serve(root, CALLS, plain_log)
+    warned = serve(root, CALLS, warn_log, "--warn-hidden")
+    printed = cli_render([(root / call["path"], options(call)) for call in CALLS])
+
+    for call, quiet, loud, stdout in zip(CALLS, plain, warned, printed, strict=True):
+        assert not quiet.is_error and not loud.is_error, (call, texts(quiet), texts(loud))
+        # The contract's string is the CLI's, with or without --warn-hidden.
+        assert texts(quiet)[0].encode("utf-8") == stdout == texts(loud)[0].encode("utf-8")
+        assert quiet.structured_content is not None and "warning" not in quiet.structured_content
+        note = quiet.structured_content["note"]
+        assert texts(quiet)[1:] == ([note] if note else [])  # without the flag: unchanged
+    warnings = []
+    for result in warned:
+        structured = result.structured_content
+        assert structured is not None
+        warning = structured.get("warning", "")
+        note = structured["note"]
+        after = "\n".join(part for part in (note, warning) if part)
+        assert texts(result)[1:] == ([after] if after else [])  # one line after the note
+        warnings.append(warning)
+    map_answer = warned[0].structured_content
+    assert map_answer is not None and map_answer["map"]
+    shown_by_map = range(1, map_answer["last"] + 1)
+    assert warnings == [
+        f"{WARNING} ({_pages([p for p in shown_by_map if p in ALARM_PAGES])})",
+        f"{WARNING} (pages 1, 2, 3)",
+        "",
+        f"{WARNING} (page 7)",
+        f"{WARNING} (page 2)",  # the hit on page 9 is an OCR layer: not an alarm
+        f"{WARNING} (page 11)",
+        "",
+        "",
+    ]
+
+    for log, flag in ((plain_log, False), (warn_log, True)):
+        entries = read_log(log)
+        assert len(entries) == len(CALLS)
+        for entry, warning in zip(entries, warnings, strict=True):
+            assert entry.warning == (warning if flag else "")
+        hidden = entries[0].hidden
+        assert hidden is not None and not hidden.error
+        assert dict(hidden.kinds) == {
+            "invisible": 1,
+            "transparent": 1,
+            "low_contrast": 3,
+            "tiny": 1,
+            "off_page": 1,
+            "covered": 2,
+            "ocr_layer": 1,
+        }
+        assert list(hidden.alarm_pages) == ALARM_PAGES
+        assert list(hidden.pages) == sorted(HIDDEN)
+        assert all(entry.hidden == hidden for entry in entries[:-1])  # same document
+        assert all(entry.unreadable == () for entry in entries[:-1])
+        cycle = entries[-1]
+        assert cycle.unreadable is not None
+        [damaged] = cycle.unreadable
+        assert damaged.page == 2 and "cycle" in damaged.reason
+        assert cycle.hidden == HiddenSummary()  # inspected: nothing hidden
+        line = json.loads(log.read_text("utf-8").splitlines()[-1])
+        assert line["unreadable"] == [{"page": 2, "reason": damaged.reason}]
+        assert line["hidden"] == {"findings": 0, "kinds": {}, "pages": [], "alarm_pages": []}
+        first = json.loads(log.read_text("utf-8").splitlines()[0])
+        assert first["hidden"]["findings"] == 10 and first["hidden"]["kinds"]["covered"] == 2
+    # The damaged page's block is its marker alone; the others read.
+    assert "--- page 2 ---\n\n\n\n--- page 3 ---\n\nPage 3 text" in texts(plain[-1])[0]
+    assert UnreadablePage(2, damaged.reason) == damaged
+
+
+def _pages(numbers: list[int]) -> str:
+    return ("page " if len(numbers) == 1 else "pages ") + ", ".join(map(str, numbers))
+
+
+def test_old_log_lines_and_malformed_new_keys(tmp_path: Path) -> None:
+    """A log written before these keys reads as before; a wrong one names its key."""
+    old = {
+        "time": "2025-01-31T12:00:00.000000Z",
+        "requested": "a.pdf",
+        "path": "/x/a.pdf",
+        "sha256": "0" * 64,
+        "options": {"pages": "1", "grep": ""},
+        "out_cap": 100,
+        "duration_ms": 1.5,
+        "error": False,
+        "content": "--- page 1 ---\nx",
+        "map": False,
+        "first": 1,
+        "last": 1,
+        "grep_hits": 0,
+        "note": "",
+    }
+    log = tmp_path / "old.jsonl"
+    log.write_text(json.dumps(old) + "\n", "utf-8")
+    [entry] = read_log(log)
+    assert entry.unreadable is None and entry.hidden is None and entry.docx is None
+    assert entry.tool == "read_pdf" and entry.warning == ""
+    for key, value, named in (
+        ("unreadable", [{"page": "2", "reason": "x"}], "unreadable"),
+        ("hidden", {"kinds": {"tiny": "1"}}, "hidden"),
+        ("hidden", [], "hidden"),
+        ("warning", 3, "warning"),
+    ):
+        bad = tmp_path / f"bad-{key}.jsonl"
+        bad.write_text(json.dumps({**old, key: value}) + "\n", "utf-8")
+        with pytest.raises(Exception, match=f'line 1: key "{named}"'):
+            read_log(bad)
+    docx_bad = tmp_path / "bad-window.jsonl"
+    docx_bad.write_text(
+        json.dumps({**old, "tool": "read_docx", "options": {"window": "6"}}) + "\n", "utf-8"
+    )
+    with pytest.raises(Exception, match='line 1: key "window"'):
+        read_log(docx_bad)
+
+
+def test_a_server_without_log_or_warning_inspects_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The findings cost up to ~5x the extraction, and the answer waits for them: a
+    server that neither logs nor warns has no use for them and never inspects."""
+    # The SDK's client hands the server a minimal environment with HOME in it (not
+    # XDG_CACHE_HOME): the server's disk cache is then HOME/.cache/siftui.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = tmp_path / "root"
+    root.mkdir()
+    make_hidden_pdf(root / "hidden.pdf")
+
+    def hidden_entries() -> list[Path]:
+        return sorted((tmp_path / "home" / ".cache" / "siftui").rglob("*.hidden"))
+
+    got: list[CallToolResult] = []
+
+    async def body(session: ClientSession) -> None:
+        got.append(await session.call_tool("read_pdf", {"path": "hidden.pdf", "pages": "1-3"}))
+
+    run_server(["--root", root, "--outcap", str(OUTCAP)], body, tmp_path / "quiet.stderr")
+    assert not got[0].is_error and WARNING not in "".join(texts(got[0]))
+    assert hidden_entries() == []  # extracted and cached, never inspected
+    serve(root, [{"path": "hidden.pdf", "pages": "1-3"}], tmp_path / "calls.jsonl")
+    assert len(hidden_entries()) == 1  # with a log, the findings are made (and cached)
