@@ -3,73 +3,29 @@ in the CLI's words, and a chosen call number jumps the replay there."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pdfs import make_pdf
 from textual.pilot import Pilot
 from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
-from tui_support import run, settle, wait_until
+from tui_support import book_doc, careless_log, run, settle, wait_until, write_doc
 
-from siftui.extract import extract
-from siftui.render import BadGrep, BadPages, Options, render
-from siftui.serve.calllog import LogEntry, entry_to_line, read_log
+from siftui.serve.calllog import read_log
 from siftui.serve.logreport import report
-from siftui.serve.logreport_text import report_text
+from siftui.serve.logreport_text import document_lines, report_text
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.keys import system_commands
 from siftui.tui.report_model import NO_DOCUMENT, Node, report_tree
 from siftui.tui.screens import LogReportScreen
 from siftui.tui.widgets.replay import CallList, ReplayStatus
 
-OUTCAP = 1200
-# A careless agent, as in tests/reports/test_logreport.py: the map, a range cut
-# with a note it never follows, a re-read then the same call again (a loop), a
-# bad pattern fixed at once by one with no match, a page out of range; then a
-# call of another tool (it names no document).
-CALLS: tuple[tuple[str, str], ...] = (
-    ("", ""),
-    ("2-8", ""),
-    ("2-3", ""),
-    ("2-3", ""),
-    ("", "fox ("),
-    ("", "fox \\("),
-    ("", "line 5"),
-    ("99", ""),
-)
-
-
-def page_text(page: int) -> str:
-    return "\n".join(f"Page {page} line {line}: the quick brown fox jumps" for line in range(6))
-
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    pdf = make_pdf(tmp_path / "book.pdf", [page_text(p) for p in range(1, 9)], title="Book")
-    doc = extract(pdf)
-    sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
-    lines = []
-    for number, (pages, grep) in enumerate(CALLS, 1):
-        time = f"2026-01-01T10:00:{number:02d}Z"
-        try:
-            answer = render(doc, Options(pages=pages, grep=grep, out_cap=OUTCAP))
-        except (BadGrep, BadPages) as error:
-            entry = LogEntry(
-                time, pdf.name, str(pdf), sha, pages, grep, OUTCAP, 1.0, None, str(error)
-            )
-        else:
-            entry = LogEntry(time, pdf.name, str(pdf), sha, pages, grep, OUTCAP, 1.0, answer)
-        lines.append(entry_to_line(entry))
-    other = LogEntry("2026-01-01T10:01:00Z", "", "", None, "", "", OUTCAP, 0.1, None)
-    other = replace(other, tool="list_files", message="unknown tool: list_files")
-    lines.append(entry_to_line(other))
-    path = tmp_path / "calls.jsonl"
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+    path = write_doc(book_doc(), tmp_path, "book.json")
+    return careless_log(book_doc(), str(path), tmp_path)
 
 
 def labels(nodes: tuple[Node, ...], depth: int = 0) -> list[tuple[int, str, int | None]]:
@@ -90,7 +46,7 @@ def test_the_tree_holds_every_finding_with_its_calls_in_the_cli_words(log: Path)
     entries = read_log(log)
     pdf, sha = Path(entries[0].path), entries[0].sha256
     assert sha is not None
-    found = report(entries, {sha: extract(pdf)})
+    found = report(entries, {sha: book_doc()})
     tree = report_tree(found)
     assert [node.label for node in tree] == [f"{pdf} (sha256 {sha[:12]}…)", NO_DOCUMENT]
     book = tree[0].children
@@ -104,7 +60,7 @@ def test_the_tree_holds_every_finding_with_its_calls_in_the_cli_words(log: Path)
     assert [leaf.call for leaf in again.children[0].children] == [2, 3, 4]
     loops = child(book, "identical calls repeated (loops): 1")
     (loop,) = loops.children
-    assert loop.label == 'pages="2-3" on book.pdf: calls 3, 4'
+    assert loop.label == 'pages="2-3" on book.json: calls 3, 4'
     assert [(leaf.label, leaf.call) for leaf in loop.children] == [("call 3", 3), ("call 4", 4)]
     errors = child(book, "errors: 2").children
     assert errors[0].label.startswith("call 5: ") and errors[0].label.endswith("fixed by call 6")
@@ -113,7 +69,7 @@ def test_the_tree_holds_every_finding_with_its_calls_in_the_cli_words(log: Path)
     assert errors[1].label.endswith("call 9 failed too")
     (empty,) = child(book, "grep patterns with no matches: 1").children
     assert (empty.label, empty.call, empty.children) == (
-        'call 6: grep="fox \\(" on book.pdf',
+        'call 6: grep="fox \\(" on book.json',
         6,
         (),
     )
@@ -160,7 +116,7 @@ def test_r_shows_the_report_and_a_chosen_call_is_replayed(log: Path) -> None:
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, LogReportScreen))
         tree: Tree[int | None] = app.screen.query_one("#report-tree", Tree)
-        loop = find(tree.root, 'pages="2-3" on book.pdf: calls 3, 4')
+        loop = find(tree.root, 'pages="2-3" on book.json: calls 3, 4')
         assert loop.is_expanded
         assert str(find(tree.root, "never read: 6-8").label) == "never read: 6-8"
         tree.move_cursor(find(loop, "call 4"))
@@ -199,7 +155,7 @@ def test_r_shows_the_report_and_a_chosen_call_is_replayed(log: Path) -> None:
 
 
 def test_the_report_key_is_only_in_a_replay(tmp_path: Path) -> None:
-    pdf = make_pdf(tmp_path / "one.pdf", [page_text(1)], title="One")
+    pdf = write_doc(book_doc(), tmp_path)
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
@@ -210,3 +166,23 @@ def test_the_report_key_is_only_in_a_replay(tmp_path: Path) -> None:
         assert not isinstance(app.screen, LogReportScreen)
 
     run(SiftApp(pdf), scenario, size=(140, 40))
+
+
+def test_a_changed_file_is_not_counted_as_what_the_agent_read(log: Path, tmp_path: Path) -> None:
+    entries = read_log(log)
+    changed = book_doc()
+    write_doc(changed.__class__("Changed", 8, changed.pages[::-1], ()), tmp_path, "book.json")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "file changed since the call" in replay_text(app))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, LogReportScreen))
+        tree: Tree[int | None] = app.screen.query_one("#report-tree", Tree)
+        document = tree.root.children[0]
+        read = [str(n.label) for n in document.children if str(n.label).startswith("pages read")]
+        # The pages come from the map's header; the share would need the logged text.
+        assert read == [document_lines(report(entries).documents[0])[1]]
+        assert read[0].endswith(" runes (the document's size is unknown))")
+        assert str(find(tree.root, "never read: 6-8").label) == "never read: 6-8"
+
+    run(create_log_app(entries), scenario, size=(140, 40))

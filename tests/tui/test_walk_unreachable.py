@@ -6,9 +6,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label
-from tui_support import run, settle, wait_until, write_doc
+from tui_support import run, settle, uneven_doc, wait_until, write_doc
 
-from siftui.doc import Doc
 from siftui.docindex import index_of
 from siftui.render import Options, render
 from siftui.tui.app import SiftApp
@@ -17,23 +16,6 @@ from siftui.tui.widgets.outcap import OutCapControl
 from siftui.unreachable import unreachable
 
 OUT_CAP = 3_000
-
-
-def uneven_doc() -> Doc:
-    """Page 2 far over the cap, page 4 a little over, page 3 a single huge line."""
-    words = "\n".join(f"line {n} of the long page" for n in range(400))
-    return Doc(
-        "Uneven",
-        5,
-        (
-            "a short first page",
-            words,
-            "y" * 4_000,
-            "\n".join(f"row {n}" for n in range(500)),
-            "the end",
-        ),
-        (),
-    )
 
 
 def label_text(app: SiftApp, selector: str) -> str:
