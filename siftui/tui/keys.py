@@ -32,7 +32,7 @@ KEYS: tuple[Key, ...] = (
         "r",
         "log_report",
         "Report",
-        "How the agent used the tool, per document (log replay); Enter on a call goes there",
+        "Log replay: how the agent used the tool, call by call",
         "r",
     ),
     Key("c", "copy", "Copy", "Copy the answer, byte for byte, to the clipboard", "c"),

@@ -113,7 +113,10 @@ class ReplayFlow:
             return
         calls = lists.first()
         entries = list(calls.entries)
-        app.notify("Making the report: reading the documents the calls read ...")
+        # Said only when it takes a while (documents to extract): a quick report just opens.
+        slow = app.set_timer(
+            0.5, lambda: app.notify("Making the report: reading the documents the calls read ...")
+        )
 
         def work() -> None:
             try:
@@ -121,12 +124,14 @@ class ReplayFlow:
                 summary, tree = summary_line(found), report_tree(found)
             except Exception as error:  # one line for the user, the traceback logged
                 message = report_unexpected(error, "making the log report")
+                app.call_from_thread(slow.stop)
                 app.call_from_thread(app.notify, message, severity="error", timeout=10)
                 return
             if not get_current_worker().is_cancelled:
                 app.call_from_thread(show, summary, tree)
 
         def show(summary: str, tree: tuple[Node, ...]) -> None:
+            slow.stop()
             app.push_screen(LogReportScreen(summary, tree), jump)
 
         def jump(number: int | None) -> None:

@@ -117,8 +117,11 @@ def test_r_shows_the_report_and_a_chosen_call_is_replayed(log: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, LogReportScreen))
         tree: Tree[int | None] = app.screen.query_one("#report-tree", Tree)
         loop = find(tree.root, 'pages="2-3" on book.json: calls 3, 4')
-        assert loop.is_expanded
+        assert loop.parent is not None and loop.parent.is_expanded and not loop.is_expanded
         assert str(find(tree.root, "never read: 6-8").label) == "never read: 6-8"
+        tree.move_cursor(loop)
+        await pilot.press("space")
+        assert loop.is_expanded
         tree.move_cursor(find(loop, "call 4"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, LogReportScreen))

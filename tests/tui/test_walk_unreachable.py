@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Static
 from tui_support import run, settle, uneven_doc, wait_until, write_doc
 
 from siftui.docindex import index_of
@@ -19,7 +19,7 @@ OUT_CAP = 3_000
 
 
 def label_text(app: SiftApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Label).render())
+    return str(app.screen.query_one(selector, Static).render())
 
 
 def test_walk_screen_lists_unreachable_pages_and_asks_for_one(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """The replay's report: how the agent used the tool, per document, with call numbers.
 
-Enter on a call number (or on a finding: its first call) dismisses with that
-number, and the replay jumps there; Escape or r closes.
+Enter on a finding dismisses with its first call and the replay jumps there;
+Space opens a finding's calls, one leaf each, for any other of them. Escape or r
+closes.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ class LogReportScreen(ModalScreen[int | None]):
             tree.auto_expand = False  # Enter jumps; Space opens and closes a group
             yield tree
             yield Static(
-                "Enter on a call jumps the replay there · Space opens or closes a group · "
-                "Escape closes",
+                "Enter jumps the replay to the call (a finding: its first) · "
+                "Space opens a finding's calls · Escape closes",
                 classes="hint",
             )
 
@@ -46,7 +47,7 @@ class LogReportScreen(ModalScreen[int | None]):
         tree: Tree[int | None] = self.query_one("#report-tree", Tree)
         for node in self._tree:
             self._add(tree.root, node)
-        tree.root.expand_all()
+        tree.root.expand()
         tree.focus()
 
     def _add(self, parent: TreeNode[int | None], node: Node) -> None:
@@ -57,7 +58,10 @@ class LogReportScreen(ModalScreen[int | None]):
         if not node.children:
             parent.add_leaf(label, data=node.call)
             return
-        branch = parent.add(label, data=node.call)
+        # Documents and sections open; a finding's call leaves wait for Space (its own
+        # label already names its calls, and Enter on it goes to the first).
+        grouping = any(child.children for child in node.children) or node.call is None
+        branch = parent.add(label, data=node.call, expand=grouping)
         for child in node.children:
             self._add(branch, child)
 

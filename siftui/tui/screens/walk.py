@@ -53,7 +53,7 @@ class WalkScreen(ModalScreen[Options | None]):
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")
-            yield Label(unreachable_title(self._found), id="unreachable-title")
+            yield Static(unreachable_title(self._found), id="unreachable-title")
             table: DataTable[str] = DataTable(
                 cursor_type="row", zebra_stripes=True, id="unreachable-table"
             )
@@ -62,7 +62,7 @@ class WalkScreen(ModalScreen[Options | None]):
             table.styles.max_height = 10
             yield table
             smallest = smallest_line(self._found)
-            yield Label(f"{smallest[0].upper()}{smallest[1:]}.", id="smallest-outcap")
+            yield Static(f"{smallest[0].upper()}{smallest[1:]}.", id="smallest-outcap")
             yield Static(
                 "Enter shows that call or page · Tab switches lists · Escape closes. "
                 "A page cut to fit counts as seen by the walk; its tail is listed as unreachable.",
