@@ -127,7 +127,9 @@ class ReplayFlow:
                 app.call_from_thread(slow.stop)
                 app.call_from_thread(app.notify, message, severity="error", timeout=10)
                 return
-            if not get_current_worker().is_cancelled:
+            if get_current_worker().is_cancelled:  # r again: the newer report is shown
+                app.call_from_thread(slow.stop)
+            else:
                 app.call_from_thread(show, summary, tree)
 
         def show(summary: str, tree: tuple[Node, ...]) -> None:

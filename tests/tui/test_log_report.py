@@ -10,7 +10,15 @@ from textual.pilot import Pilot
 from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
-from tui_support import book_doc, careless_log, run, settle, wait_until, write_doc
+from tui_support import (
+    RecordingApp,
+    book_doc,
+    careless_log,
+    run,
+    settle,
+    wait_until,
+    write_doc,
+)
 
 from siftui.serve.calllog import read_log
 from siftui.serve.logreport import report
@@ -189,3 +197,46 @@ def test_a_changed_file_is_not_counted_as_what_the_agent_read(log: Path, tmp_pat
         assert str(find(tree.root, "never read: 6-8").label) == "never read: 6-8"
 
     run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def test_a_log_without_findings_says_none_in_each_section(tmp_path: Path) -> None:
+    assert report_tree(report([])) == ()
+    path = write_doc(book_doc(), tmp_path, "book.json")
+    entries = read_log(careless_log(book_doc(), str(path), tmp_path))[:1]  # the map only
+    (document,) = report_tree(report(entries, {entries[0].sha256 or "": book_doc()}))
+    sections = [node.label for node in document.children if node.label.endswith(": none")]
+    assert sections == [
+        "identical calls repeated (loops): none",
+        "errors: none",
+        "grep patterns with no matches: none",
+        "cut answers: none",
+    ]
+
+
+def test_an_unexpected_failure_is_one_line_and_the_replay_goes_on(
+    log: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from siftui.tui import replay_flow
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    def broken(entries: object) -> dict[str, object]:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(replay_flow, "documents_of", broken)
+
+    app = RecordingApp(None, None, read_log(log))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        assert isinstance(app, RecordingApp)
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: any("disk on fire" in seen for seen in app.seen))
+        (message,) = [seen for seen in app.seen if "disk on fire" in seen]
+        assert message.startswith("making the log report: unexpected RuntimeError: disk on fire")
+        assert "\n" not in message
+        assert not isinstance(app.screen, LogReportScreen)
+        await pilot.press("down")
+        await wait_until(pilot, lambda: app.query_one(CallList).cursor_row == 1)
+
+    run(app, scenario, size=(140, 40))
