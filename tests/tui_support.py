@@ -39,6 +39,70 @@ def long_doc() -> Doc:
     return Doc("A  Long  Test", 64, tuple(pages), outline)
 
 
+def uneven_doc() -> Doc:
+    """Page 2 far over an OutCap of 3,000, page 4 a little over, page 3 a single huge line."""
+    words = "\n".join(f"line {n} of the long page" for n in range(400))
+    rows = "\n".join(f"row {n}" for n in range(500))
+    return Doc("Uneven", 5, ("a short first page", words, "y" * 4_000, rows, "the end"), ())
+
+
+def book_doc() -> Doc:
+    """Eight short pages: at an OutCap of 1,200 the map shows page 1, a range four pages."""
+    return Doc(
+        "Book",
+        8,
+        tuple(
+            "\n".join(f"Page {page} line {line}: the quick brown fox jumps" for line in range(6))
+            for page in range(1, 9)
+        ),
+        (),
+    )
+
+
+# A careless agent (as in tests/reports/test_logreport.py) at OutCap 1,200 on book_doc():
+# the map, a range cut with a note it never follows, a re-read then the same call again
+# (a loop), a bad pattern fixed at once by one with no match, a page out of range.
+CARELESS: tuple[tuple[str, str], ...] = (
+    ("", ""),
+    ("2-8", ""),
+    ("2-3", ""),
+    ("2-3", ""),
+    ("", "fox ("),
+    ("", "fox \\("),
+    ("", "line 5"),
+    ("99", ""),
+)
+
+
+def careless_log(doc: Doc, path: str, folder: Path, out_cap: int = 1200) -> Path:
+    """A call log of CARELESS on ``doc`` (stored at ``path``, as the log names it), then
+    a call of another tool, which names no document. Errors hold render's messages."""
+    from dataclasses import replace
+
+    from siftui.cache import file_sha256
+    from siftui.render import BadGrep, BadPages, Options, render
+    from siftui.serve.calllog import LogEntry, entry_to_line
+
+    sha = file_sha256(path)
+    name = Path(path).name
+    lines = []
+    for number, (pages, grep) in enumerate(CARELESS, 1):
+        time = f"2026-01-01T10:00:{number:02d}Z"
+        try:
+            answer = render(doc, Options(pages=pages, grep=grep, out_cap=out_cap))
+        except (BadGrep, BadPages) as error:
+            entry = LogEntry(time, name, path, sha, pages, grep, out_cap, 1.0, None, str(error))
+        else:
+            entry = LogEntry(time, name, path, sha, pages, grep, out_cap, 1.0, answer)
+        lines.append(entry_to_line(entry))
+    other = LogEntry("2026-01-01T10:01:00Z", "", "", None, "", "", out_cap, 0.1, None)
+    other = replace(other, tool="list_files", message="unknown tool: list_files")
+    lines.append(entry_to_line(other))
+    log = folder / "calls.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    return log
+
+
 def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
     path = folder / name
     path.write_text(to_json(doc), encoding="utf-8")

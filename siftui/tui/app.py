@@ -379,6 +379,13 @@ class SiftApp(App[int]):
         if self._acting_on("read pages with OCR") is not None:
             commands.toggle_ocr(self)
 
+    def action_log_report(self) -> None:
+        self.replay.report()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The report key exists only in a log replay."""
+        return action != "log_report" or self._log_entries is not None
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from siftui.render import Options
 from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Answer
+from siftui.unreachable import Unreachable, unreachable
+from siftui.walk import Call
 from siftui.walk import walk as walk_calls
 
 if TYPE_CHECKING:
@@ -14,7 +16,8 @@ if TYPE_CHECKING:
 
 
 def walk(app: SiftApp, answer: Answer) -> None:
-    """Every call an agent makes to read the document shown, in a worker; then the list."""
+    """Every call an agent makes to read the document shown and the text no pages= call
+    shows, in a worker; then the lists."""
     doc, request = answer.doc, answer.request
     if doc is None:
         app.notify("The walk needs the document open; this answer is only logged.")
@@ -22,9 +25,10 @@ def walk(app: SiftApp, answer: Answer) -> None:
 
     def work() -> None:
         calls = walk_calls(doc, request.options.out_cap)
-        app.call_from_thread(show, calls)
+        found = unreachable(doc, request.options.out_cap)
+        app.call_from_thread(show, calls, found)
 
-    def show(calls: list[object]) -> None:
+    def show(calls: list[Call], found: Unreachable) -> None:
         if app.request.source != request.source or app.opening is not None:
             return  # another document since: this walk is not of the one shown
 
@@ -32,7 +36,7 @@ def walk(app: SiftApp, answer: Answer) -> None:
             if options is not None and app.request.source == request.source:
                 app.propose(options, call=True)
 
-        app.push_screen(WalkScreen(calls, request.options.out_cap), chosen)  # type: ignore[arg-type]
+        app.push_screen(WalkScreen(calls, request.options.out_cap, found), chosen)
 
     app.run_worker(work, thread=True, exclusive=True, group="walk", description="walk")
 

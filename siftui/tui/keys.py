@@ -27,6 +27,14 @@ KEYS: tuple[Key, ...] = (
     # Help and Quit first: at 80 columns the footer cuts its tail.
     Key("question_mark", "help", "Help", "Keys and what the view shows", "?"),
     Key("q", "quit", "Quit", "Quit siftui", "q"),
+    # Only in a log replay (SiftApp.check_action hides it elsewhere, footer and palette).
+    Key(
+        "r",
+        "log_report",
+        "Report",
+        "Log replay: how the agent used the tool, call by call",
+        "r",
+    ),
     Key("c", "copy", "Copy", "Copy the answer, byte for byte, to the clipboard", "c"),
     Key(
         "j", "copy_json", "JSON", "Copy the answer as JSON, as siftui render --json prints it", "j"
@@ -57,7 +65,7 @@ def bindings() -> list[BindingType]:
 def system_commands(app: App[Any]) -> Iterator[SystemCommand]:
     """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])"."""
     for key in KEYS:
-        if key.action not in ("quit", "focus_view"):
+        if key.action not in ("quit", "focus_view") and app.check_action(key.action, ()):
             yield SystemCommand(
                 f"{key.label} ({key.shown})",
                 key.help,

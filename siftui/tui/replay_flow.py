@@ -5,6 +5,10 @@ answer at once. When the file is unchanged, the same call is made on the live
 document (opening it first if needed); when today's siftui gives the same
 bytes the live answer stays, so OutCap can be moved from there; otherwise the
 logged answer stays, flagged.
+
+`r` shows the log's report (siftui.serve.logreport) made in a worker: the
+documents are loaded only when the file still has the logged sha256; choosing a
+call number there jumps the replay to that call.
 """
 
 from __future__ import annotations
@@ -12,9 +16,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.worker import get_current_worker
+
+from siftui.errors import report_unexpected
 from siftui.serve.calllog import LogEntry
+from siftui.serve.logreport import report
+from siftui.serve.logreport_run import documents_of
+from siftui.serve.logreport_text import summary_line
+from siftui.tui.report_model import Node, report_tree
+from siftui.tui.screens import LogReportScreen
 from siftui.tui.state import Answer, Request, Source, logged_answer
-from siftui.tui.widgets.replay import ReplayStatus
+from siftui.tui.widgets.replay import CallList, ReplayStatus
 from siftui.walk import describe_options
 
 if TYPE_CHECKING:
@@ -91,3 +103,43 @@ class ReplayFlow:
             warning=True,
         )
         return logged_answer(answer.request, entry.rendered)
+
+    def report(self) -> None:
+        """The log's report, made in a worker, then its screen."""
+        app = self.app
+        lists = app.query(CallList)
+        if not lists:
+            app.notify("The report is of a call log: open one with siftui log FILE.")
+            return
+        calls = lists.first()
+        entries = list(calls.entries)
+        # Said only when it takes a while (documents to extract): a quick report just opens.
+        slow = app.set_timer(
+            0.5, lambda: app.notify("Making the report: reading the documents the calls read ...")
+        )
+
+        def work() -> None:
+            try:
+                found = report(entries, documents_of(entries))
+                summary, tree = summary_line(found), report_tree(found)
+            except Exception as error:  # one line for the user, the traceback logged
+                message = report_unexpected(error, "making the log report")
+                app.call_from_thread(slow.stop)
+                app.call_from_thread(app.notify, message, severity="error", timeout=10)
+                return
+            if get_current_worker().is_cancelled:  # r again: the newer report is shown
+                app.call_from_thread(slow.stop)
+            else:
+                app.call_from_thread(show, summary, tree)
+
+        def show(summary: str, tree: tuple[Node, ...]) -> None:
+            slow.stop()
+            app.push_screen(LogReportScreen(summary, tree), jump)
+
+        def jump(number: int | None) -> None:
+            if number is not None:
+                calls.show_call(number)
+
+        app.run_worker(
+            work, thread=True, exclusive=True, group="log-report", description="the log report"
+        )

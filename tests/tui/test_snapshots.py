@@ -15,10 +15,19 @@ import pytest
 from pdfs import make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input
-from tui_support import idle, long_doc, wait_until, write_doc
+from tui_support import (
+    book_doc,
+    careless_log,
+    idle,
+    long_doc,
+    uneven_doc,
+    wait_until,
+    write_doc,
+)
 
-from siftui.tui.app import SiftApp
-from siftui.tui.screens import HelpScreen, PasswordScreen
+from siftui.serve.calllog import read_log
+from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.screens import HelpScreen, LogReportScreen, PasswordScreen, WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
 
 SnapCompare = Callable[..., bool]
@@ -107,3 +116,37 @@ def test_help_at_80x24(snap_compare: SnapCompare, doc_path: Path) -> None:
         await pilot.pause(0.3)
 
     assert snap_compare(SiftApp(doc_path), terminal_size=(80, 24), run_before=before)
+
+
+def test_walk_lists_unreachable_pages(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    path = write_doc(uneven_doc(), tmp_path)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, SiftApp)
+        await _settled(pilot)
+        app.query_one(OutCapControl).value = 3_000
+        await idle(app, pilot)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WalkScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(SiftApp(path), terminal_size=SIZE, run_before=before)
+
+
+def test_log_report_screen(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the log names book.json relatively: one picture anywhere
+    write_doc(book_doc(), tmp_path, "book.json")
+    entries = read_log(careless_log(book_doc(), "book.json", tmp_path))
+
+    async def before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        await wait_until(pilot, lambda: app.query_one("#replay").display)
+        await idle(app, pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, LogReportScreen))
+        await pilot.pause(0.3)
+
+    assert snap_compare(create_log_app(entries), terminal_size=SIZE, run_before=before)

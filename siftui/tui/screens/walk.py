@@ -1,4 +1,9 @@
-"""The whole reading an agent makes by following the map and the notes."""
+"""The whole reading an agent makes by following the map and the notes, and what it leaves out.
+
+Two lists: the calls of the walk, and the pages whose block is longer than the
+OutCap (their tail no ``pages=`` call shows; see :mod:`siftui.unreachable`).
+Enter on a call proposes that call; Enter on a page proposes ``pages=P``.
+"""
 
 from __future__ import annotations
 
@@ -12,18 +17,32 @@ from textual.widgets import DataTable, Label, Static
 
 from siftui.render import Options
 from siftui.tui.widgets.counter import plural
+from siftui.unreachable import Unreachable, counter_line, smallest_line
 from siftui.walk import Call, describe_options, pages_shown
 
 
+def unreachable_title(found: Unreachable) -> str:
+    """The line above the list of pages with an unreachable tail."""
+    if not found.pages:
+        return f"Nothing is unreachable by pages= at OutCap {found.out_cap:,}."
+    line = counter_line(found)
+    return (
+        f"{line[0].upper()}{line[1:]}; a grep can show "
+        f"{found.grep_reachable_runes:,} of those runes."
+    )
+
+
 class WalkScreen(ModalScreen[Options | None]):
-    """Lists the calls of a walk; Enter on one dismisses with its options."""
+    """Lists the calls of a walk and the unreachable pages; Enter on one dismisses with
+    the options to propose."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,w", "close", "Close")]
 
-    def __init__(self, calls: list[Call], out_cap: int) -> None:
+    def __init__(self, calls: list[Call], out_cap: int, found: Unreachable) -> None:
         super().__init__()
         self._calls = calls
         self._out_cap = out_cap
+        self._found = found
 
     def compose(self) -> ComposeResult:
         total = sum(len(call.answer.content) for call in self._calls)
@@ -34,13 +53,24 @@ class WalkScreen(ModalScreen[Options | None]):
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")
+            yield Static(unreachable_title(self._found), id="unreachable-title")
+            table: DataTable[str] = DataTable(
+                cursor_type="row", zebra_stripes=True, id="unreachable-table"
+            )
+            table.display = bool(self._found.pages)
+            table.styles.height = "auto"  # the calls keep the room: at most 10 pages in view
+            table.styles.max_height = 10
+            yield table
+            smallest = smallest_line(self._found)
+            yield Static(f"{smallest[0].upper()}{smallest[1:]}.", id="smallest-outcap")
             yield Static(
-                "Enter shows that call · Escape closes. A page cut to fit counts as seen.",
+                "Enter shows that call or page · Tab switches lists · Escape closes. "
+                "A page cut to fit counts as seen by the walk; its tail is listed as unreachable.",
                 classes="hint",
             )
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#walk-table", DataTable)
         table.add_columns("#", "call", "kind", "pages", "runes", "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
             runes = len(call.answer.content)
@@ -54,11 +84,28 @@ class WalkScreen(ModalScreen[Options | None]):
                 call.answer.note,
                 key=str(number - 1),
             )
+        pages = self.query_one("#unreachable-table", DataTable)
+        pages.add_columns(
+            "page", "unreachable runes", "of the block", "% of the page", "grep can show"
+        )
+        for reach in self._found.pages:
+            pages.add_row(
+                str(reach.page),
+                f"{reach.runes:,}",
+                f"{reach.block_runes:,}",
+                f"{100 * reach.runes / reach.block_runes:.1f}%",
+                f"{reach.grep_reachable_runes:,}",
+                key=f"page {reach.page}",
+            )
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value
-        if key is not None:
+        if key is None:
+            return
+        if key.startswith("page "):
+            self.dismiss(Options(pages=key.removeprefix("page "), out_cap=self._out_cap))
+        else:
             self.dismiss(self._calls[int(key)].options)
 
     def action_close(self) -> None:

@@ -70,12 +70,24 @@ class CallList(DataTable[str | Text]):
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value
-        if key is None:
-            return
-        entry = self.entries[int(key)]
-        self.post_message(self.Chosen(entry, int(key) + 1))
+        if key is not None:
+            self._choose(int(key))
+
+    def _choose(self, index: int) -> None:
+        entry = self.entries[index]
+        self.post_message(self.Chosen(entry, index + 1))
         if entry.rendered is not None:
-            self._check(entry, int(key) + 1)
+            self._check(entry, index + 1)
+
+    def show_call(self, number: int) -> None:
+        """Move to call ``number`` (1-based) and replay it, even if the cursor is there."""
+        if not 1 <= number <= len(self.entries):
+            return
+        self.focus()
+        if self.cursor_row == number - 1:
+            self._choose(number - 1)  # no RowHighlighted for the row already highlighted
+        else:
+            self.move_cursor(row=number - 1)
 
     @work(thread=True, exclusive=True, group="replay", description="check a logged file")
     def _check(self, entry: LogEntry, number: int) -> None:
