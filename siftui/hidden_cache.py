@@ -113,6 +113,14 @@ def _put(cache: DocCache, key: str, inspection: Inspection) -> None:
     cache.evict()
 
 
+def _skipping(key: str, skip: frozenset[int]) -> str:
+    """The entry of the findings without the pages in ``skip`` (not the whole document's)."""
+    if not skip:
+        return key
+    pages = ",".join(str(page) for page in sorted(skip))
+    return hashlib.sha256(f"{key} skip {pages}".encode()).hexdigest()
+
+
 def cached_inspect(
     path: str | os.PathLike[str],
     *,
@@ -122,25 +130,37 @@ def cached_inspect(
     timeout: float | None = None,
     use_cache: bool = True,
     cache: DocCache | None = None,
+    skip: frozenset[int] = frozenset(),
 ) -> Inspection:
-    """``inspect_document()`` through the disk cache: the same result, the same errors."""
+    """``inspect_document()`` through the disk cache: the same result, the same errors.
+
+    ``skip``: the pages extraction could not read, left out (see inspect_document)."""
     if not use_cache or password is not None:
         return inspect_document(
-            path, password=password, max_pages=max_pages, progress=progress, timeout=timeout
+            path,
+            password=password,
+            max_pages=max_pages,
+            progress=progress,
+            timeout=timeout,
+            skip=skip,
         )
     where = check_file(path)
     store = DocCache.default() if cache is None else cache
     try:
         before = file_identity(where)
-        key = hidden_key(file_sha256(where), max_pages)
+        key = _skipping(hidden_key(file_sha256(where), max_pages), skip)
     except OSError:
-        return inspect_document(path, max_pages=max_pages, progress=progress, timeout=timeout)
+        return inspect_document(
+            path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
+        )
     found = _get(store, key)
     if found is not None:
         if progress is not None and found.pages_inspected:
             progress(found.pages_inspected, found.pages_inspected)
         return found
-    inspection = inspect_document(path, max_pages=max_pages, progress=progress, timeout=timeout)
+    inspection = inspect_document(
+        path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
+    )
     try:
         unchanged = file_identity(where) == before
     except OSError:
@@ -163,10 +183,7 @@ def cached_inspect_bytes(
     names it): what the MCP server's worker inspects, from the very bytes it served.
     ``skip``: the pages extraction could not read (a fact of these bytes), left out."""
     store = DocCache.default() if cache is None else cache
-    key = hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None)
-    if skip:  # not the whole document's entry, which `siftui inspect` reads
-        pages = ",".join(str(page) for page in sorted(skip))
-        key = hashlib.sha256(f"{key} skip {pages}".encode()).hexdigest()
+    key = _skipping(hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None), skip)
     found = _get(store, key)
     if found is not None:
         return found

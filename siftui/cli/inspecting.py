@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
-from siftui.extract import ExtractError, check_file
+from siftui.extract import ExtractError, NotReadable, check_file
 from siftui.findings import Inspection, inspection_json, pages_with, snippet, summary
-from siftui.load import LoadError, is_doc_json
+from siftui.load import LoadError, is_doc_json, load_doc_report
 from siftui.messages import quoted
 from siftui.output import encode_utf8
+from siftui.unreadable import describe
 
 EXIT_HIDDEN = 3
 
@@ -84,7 +86,19 @@ def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool
                 f"{quoted(path)}: a Doc JSON file holds text, not pages to look at; "
                 "inspect the document itself"
             )
-        return cached_inspect(path, password=password, max_pages=max_pages, use_cache=cache)
+        try:
+            return cached_inspect(path, password=password, max_pages=max_pages, use_cache=cache)
+        except NotReadable:
+            # A damaged page: if extraction reads the rest, inspect the rest, as it is read.
+            found = load_doc_report(path, password=password, max_pages=max_pages, use_cache=cache)
+            if not found.unreadable:
+                raise
+            warning = f"{quoted(path)}: {describe(found.unreadable)}"
+            print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
+            skip = frozenset(page.page for page in found.unreadable)
+            return cached_inspect(
+                path, password=password, max_pages=max_pages, use_cache=cache, skip=skip
+            )
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:

@@ -152,3 +152,20 @@ def test_bad_options_exit_2(hidden_pdf: Path, args: list[str]) -> None:
     done = run(*([str(hidden_pdf)] if args else []), *args)
     assert done.returncode == 2
     assert done.stderr.startswith("siftui: error: ") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_damaged_page_costs_its_own_findings_only(tmp_path: Path, cached: bool) -> None:
+    """Page 2 is in a page-tree cycle: extraction reads pages 1 and 3 (issue 16), and
+    so does the inspection, with the same one warning line, instead of refusing."""
+    from damaged import page_tree_pdf
+
+    cycle = tmp_path / "cycle.pdf"
+    cycle.write_bytes(page_tree_pdf(3, {2}))
+    flags = () if cached else ("--no-cache",)
+    result = run(str(cycle), *flags, cache=tmp_path / "cache")
+    assert (result.returncode, result.stdout) == (0, "no hidden text (3 pages inspected)\n")
+    assert result.stderr == (
+        f"siftui: warning: {cycle}: page 2 is damaged; its text is left empty "
+        "(cycle in page tree)\n"
+    )
