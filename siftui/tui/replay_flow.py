@@ -64,6 +64,13 @@ class ReplayFlow:
         if self.entry is not entry or entry.rendered is None:
             return
         app = self.app
+        if entry.tool != "read_pdf":  # a Word call's options are not a PDF request
+            self.status(
+                f"{self._where}: a {entry.tool} call; showing the logged answer "
+                "(the TUI re-runs read_pdf calls only)",
+                warning=True,
+            )
+            return
         if digest is None:
             self.status(
                 f"{self._where}: {entry.path} cannot be read now; showing the logged answer",

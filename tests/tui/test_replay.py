@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tui_support import run, settle, wait_until
 
 from siftui.extract import extract
-from siftui.render import Options, render
+from siftui.render import Options, Rendered, render
 from siftui.serve.calllog import LogEntry, entry_to_line, read_log
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.widgets.outcap import OutCapControl
@@ -155,3 +155,28 @@ def test_cli_log_errors_are_one_line(tmp_path: Path) -> None:
         assert done.returncode == 1
         assert done.stderr.decode().count("\n") == 1 and expected in done.stderr.decode()
         assert b"Traceback" not in done.stderr
+
+
+def test_a_word_call_shows_the_logged_answer_and_is_not_rerun_as_a_pdf(tmp_path: Path) -> None:
+    """A read_docx call's options are not a PDF request: re-running them through the
+    PDF path would show another answer than the agent's (or an error)."""
+    from dataclasses import replace
+
+    from siftui.serve.logfields import DocxArgs
+
+    word = tmp_path / "memo.docx"
+    word.write_bytes(b"PK\x03\x04 not really a package")
+    answer = Rendered("[P1#abcd]  Hello", False, 1, 1, 0, "")
+    entry = LogEntry("2026-01-01T10:00:00Z", word.name, str(word), None, "", "", 300, 1.0, answer)
+    entry = replace(entry, tool="read_docx", docx=DocxArgs(range="P1..P3"))
+    log = tmp_path / "calls.jsonl"
+    log.write_text(entry_to_line(entry), encoding="utf-8")
+    entries = read_log(log)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "read_docx call" in replay_text(app))
+        await settle(app, pilot)
+        assert "re-runs read_pdf calls only" in replay_text(app)
+        assert app.answer is not None and app.answer.rendered == answer
+
+    run(create_log_app(entries), scenario, size=(140, 40))
