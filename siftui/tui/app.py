@@ -211,11 +211,21 @@ class SiftApp(App[int]):
             return
         self._facts = outcome.answer.facts
         if outcome.error:
-            self.answer = outcome.answer
+            self.answer = self._dress(outcome.answer)
             return
         self._earlier.clear()
-        self.answer = self.replay.compare(outcome.answer)
+        self.answer = self._dress(self.replay.compare(outcome.answer))
         self.counter.made(self.answer)
+
+    def _dress(self, answer: Answer) -> Answer:
+        """``answer`` with what is known about its document beside the Doc: the pages
+        that could not be read (and, once workers found them, more; see extras)."""
+        opened, facts = self.opened, answer.facts
+        if opened is None or facts is None or answer.doc is not opened.doc:
+            return answer
+        if facts.unreadable != opened.unreadable:
+            facts = replace(facts, unreadable=opened.unreadable)
+        return answer if facts is answer.facts else replace(answer, facts=facts)
 
     def watch_answer(self, answer: Answer | None) -> None:
         view = self.query_one(ContentView)

@@ -15,6 +15,7 @@ from siftui.tokens import VocabularyError, count_pages
 from siftui.tui.widgets.counter import CounterLine, plural
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
+from siftui.unreadable import describe
 
 if TYPE_CHECKING:
     from siftui.doc import Doc
@@ -25,7 +26,10 @@ if TYPE_CHECKING:
 def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
     """Start the after-work for ``opened`` (``plain``: the same file read without OCR)."""
     doc, source = opened.doc, opened.source
-    empty = [page for page, text in enumerate(doc.pages, 1) if not text.strip()]
+    damaged = {item.page for item in opened.unreadable}
+    empty = [
+        page for page, text in enumerate(doc.pages, 1) if not text.strip() and page not in damaged
+    ]
     ocr_pages: tuple[int, ...] = ()
     if source.ocr and plain is not None and plain.source.path == source.path:
         ocr_pages = read_by_ocr(plain.doc, doc)
@@ -39,6 +43,13 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
             f"Tesseract read {plural(len(ocr_pages), 'page')} without text: "
             f"p. {listed(ocr_pages)}. Their page markers are marked OCR.",
             title="OCR",
+            timeout=10,
+        )
+    if opened.unreadable:
+        app.notify(
+            describe(opened.unreadable) + ". The strip marks them with !.",
+            title="Damaged pages",
+            severity="warning",
             timeout=10,
         )
     if empty:
