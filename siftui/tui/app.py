@@ -27,9 +27,10 @@ from textual.widgets import Footer, Header, Input, Label, Static
 from siftui.doc import Doc
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
-from siftui.tui import background, commands
+from siftui.tui import background, commands, hidden_flow
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
+from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import bindings, system_commands
 from siftui.tui.opening import Opened, OpenFlow
@@ -91,6 +92,7 @@ class SiftApp(App[int]):
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self._plain: Opened | None = None
         self._extras_for: Source | None = None
+        self.extras = Extras(self)  # what workers find after an answer is painted
 
     @property
     def last_copy(self) -> CopyReport | None:
@@ -211,21 +213,11 @@ class SiftApp(App[int]):
             return
         self._facts = outcome.answer.facts
         if outcome.error:
-            self.answer = self._dress(outcome.answer)
+            self.answer = self.extras.dress(outcome.answer)
             return
         self._earlier.clear()
-        self.answer = self._dress(self.replay.compare(outcome.answer))
+        self.answer = self.extras.dress(self.replay.compare(outcome.answer))
         self.counter.made(self.answer)
-
-    def _dress(self, answer: Answer) -> Answer:
-        """``answer`` with what is known about its document beside the Doc: the pages
-        that could not be read (and, once workers found them, more; see extras)."""
-        opened, facts = self.opened, answer.facts
-        if opened is None or facts is None or answer.doc is not opened.doc:
-            return answer
-        if facts.unreadable != opened.unreadable:
-            facts = replace(facts, unreadable=opened.unreadable)
-        return answer if facts is answer.facts else replace(answer, facts=facts)
 
     def watch_answer(self, answer: Answer | None) -> None:
         view = self.query_one(ContentView)
@@ -242,6 +234,7 @@ class SiftApp(App[int]):
             if source != self._extras_for and source == self.opened.source:
                 self._extras_for = source  # once the first answer is painted: the rest
                 self.call_after_refresh(background.start, self, self.opened, self._plain)
+        self.call_after_refresh(self.extras.after, answer)
 
     def set_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
@@ -265,6 +258,10 @@ class SiftApp(App[int]):
     @on(OutCapControl.Changed)
     def _outcap_changed(self, event: OutCapControl.Changed) -> None:
         self.propose(replace(self.request.options, out_cap=event.value), typed=True)
+
+    @on(TokenLine.Counted)
+    def _tokens_counted(self, event: TokenLine.Counted) -> None:
+        self.extras.counted(event.content, event.counts)
 
     @on(PageStrip.Selected)
     def _strip_selected(self, event: PageStrip.Selected) -> None:
@@ -388,6 +385,10 @@ class SiftApp(App[int]):
     def action_toggle_ocr(self) -> None:
         if self._acting_on("read pages with OCR") is not None:
             commands.toggle_ocr(self)
+
+    def action_hidden(self) -> None:
+        if self._acting_on("list hidden text") is not None:
+            hidden_flow.list_hidden(self)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

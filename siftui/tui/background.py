@@ -1,6 +1,7 @@
 """Work that waits until a document's first answer is on screen, then runs in workers:
-grep tables, each page's token count, which pages without text hold images, and
-the notices about pages without text and pages read by OCR.
+grep tables, each page's token count, which pages without text hold images, the
+hidden-text inspection (siftui.tui.hidden_flow), and the notices about pages
+without text and pages read by OCR.
 
 Nothing here starts while a document opens, so opening is as fast as the CLI.
 """
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from siftui.docindex import index_of
 from siftui.load import is_doc_json
 from siftui.tokens import VocabularyError, count_pages
+from siftui.tui import hidden_flow
 from siftui.tui.widgets.counter import CounterLine, plural
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
@@ -97,6 +99,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
 
         app.call_from_thread(show)
 
+    hidden_flow.start(app, opened)
     app.run_worker(prepare_grep, thread=True, exclusive=True, group="prepare", description="grep")
     app.run_worker(page_tokens, thread=True, exclusive=True, group="page-tokens", description="t")
     app.run_worker(images, thread=True, exclusive=True, group="images", description="images")
