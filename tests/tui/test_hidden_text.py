@@ -103,12 +103,14 @@ def test_the_strip_view_and_counter_show_hidden_text(hidden_pdf: Path) -> None:
         visible = next(n for n, text in enumerate(view.lines) if "Visible control text" in text)
         assert view.hidden.lines.get(visible, ()) == ()
         # The highlight is its own style.
-        strip_line = view._line_strip(line)
-        styles = {seg.text: seg.style for seg in strip_line}
-        assert styles[injected] != styles.get(view.lines[line][:column] or "", None)
+        hidden_style = next(seg.style for seg in view._line_strip(line) if seg.text == injected)
+        plain_style = next(seg.style for seg in view._line_strip(visible) if seg.text.strip())
+        assert hidden_style is not None and plain_style is not None
+        assert hidden_style.bgcolor != plain_style.bgcolor
         assert answer.facts is not None
         assert counter_line(found.alarms) in _text_of(app.query_one(CounterLine))
         assert len(found.alarms) == len(ALARM_PAGES)
+        assert isinstance(app, RecordingApp)
         assert any("h lists them" in seen for seen in app.seen)
         # One page: the counter counts what this answer shows.
         app.query_one("#pages", Input).value = "4"
@@ -180,6 +182,7 @@ def test_a_document_without_hidden_text_shows_no_mark(tmp_path: Path) -> None:
         await pilot.press("h")
         await pilot.pause()
         assert not isinstance(app.screen, FindingsScreen)
+        assert isinstance(app, RecordingApp)
         assert any(seen.startswith("No hidden text in visible.pdf") for seen in app.seen)
 
     run(app, scenario)

@@ -42,6 +42,7 @@ def test_a_page_tree_cycle_opens_the_document_and_marks_the_damaged_page(tmp_pat
         assert "could not be read" not in strip.tip(drawn[0])
         legend = strip.render().plain.split("\n")[1]
         assert f"{UNREADABLE_GLYPH} unreadable" in legend
+        assert isinstance(app, RecordingApp)
         assert any("page 2 is damaged" in seen for seen in app.seen)
 
     run(app, scenario)
