@@ -42,9 +42,13 @@ def answer_fits(answer: Answer) -> list[Fit]:
     return fit(content, answer.agents.table, _counter(counts))
 
 
+def measured(fit_: Fit) -> str:
+    """The size in the agent's unit: "3,210 tokens (o200k, as an estimate)", "counting tokens …"."""
+    if fit_.size is None and fit_.measured.endswith(COUNTING):
+        return COUNTING
+    return fit_.measured
+
+
 def short(fit_: Fit) -> str:
     """ "✓ Claude Code Read tool 3,210 tokens (o200k, as an estimate)" """
-    measured = fit_.measured
-    if fit_.size is None:
-        measured = COUNTING if measured.endswith(COUNTING) else measured
-    return f"{fit_.verdict} {fit_.agent.name} {measured}"
+    return f"{fit_.verdict} {fit_.agent.name} {measured(fit_)}"

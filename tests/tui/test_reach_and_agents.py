@@ -12,7 +12,7 @@ from siftui.agents import fit
 from siftui.agents_load import count_tokens, load_agents
 from siftui.doc import Doc
 from siftui.tui.app import SiftApp
-from siftui.tui.fits import short
+from siftui.tui.fits import measured
 from siftui.tui.strip_model import UNREACHABLE_GLYPH
 from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.outcap import OutCapControl
@@ -103,12 +103,13 @@ def test_the_counter_checks_the_answer_against_every_agent(tmp_path: Path) -> No
         content = answer.rendered.content
         fits = fit(content, load_agents(), count_tokens)
         assert len(fits) == 9 and fits[-1].agent.name == "Tiny tool"
-        shown = _counter(app)
-        for each in fits:
-            assert short(each) in " ".join(shown.split()), short(each)
+        shown = " ".join(_counter(app).split())
+        for each in fits:  # each agent, its verdict, and the size in its unit before it
+            at = shown.index(f"{each.verdict} {each.agent.name}")
+            assert shown.rindex(f"{measured(each)}: ", 0, at) > shown.rindex("agents: ", 0, at)
         tiny = fits[-1]
         assert tiny.verdict == "✗" and tiny.measured == f"{len(content):,} chars"
-        assert "tokens (o200k, as an estimate)" in " ".join(shown.split())
+        assert "tokens (o200k, as an estimate): ✓ Claude Code MCP tool output" in shown
         # A smaller answer fits the tiny tool.
         app.query_one("#pages").value = "1"  # type: ignore[attr-defined]
         await pilot.press("enter")

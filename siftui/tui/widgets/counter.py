@@ -6,8 +6,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from siftui.agents import Fit
 from siftui.layout import Kind
-from siftui.tui.fits import answer_fits, short
+from siftui.tui.fits import answer_fits, measured
 from siftui.tui.state import Answer, shown_pages, totals_of
 from siftui.tui.widgets.view import hidden_of
 from siftui.unreachable import counter_line as unreachable_line
@@ -77,7 +78,8 @@ _VERDICT_STYLES = {"✓": "green", "⚠": "bold yellow", "✗": "bold red", "?":
 
 
 def agents_text(answer: Answer) -> Text:
-    """ "agents: ✓ Claude Code Read tool 3,210 tokens (o200k, as an estimate) · ..." """
+    """Each agent's verdict, grouped by the size measured in its unit:
+    "agents: 63 tokens (o200k, as an estimate): ✓ Claude Code Read tool, ✓ … · 303 chars: ✓ …" """
     text = Text()
     if answer.agents is not None and answer.agents.error:
         text.append(f"agents: {answer.agents.error}", style="italic")
@@ -85,12 +87,19 @@ def agents_text(answer: Answer) -> Text:
     fits = answer_fits(answer)
     if not fits:
         return text
+    groups: dict[str, list[Fit]] = {}
+    for each in fits:
+        groups.setdefault(measured(each), []).append(each)
     text.append("agents: ", style="bold")
-    for number, each in enumerate(fits):
+    for number, (size, members) in enumerate(groups.items()):
         if number:
             text.append(" · ")
-        text.append(each.verdict, style=_VERDICT_STYLES.get(each.verdict, ""))
-        text.append(short(each)[len(each.verdict) :])
+        text.append(f"{size}: ", style="italic")
+        for place, each in enumerate(members):
+            if place:
+                text.append(", ")
+            text.append(each.verdict, style=_VERDICT_STYLES.get(each.verdict, ""))
+            text.append(f" {each.agent.name}")
     return text
 
 
