@@ -89,6 +89,8 @@ for byte.
 | `ctrl+p` | Command palette (every key above is there too) |
 
 **Page strip**: click a page (or arrows and Enter on it) to ask for it.
+`×` no text, `!` a page that could not be read, `◆` text no reader of the page
+sees (`h` lists it), `»` a tail no pages= call shows at this OutCap.
 
 **OutCap** is the budget in code points ("runes"). Drag the slider, use the
 arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).
