@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from siftui.doc import Doc
+from siftui.errors import report_unexpected
 from siftui.findings import Inspection
 from siftui.tokens import TokenCounts
 from siftui.tui.state import Agents, Answer, Source
@@ -39,7 +41,8 @@ class Extras:
         self._agents_started = False
         self._reach: OrderedDict[tuple[Source, int], Unreachable] = OrderedDict()
         self._counts: OrderedDict[str, TokenCounts] = OrderedDict()
-        self._reaching: tuple[Source, int] | None = None
+        self._reaching: tuple[Source, int] | None = None  # being worked out now
+        self._wanted: tuple[tuple[Source, int], Doc] | None = None  # next, once it is done
 
     # ------------------------------------------------------------ the answer, dressed
 
@@ -103,25 +106,47 @@ class Extras:
         doc, source = answer.doc, answer.request.source
         if answer.unreachable is not None or doc is None or source is None:
             return
-        key = (source, answer.options.out_cap)
-        if key == self._reaching:
-            return  # already being worked out (the answer was only dressed again)
-        self._reaching = key
+        self._reach_next((source, answer.options.out_cap), doc)
+
+    def _reach_next(self, key: tuple[Source, int], doc: Doc) -> None:
+        """Work out ``key`` in a worker, one at a time: while one runs (a thread cannot be
+        stopped), only the newest OutCap asked for waits, so a dragged slider never
+        piles up threads that slow the answers down."""
+        if key in self._reach or key == self._reaching:
+            return
+        if self._reaching is not None:
+            self._wanted = (key, doc)
+            return
+        self._reaching, self._wanted = key, None
+        app = self.app
 
         def work() -> None:
-            found = unreachable(doc, key[1])
+            found: Unreachable | None = None
+            try:
+                found = unreachable(doc, key[1])
+            except Exception as error:  # a bug in siftui: logged, and the counter goes without
+                report_unexpected(error, "finding the unreachable tail")
             app.call_from_thread(self._reached, key, found)
 
-        app.run_worker(work, thread=True, exclusive=True, group="reach", description="unreachable")
+        app.run_worker(work, thread=True, group="reach", description="unreachable")
 
-    def _reached(self, key: tuple[Source, int], found: Unreachable) -> None:
-        if self._reaching == key:
-            self._reaching = None
-        self._reach[key] = found
-        self._reach.move_to_end(key)
-        while len(self._reach) > REACH_CACHE:
-            self._reach.popitem(last=False)
-        self.redress()
+    def _reached(self, key: tuple[Source, int], found: Unreachable | None) -> None:
+        self._reaching = None
+        if found is not None:
+            self._reach[key] = found
+            self._reach.move_to_end(key)
+            while len(self._reach) > REACH_CACHE:
+                self._reach.popitem(last=False)
+            self.redress()
+        wanted, self._wanted = self._wanted, None
+        answer = self.app.answer
+        if (
+            wanted is not None
+            and answer is not None
+            and answer.doc is wanted[1]
+            and answer.options.out_cap == wanted[0][1]
+        ):
+            self._reach_next(*wanted)
 
     def _load_agents(self) -> None:
         from siftui.agents import AgentsError

@@ -137,3 +137,27 @@ def test_a_bad_agents_file_is_one_line_in_the_counter(
         assert "agents: " in _counter(app) and "line 2" in _counter(app)
 
     run(app, scenario, size=(120, 40))
+
+
+def test_a_dragged_outcap_ends_with_the_tail_of_the_last_outcap(tmp_path: Path) -> None:
+    app = SiftApp(write_doc(DOC, tmp_path))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        control = app.query_one(OutCapControl)
+        for value in (1000, 2000, 3000, 4000, 1500):
+            control.value = value
+            await pilot.pause(0)
+        await wait_until(
+            pilot,
+            lambda: (
+                app.answer is not None
+                and app.answer.options.out_cap == 1500
+                and app.answer.unreachable is not None
+            ),
+        )
+        await idle(app, pilot)
+        assert app.answer is not None and app.answer.unreachable == unreachable(DOC, 1500)
+        assert counter_line(unreachable(DOC, 1500)) in _counter(app)
+
+    run(app, scenario, size=(120, 40))
