@@ -6,7 +6,7 @@ from pathlib import Path
 
 from damaged import page_text, page_tree_pdf
 from textual.pilot import Pilot
-from tui_support import RecordingApp, run, settle
+from tui_support import RecordingApp, run, settle, wait_until
 
 from siftui.tui.app import SiftApp
 from siftui.tui.strip_model import UNREADABLE_GLYPH, Kind
@@ -74,5 +74,22 @@ def test_a_readable_document_shows_no_unreadable_mark(tmp_path: Path) -> None:
         await settle(app, pilot)
         strip = app.query_one(PageStrip)
         assert UNREADABLE_GLYPH not in strip.render().plain
+
+    run(app, scenario)
+
+
+def test_h_says_why_a_damaged_document_was_not_inspected(tmp_path: Path) -> None:
+    app = RecordingApp(_cyclic(tmp_path))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: "not inspected" in app.extras.hidden_note)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app, RecordingApp)
+        assert any(
+            seen.startswith("hidden text was not inspected: ") and "page 2" in seen
+            for seen in app.seen
+        )
 
     run(app, scenario)
