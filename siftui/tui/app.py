@@ -220,7 +220,10 @@ class SiftApp(App[int]):
         self.counter.made(self.answer)
 
     def watch_answer(self, answer: Answer | None) -> None:
-        view = self.query_one(ContentView)
+        views = self.query(ContentView)
+        if not views:
+            return  # the app is closing: a worker's late result has nothing to show on
+        view = views.first()
         if answer is None:
             view.border_title = (
                 f"opening {self.opening.name} …" if self.opening else "no document · press o"

@@ -74,7 +74,7 @@ class Extras:
     def redress(self) -> None:
         """Show the answer again with what background work has found since."""
         app = self.app
-        if app.answer is not None:
+        if app.is_running and app.answer is not None:
             dressed = self.dress(app.answer)
             if dressed is not app.answer:
                 app.answer = dressed

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from siftui.tui.opening import Opened
 
 
+class Stopped(Exception):
+    """The inspection is no longer wanted."""
+
+
 def start(app: SiftApp, opened: Opened) -> None:
     """Inspect the file open for hidden text, in a worker (once per file version)."""
     source = opened.source
@@ -32,11 +36,19 @@ def start(app: SiftApp, opened: Opened) -> None:
         return
     app.extras.hidden_note = f"still looking for hidden text in {source.name} …"
 
+    def progress(done: int, total: int) -> None:
+        # Called after each page: stop when the app quits or another document opens,
+        # so quitting never waits for the rest of a long inspection.
+        if not app.is_running or app.opened is not opened:
+            raise Stopped
+
     def work() -> None:
         from siftui.hidden_cache import cached_inspect
 
         try:
-            found = cached_inspect(source.path, password=opened.password)
+            found = cached_inspect(source.path, password=opened.password, progress=progress)
+        except Stopped:
+            return
         except ExtractError as error:
             app.call_from_thread(failed, f"hidden text was not inspected: {error}")
             return
@@ -47,13 +59,13 @@ def start(app: SiftApp, opened: Opened) -> None:
         app.call_from_thread(done, found)
 
     def failed(message: str) -> None:
-        if app.opened is opened:
+        if app.is_running and app.opened is opened:
             app.extras.hidden_note = message
 
     def done(found: object) -> None:
         from siftui.findings import Inspection
 
-        if app.opened is not opened or not isinstance(found, Inspection):
+        if not app.is_running or app.opened is not opened or not isinstance(found, Inspection):
             return
         app.extras.hidden_note = ""
         app.extras.found_hidden(opened, found)

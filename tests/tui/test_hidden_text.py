@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hidden_pdfs import HIDDEN, make_hidden_pdf, make_visible_pdf
@@ -186,3 +189,32 @@ def test_a_document_without_hidden_text_shows_no_mark(tmp_path: Path) -> None:
         assert any(seen.startswith("No hidden text in visible.pdf") for seen in app.seen)
 
     run(app, scenario)
+
+
+def test_quitting_stops_a_running_inspection(
+    hidden_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stopped = threading.Event()
+
+    def slow(path: Path, *, password: str | None = None, progress: Any = None) -> Inspection:
+        for page in range(600):  # a minute at most
+            time.sleep(0.1)
+            try:
+                progress(page, 600)
+            except BaseException:
+                stopped.set()
+                raise
+        raise AssertionError("the inspection was never stopped")
+
+    monkeypatch.setattr("siftui.hidden_cache.cached_inspect", slow)
+    app = SiftApp(hidden_pdf)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: app.answer is not None)
+        await wait_until(pilot, lambda: "still looking" in app.extras.hidden_note)
+        assert not stopped.is_set()
+
+    started = time.monotonic()
+    run(app, scenario)
+    assert stopped.wait(10)
+    assert time.monotonic() - started < 30
