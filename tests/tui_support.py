@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from siftui.doc import Doc, OutlineItem
 from siftui.docjson import to_json
 from siftui.tui.app import SiftApp
+from siftui.unreadable import Extraction
 
 Scenario = Callable[[SiftApp, Pilot[int]], Awaitable[None]]
 
@@ -154,20 +155,20 @@ class RecordingApp(SiftApp):
 
 @contextlib.contextmanager
 def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
-    """The TUI's loader (its ``load_doc``) waits for the event: a load as slow as the
-    test wants. Set on exit, so no thread stays blocked."""
-    from siftui.load import load_doc as real
+    """The TUI's loader (its ``load_doc_report``) waits for the event: a load as slow
+    as the test wants. Set on exit, so no thread stays blocked."""
+    from siftui.load import load_doc_report as real
     from siftui.tui.widgets import loader
 
     event = threading.Event()
 
-    def gated(*args: Any, **kwargs: Any) -> Doc:
+    def gated(*args: Any, **kwargs: Any) -> Extraction:
         event.wait(seconds)
         return real(*args, **kwargs)
 
-    loader.load_doc = gated  # type: ignore[attr-defined]
+    loader.load_doc_report = gated  # type: ignore[attr-defined]
     try:
         yield event
     finally:
         event.set()
-        loader.load_doc = real  # type: ignore[attr-defined]  # (the name it imported)
+        loader.load_doc_report = real  # type: ignore[attr-defined]  # (the name it imported)

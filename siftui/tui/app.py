@@ -27,9 +27,10 @@ from textual.widgets import Footer, Header, Input, Label, Static
 from siftui.doc import Doc
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
-from siftui.tui import background, commands
+from siftui.tui import background, commands, hidden_flow
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
+from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import bindings, system_commands
 from siftui.tui.opening import Opened, OpenFlow
@@ -91,6 +92,7 @@ class SiftApp(App[int]):
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self._plain: Opened | None = None
         self._extras_for: Source | None = None
+        self.extras = Extras(self)  # what workers find after an answer is painted
 
     @property
     def last_copy(self) -> CopyReport | None:
@@ -211,14 +213,17 @@ class SiftApp(App[int]):
             return
         self._facts = outcome.answer.facts
         if outcome.error:
-            self.answer = outcome.answer
+            self.answer = self.extras.dress(outcome.answer)
             return
         self._earlier.clear()
-        self.answer = self.replay.compare(outcome.answer)
+        self.answer = self.extras.dress(self.replay.compare(outcome.answer))
         self.counter.made(self.answer)
 
     def watch_answer(self, answer: Answer | None) -> None:
-        view = self.query_one(ContentView)
+        views = self.query(ContentView)
+        if not views:
+            return  # the app is closing: a worker's late result has nothing to show on
+        view = views.first()
         if answer is None:
             view.border_title = (
                 f"opening {self.opening.name} …" if self.opening else "no document · press o"
@@ -232,6 +237,7 @@ class SiftApp(App[int]):
             if source != self._extras_for and source == self.opened.source:
                 self._extras_for = source  # once the first answer is painted: the rest
                 self.call_after_refresh(background.start, self, self.opened, self._plain)
+        self.call_after_refresh(self.extras.after, answer)
 
     def set_error(self, message: str) -> None:
         widget = self.query_one("#request-error", Static)
@@ -255,6 +261,10 @@ class SiftApp(App[int]):
     @on(OutCapControl.Changed)
     def _outcap_changed(self, event: OutCapControl.Changed) -> None:
         self.propose(replace(self.request.options, out_cap=event.value), typed=True)
+
+    @on(TokenLine.Counted)
+    def _tokens_counted(self, event: TokenLine.Counted) -> None:
+        self.extras.counted(event.content, event.counts)
 
     @on(PageStrip.Selected)
     def _strip_selected(self, event: PageStrip.Selected) -> None:
@@ -385,6 +395,10 @@ class SiftApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The report key exists only in a log replay."""
         return action != "log_report" or self._log_entries is not None
+
+    def action_hidden(self) -> None:
+        if self._acting_on("list hidden text") is not None:
+            hidden_flow.list_hidden(self)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

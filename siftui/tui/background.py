@@ -1,6 +1,7 @@
 """Work that waits until a document's first answer is on screen, then runs in workers:
-grep tables, each page's token count, which pages without text hold images, and
-the notices about pages without text and pages read by OCR.
+grep tables, each page's token count, which pages without text hold images, the
+hidden-text inspection (siftui.tui.hidden_flow), and the notices about pages
+without text and pages read by OCR.
 
 Nothing here starts while a document opens, so opening is as fast as the CLI.
 """
@@ -12,9 +13,11 @@ from typing import TYPE_CHECKING
 from siftui.docindex import index_of
 from siftui.load import is_doc_json
 from siftui.tokens import VocabularyError, count_pages
+from siftui.tui import hidden_flow
 from siftui.tui.widgets.counter import CounterLine, plural
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
+from siftui.unreadable import describe
 
 if TYPE_CHECKING:
     from siftui.doc import Doc
@@ -25,7 +28,10 @@ if TYPE_CHECKING:
 def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
     """Start the after-work for ``opened`` (``plain``: the same file read without OCR)."""
     doc, source = opened.doc, opened.source
-    empty = [page for page, text in enumerate(doc.pages, 1) if not text.strip()]
+    damaged = {item.page for item in opened.unreadable}
+    empty = [
+        page for page, text in enumerate(doc.pages, 1) if not text.strip() and page not in damaged
+    ]
     ocr_pages: tuple[int, ...] = ()
     if source.ocr and plain is not None and plain.source.path == source.path:
         ocr_pages = read_by_ocr(plain.doc, doc)
@@ -39,6 +45,13 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
             f"Tesseract read {plural(len(ocr_pages), 'page')} without text: "
             f"p. {listed(ocr_pages)}. Their page markers are marked OCR.",
             title="OCR",
+            timeout=10,
+        )
+    if opened.unreadable:
+        app.notify(
+            describe(opened.unreadable) + ". The strip marks them with !.",
+            title="Damaged pages",
+            severity="warning",
             timeout=10,
         )
     if empty:
@@ -86,6 +99,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
 
         app.call_from_thread(show)
 
+    hidden_flow.start(app, opened)
     app.run_worker(prepare_grep, thread=True, exclusive=True, group="prepare", description="grep")
     app.run_worker(page_tokens, thread=True, exclusive=True, group="page-tokens", description="t")
     app.run_worker(images, thread=True, exclusive=True, group="images", description="images")

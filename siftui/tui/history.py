@@ -106,8 +106,12 @@ class CallCounter:
             self._stands = self.app.set_timer(STANDS, lambda: self._record(answer))
 
     def _record(self, answer: Answer) -> None:
-        if self.app.answer is answer and self.history.record(
-            answer.request, len(answer.rendered.content)
+        shown = self.app.answer
+        # The same answer, maybe since dressed with what background work found.
+        if (
+            shown is not None
+            and shown.same_as(answer)
+            and self.history.record(answer.request, len(answer.rendered.content))
         ):
             self.app.calls = self.history.snapshot()
 

@@ -46,6 +46,14 @@ KEYS: tuple[Key, ...] = (
     Key("n", "follow", "Next", "Make the call the note names, as the agent would", "n"),
     Key("w", "walk", "Walk", "Every call an agent makes to read the whole document", "w"),
     Key("o", "open", "Open", "Open another document", "o"),
+    Key(
+        "h",
+        "hidden",
+        "Hidden",
+        "List the text no reader of the page sees (Enter asks for its page)",
+        "h",
+        footer=False,
+    ),
     Key("b", "history_back", "Back", "Back to the previous call", "b", footer=False),
     Key("f", "history_forward", "Forward", "Forward to the next call", "f", footer=False),
     Key("left_square_bracket", "outcap_down", "Cap-", "OutCap one step down", "[", footer=False),
@@ -89,6 +97,8 @@ for byte.
 | `ctrl+p` | Command palette (every key above is there too) |
 
 **Page strip**: click a page (or arrows and Enter on it) to ask for it.
+`×` no text, `!` a page that could not be read, `◆` text no reader of the page
+sees (`h` lists it), `»` a tail no pages= call shows at this OutCap.
 
 **OutCap** is the budget in code points ("runes"). Drag the slider, use the
 arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).

@@ -19,6 +19,7 @@ from siftui.tui.screens import PasswordScreen
 from siftui.tui.state import Answer, Request, Source
 from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
+from siftui.unreadable import UnreadablePage
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp
@@ -26,11 +27,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Opened:
-    """The document open now: its identity, its Doc, and how it was opened."""
+    """The document open now: its identity, its Doc, how it was opened, and the
+    pages that could not be read (their text is empty)."""
 
     source: Source
     doc: Doc
     password: str | None
+    unreadable: tuple[UnreadablePage, ...] = ()
 
 
 class OpenFlow:
@@ -72,7 +75,7 @@ class OpenFlow:
     def loaded(self, event: Loader.Loaded) -> None:
         app = self.app
         self.path, self._before = None, None
-        app.opened = Opened(event.source, event.doc, event.password)
+        app.opened = Opened(event.source, event.doc, event.password, event.unreadable)
         app.query_one(NoteLine).problem = ""
         app.request = Request(event.source, app.request.options)
         app.new_document()

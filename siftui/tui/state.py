@@ -13,13 +13,24 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
+from siftui.agents import Agent
 from siftui.doc import Doc
 from siftui.docindex import index_of
 from siftui.errors import report_unexpected
 from siftui.layout import Kind, Layout, layout_of, pages_label
 from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.tokens import TokenCounts
 from siftui.tui.display import escape_controls
 from siftui.tui.strip_model import PageFacts, facts_of
+from siftui.unreachable import Unreachable
+
+
+@dataclass(frozen=True)
+class Agents:
+    """The agents table (siftui.agents_load), or why it could not be read."""
+
+    table: tuple[Agent, ...] = ()
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,14 @@ class Answer:
     doc: Doc | None
     facts: PageFacts | None = None
     logged: bool = False
+    # Found after the answer was painted (workers), then the answer is shown again with it:
+    unreachable: Unreachable | None = None  # what no pages= call shows at this OutCap
+    counts: TokenCounts | None = None  # the token line's counts of the content
+    agents: Agents | None = None  # the agents' caps the counter checks the answer against
+
+    def same_as(self, other: Answer) -> bool:
+        """The same answer to the same request (what background work adds aside)."""
+        return self.rendered is other.rendered and self.request == other.request
 
     @property
     def options(self) -> Options:

@@ -13,7 +13,10 @@ from math import ceil
 
 from siftui.doc import Doc
 from siftui.docindex import index_of
+from siftui.findings import Inspection
 from siftui.layout import Layout
+from siftui.unreachable import Unreachable
+from siftui.unreadable import UnreadablePage
 
 LEVELS = "▁▂▃▄▅▆▇█"
 
@@ -24,12 +27,25 @@ class Kind(Enum):
     HIT = "hit"  # grep shows a match on the page
     EMPTY = "empty"  # the page has no text (images on it, or not known)
     BLANK = "blank"  # the page has no text and no images: blank by design
+    UNREADABLE = "unreadable"  # the page could not be read (damaged): its text is empty
     OTHER = "other"  # extracted, not in this answer
     MISSING = "missing"  # in the file, not extracted (max_pages)
 
 
 # When a bucket holds pages of several kinds, the first kind here names it.
-_PRIORITY = (Kind.CUT, Kind.WHOLE, Kind.HIT, Kind.OTHER, Kind.EMPTY, Kind.BLANK, Kind.MISSING)
+_PRIORITY = (
+    Kind.CUT,
+    Kind.WHOLE,
+    Kind.HIT,
+    Kind.UNREADABLE,
+    Kind.OTHER,
+    Kind.EMPTY,
+    Kind.BLANK,
+    Kind.MISSING,
+)
+UNREADABLE_GLYPH = "!"
+HIDDEN_GLYPH = "◆"
+UNREACHABLE_GLYPH = "»"
 
 
 @dataclass(frozen=True)
@@ -40,6 +56,9 @@ class Cell:
     glyph: str
     kind: Kind
     empty: bool = False  # every page of the cell has no text
+    unreadable: tuple[UnreadablePage, ...] = ()  # its pages that could not be read
+    hidden: int = 0  # hidden-text findings (alarms) on its pages
+    unreachable: int = 0  # runes of its pages no pages= call shows at the answer's OutCap
 
     @property
     def pages(self) -> str:
@@ -48,13 +67,25 @@ class Cell:
 
 @dataclass(frozen=True)
 class PageFacts:
-    """What the strip needs of a Doc: each page's R1 block length and emptiness, and
-    (once known, from the sources layer) which pages without text hold images."""
+    """What the strip needs of a Doc: each page's R1 block length and emptiness, the
+    pages that could not be read, and (once known, from the sources layer) which
+    pages without text hold images and the hidden-text findings (None: not known yet)."""
 
     block_sizes: tuple[int, ...]
     empty: tuple[bool, ...]
     page_count: int
     images: tuple[bool, ...] | None = None
+    unreadable: tuple[UnreadablePage, ...] = ()
+    hidden: Inspection | None = None
+
+    def unreadable_on(self, first: int, last: int) -> tuple[UnreadablePage, ...]:
+        return tuple(item for item in self.unreadable if first <= item.page <= last)
+
+    def hidden_on(self, first: int, last: int) -> int:
+        """How many hidden-text alarms pages first..last hold."""
+        if self.hidden is None:
+            return 0
+        return sum(1 for found in self.hidden.alarms if first <= found.page <= last)
 
     @property
     def empty_pages(self) -> list[int]:
@@ -64,7 +95,10 @@ class PageFacts:
         return replace(self, images=images)
 
     def no_text_kind(self, page: int) -> Kind:
-        """EMPTY (images on it, or not known) or BLANK (no images: blank by design)."""
+        """UNREADABLE (damaged), EMPTY (images on it, or not known) or BLANK (no images:
+        blank by design)."""
+        if any(item.page == page for item in self.unreadable):
+            return Kind.UNREADABLE
         if self.images is not None and page <= len(self.images) and not self.images[page - 1]:
             return Kind.BLANK
         return Kind.EMPTY
@@ -88,13 +122,17 @@ def page_kinds(facts: PageFacts, layout: Layout) -> list[Kind]:
     return kinds
 
 
-def cells(facts: PageFacts, kinds: list[Kind], width: int) -> list[Cell]:
-    """At most ``width`` cells covering every page, in order."""
+def cells(
+    facts: PageFacts, kinds: list[Kind], width: int, reach: Unreachable | None = None
+) -> list[Cell]:
+    """At most ``width`` cells covering every page, in order (``reach``: the pages with
+    a tail no pages= call shows at the answer's OutCap)."""
     total = facts.page_count
     if total == 0 or width < 1:
         return []
     per_cell = ceil(total / width)
     largest = max(facts.block_sizes, default=0)
+    tails = {page.page: page.runes for page in reach.pages} if reach is not None else {}
     result = []
     for start in range(1, total + 1, per_cell):
         end = min(total, start + per_cell - 1)
@@ -107,24 +145,35 @@ def cells(facts: PageFacts, kinds: list[Kind], width: int) -> list[Cell]:
         empty = all(facts.empty[page - 1] for page in range(start, min(end, len(facts.empty)) + 1))
         empty = empty and start <= len(facts.empty)
         glyph = _glyph(biggest, largest, kind, empty, facts.no_text_kind(start))
-        result.append(Cell(start, end, runes, glyph, kind, empty))
+        unreadable = facts.unreadable_on(start, end)
+        hidden = facts.hidden_on(start, end)
+        tail = sum(tails.get(page, 0) for page in range(start, end + 1))
+        # One mark per cell, the gravest first: a damaged page, hidden text, a lost tail.
+        if unreadable:
+            glyph = UNREADABLE_GLYPH
+        elif hidden:
+            glyph = HIDDEN_GLYPH
+        elif tail:
+            glyph = UNREACHABLE_GLYPH
+        result.append(Cell(start, end, runes, glyph, kind, empty, unreadable, hidden, tail))
     return result
 
 
 def _glyph(size: int, largest: int, kind: Kind, empty: bool, no_text: Kind) -> str:
     if kind is Kind.MISSING:
         return "·"
-    if empty or kind in (Kind.EMPTY, Kind.BLANK):
+    if empty or kind in (Kind.EMPTY, Kind.BLANK, Kind.UNREADABLE):
         return "□" if no_text is Kind.BLANK else "×"
     if largest == 0 or size == 0:
         return LEVELS[0]
     return LEVELS[min(len(LEVELS) - 1, (size * len(LEVELS) - 1) // largest)]
 
 
-def facts_of(doc: Doc) -> PageFacts:
+def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
     index = index_of(doc)
     return PageFacts(
         block_sizes=tuple(len(block) for block in index.blocks),
         empty=tuple(not text.strip() for text in doc.pages),
         page_count=doc.page_count,
+        unreadable=unreadable,
     )

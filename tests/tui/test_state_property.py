@@ -24,7 +24,7 @@ from textual.widgets import Input, Static
 from tui_support import RecordingApp, idle, wait_until
 
 from siftui.layout import layout_of
-from siftui.load import load_doc
+from siftui.load import load_doc, load_doc_report
 from siftui.output import encode_utf8, rendered_json
 from siftui.render import BadGrep, BadPages, Options, render
 from siftui.tui.screens import PathScreen
@@ -65,12 +65,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 class Gate:
-    """Holds every load (the loader's load_doc) while closed."""
+    """Holds every load (the loader's load_doc_report) while closed."""
 
     def __init__(self) -> None:
         self.open = threading.Event()
         self.open.set()
-        self.real: Callable[..., Any] = load_doc
+        self.real: Callable[..., Any] = load_doc_report
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.open.wait(30)
@@ -80,7 +80,7 @@ class Gate:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    monkeypatch.setattr("siftui.tui.widgets.loader.load_doc", held)
+    monkeypatch.setattr("siftui.tui.widgets.loader.load_doc_report", held)
     try:
         yield held
     finally:

@@ -6,8 +6,12 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from siftui.agents import Fit
 from siftui.layout import Kind
+from siftui.tui.fits import answer_fits, measured
 from siftui.tui.state import Answer, shown_pages, totals_of
+from siftui.tui.widgets.view import hidden_of
+from siftui.unreachable import counter_line as unreachable_line
 
 BAR_CELLS = 20
 
@@ -56,14 +60,59 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
     if ocr_pages:
         listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
         text.append(f" · OCR: p. {listed}", style="bold")
+    warnings = [hidden_of(answer).counter_line()]
+    if answer.unreachable is not None:
+        warnings.append(unreachable_line(answer.unreachable))
+    warnings = [line for line in warnings if line]
+    if warnings:
+        text.append("\n")
+        text.append(" · ".join(warnings), style="bold")
+    agents = agents_text(answer)
+    if agents.plain:
+        text.append("\n")
+        text.append_text(agents)
+    return text
+
+
+_VERDICT_STYLES = {"✓": "green", "⚠": "bold yellow", "✗": "bold red", "?": "dim"}
+
+
+def agents_text(answer: Answer) -> Text:
+    """Each agent's verdict, grouped by the size measured in its unit:
+    "agents: 63 tokens (o200k, as an estimate): ✓ Claude Code Read tool, ✓ … · 303 chars: ✓ …" """
+    text = Text()
+    if answer.agents is not None and answer.agents.error:
+        text.append(f"agents: {answer.agents.error}", style="italic")
+        return text
+    fits = answer_fits(answer)
+    if not fits:
+        return text
+    groups: dict[str, list[Fit]] = {}
+    for each in fits:
+        groups.setdefault(measured(each), []).append(each)
+    text.append("agents: ", style="bold")
+    for number, (size, members) in enumerate(groups.items()):
+        if number:
+            text.append(" · ")
+        text.append(f"{size}: ", style="italic")
+        for place, each in enumerate(members):
+            if place:
+                text.append(", ")
+            text.append(each.verdict, style=_VERDICT_STYLES.get(each.verdict, ""))
+            text.append(f" {each.agent.name}")
     return text
 
 
 class CounterLine(Static):
-    """Two fixed lines drawn from the answer shown."""
+    """Lines drawn from the answer shown: its size, what it holds, hidden and
+    unreachable text, and which agents it fits."""
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
     ocr_pages: reactive[tuple[int, ...]] = reactive((), init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._rows = 0
 
     def watch_answer(self) -> None:
         self._draw()
@@ -72,6 +121,9 @@ class CounterLine(Static):
         self._draw()
 
     def _draw(self) -> None:
-        # Fixed-height lines: no layout pass needed (it costs ~40 ms on a full screen).
-        text = counter_text(self.answer, self.ocr_pages) if self.answer is not None else ""
-        self.update(text, layout=False)
+        text = counter_text(self.answer, self.ocr_pages) if self.answer is not None else Text()
+        # A layout pass (~40 ms on a full screen) only when the number of lines changes.
+        width = max(1, self.content_size.width)
+        rows = len(text.wrap(self.app.console, width)) if text.plain else 0
+        self.update(text, layout=rows != self._rows)
+        self._rows = rows

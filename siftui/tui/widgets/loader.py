@@ -1,7 +1,8 @@
 """Opening a document off the UI thread: a progress bar and three messages.
 
-The loader uses :func:`siftui.load.load_doc`, the CLI's own loader (the disk
-cache and the parallel extraction), and posts :class:`Loader.Loaded`,
+The loader uses :func:`siftui.load.load_doc_report`, the CLI's own loader (the
+disk cache and the parallel extraction), which also says which pages could not
+be read (their text is empty; the strip marks them), and posts :class:`Loader.Loaded`,
 :class:`Loader.LoadFailed` or :class:`Loader.NeedsPassword`. Only the newest
 open counts: an older one finishing late posts nothing.
 """
@@ -21,10 +22,11 @@ from siftui.cache import file_sha256
 from siftui.doc import Doc
 from siftui.errors import report_unexpected
 from siftui.extract import NeedsPassword, WrongPassword
-from siftui.load import LoadError, load_doc
+from siftui.load import LoadError, load_doc_report
 from siftui.messages import quoted
 from siftui.tui import preload
 from siftui.tui.state import Source
+from siftui.unreadable import UnreadablePage
 
 
 class Loader(Widget):
@@ -36,11 +38,18 @@ class Loader(Widget):
     """
 
     class Loaded(Message):
-        def __init__(self, source: Source, doc: Doc, password: str | None) -> None:
+        def __init__(
+            self,
+            source: Source,
+            doc: Doc,
+            password: str | None,
+            unreadable: tuple[UnreadablePage, ...] = (),
+        ) -> None:
             super().__init__()
             self.source = source
             self.doc = doc
             self.password = password
+            self.unreadable = unreadable  # the pages that could not be read
 
     class LoadFailed(Message):
         def __init__(self, path: Path, message: str) -> None:
@@ -109,11 +118,12 @@ class Loader(Widget):
         try:
             started = preload.take(path, password, ocr)  # begun before Textual started
             if started is not None:
-                digest, doc = started.wait(progress)
+                digest, found = started.wait(progress)
             else:
                 digest = file_sha256(path) if path.is_file() else ""
-                doc = load_doc(path, password=password, ocr=ocr, progress=progress)
-            message = Loader.Loaded(Source(path, digest, ocr), doc, password)
+                found = load_doc_report(path, password=password, ocr=ocr, progress=progress)
+            source = Source(path, digest, ocr)
+            message = Loader.Loaded(source, found.doc, password, found.unreadable)
         except LoadError as error:
             if error.reason is NeedsPassword:
                 message = Loader.NeedsPassword(path, "")

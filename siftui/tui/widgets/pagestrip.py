@@ -12,7 +12,17 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from siftui.tui.state import Answer
-from siftui.tui.strip_model import Cell, Kind, PageFacts, cells, page_kinds
+from siftui.tui.strip_model import (
+    HIDDEN_GLYPH,
+    UNREACHABLE_GLYPH,
+    UNREADABLE_GLYPH,
+    Cell,
+    Kind,
+    PageFacts,
+    cells,
+    page_kinds,
+)
+from siftui.unreachable import Unreachable
 
 _LEGEND = (
     (Kind.WHOLE, "▆", "whole"),
@@ -30,6 +40,8 @@ class PageStrip(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         *(f"pagestrip--{kind.value}" for kind in Kind),
         "pagestrip--cursor",
+        "pagestrip--hidden",
+        "pagestrip--unreachable",
         "pagestrip--cap",
         "pagestrip--legend",
     }
@@ -63,6 +75,7 @@ class PageStrip(Widget, can_focus=True):
         self._facts: PageFacts | None = None
         self._kinds: list[Kind] = []
         self._cap_page = 0
+        self._reach: Unreachable | None = None
         self._page_tokens: tuple[int, ...] = ()
 
     def watch_answer(self, answer: Answer | None) -> None:
@@ -76,12 +89,14 @@ class PageStrip(Widget, can_focus=True):
         facts = answer.facts if answer is not None else None
         if answer is None or facts is None:
             self._facts, self._kinds, self._cap_page = None, [], 0
+            self._reach = None
         else:
             if self.images is not None and len(self.images) == len(facts.empty):
                 facts = facts.with_images(self.images)
             self._facts = facts
             self._kinds = page_kinds(facts, answer.layout)
             self._cap_page = answer.layout.cap_page
+            self._reach = answer.unreachable
         self.refresh()
 
     @property
@@ -96,7 +111,7 @@ class PageStrip(Widget, can_focus=True):
     def current_cells(self) -> list[Cell]:
         if self._facts is None:
             return []
-        return cells(self._facts, self._kinds, max(1, self.content_size.width))
+        return cells(self._facts, self._kinds, max(1, self.content_size.width), self._reach)
 
     def render(self) -> Text:
         if self._facts is None:
@@ -105,7 +120,7 @@ class PageStrip(Widget, can_focus=True):
         marks = Text(no_wrap=True, overflow="crop")
         drawn = self.current_cells()
         for number, cell in enumerate(drawn):
-            style = self.get_component_rich_style(f"pagestrip--{cell.kind.value}")
+            style = self.get_component_rich_style(f"pagestrip--{_style_of(cell)}")
             if number == self.cursor and self.has_focus:
                 style += self.get_component_rich_style("pagestrip--cursor")
             strip.append(cell.glyph, style)
@@ -151,6 +166,27 @@ class PageStrip(Widget, can_focus=True):
                 kind, glyph, label = _IMAGES_LEGEND
             legend.append(glyph, self.get_component_rich_style(f"pagestrip--{kind.value}"))
             legend.append(f" {label}  ", dim)
+        # The marks below appear in the legend only when the strip shows them.
+        facts = self._facts
+        marks = (
+            (bool(facts and facts.unreadable), UNREADABLE_GLYPH, "unreadable", "unreadable"),
+            (
+                bool(facts and facts.hidden and facts.hidden.alarms),
+                HIDDEN_GLYPH,
+                "hidden",
+                "hidden text",
+            ),
+            (
+                bool(self._reach and self._reach.pages),
+                UNREACHABLE_GLYPH,
+                "unreachable",
+                "tail unreachable",
+            ),
+        )
+        for shown, glyph, style, label in marks:
+            if shown:
+                legend.append(glyph, self.get_component_rich_style(f"pagestrip--{style}"))
+                legend.append(f" {label}  ", dim)
         return legend
 
     def _cell_at(self, x: int) -> int | None:
@@ -162,8 +198,13 @@ class PageStrip(Widget, can_focus=True):
         if number is None:
             self.tooltip = None
             return
-        cell = self.current_cells()[number]
+        self.tooltip = self.tip(self.current_cells()[number])
+
+    def tip(self, cell: Cell) -> str:
+        """What the tooltip says of ``cell``."""
         what = "no text" if cell.empty and cell.kind is not Kind.BLANK else cell.kind.value
+        if cell.kind is Kind.UNREADABLE:
+            what = "no text"
         if cell.empty and cell.kind in (Kind.WHOLE, Kind.CUT):
             what = f"{cell.kind.value} · no text"
         tip = f"p. {cell.pages} · {what} · {cell.runes:,} runes"
@@ -171,7 +212,17 @@ class PageStrip(Widget, can_focus=True):
         if self._page_tokens:
             real = sum(self._page_tokens[cell.first - 1 : min(cell.last, len(self._page_tokens))])
             tip += f" (runes/4) · {real:,} o200k_base tokens of text"
-        self.tooltip = tip
+        for item in cell.unreadable:
+            tip += f"\np. {item.page} could not be read: {item.reason}; its text is left empty"
+        if cell.hidden:
+            spans = "span" if cell.hidden == 1 else "spans"
+            tip += f"\nhidden text: {cell.hidden} {spans} no reader of the page sees (h lists them)"
+        if cell.unreachable:
+            tip += (
+                f"\n{cell.unreachable:,} runes unreachable by pages= at this OutCap "
+                "(grep reaches part of them)"
+            )
+        return tip
 
     def on_click(self, event: events.Click) -> None:
         number = self._cell_at(event.x)
@@ -194,3 +245,16 @@ class PageStrip(Widget, can_focus=True):
         if 0 <= number < len(drawn):
             cell = drawn[number]
             self.post_message(self.Selected(self, cell.first, cell.last))
+
+
+def _style_of(cell: Cell) -> str:
+    """The component style of a cell: its kind's, or its mark's when not in the answer."""
+    if cell.kind in (Kind.WHOLE, Kind.CUT, Kind.HIT):
+        return str(cell.kind.value)
+    if cell.unreadable:
+        return str(Kind.UNREADABLE.value)
+    if cell.hidden:
+        return "hidden"
+    if cell.unreachable:
+        return "unreachable"
+    return str(cell.kind.value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import work
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -42,18 +43,28 @@ class TokenLine(Static):
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
 
+    class Counted(Message):
+        """``content`` has these counts (the app puts them in the answer)."""
+
+        def __init__(self, content: str, counts: TokenCounts) -> None:
+            super().__init__()
+            self.content = content
+            self.counts = counts
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._cache: dict[str, TokenCounts] = {}
+        self._counting: str | None = None
 
     def watch_answer(self, answer: Answer | None) -> None:
         if answer is None:
             self.update("", layout=False)
             return
         content = answer.rendered.content
-        counts = self._cache.get(content)
+        counts = answer.counts or self._cache.get(content)
         self.update(tokens_text(len(content), counts), layout=False)
-        if counts is None:  # after the answer is painted: counting must not delay it
+        if counts is None and content is not self._counting:
+            self._counting = content  # after the answer is painted: counting must not delay it
             self.call_after_refresh(self._count, content)
 
     @work(thread=True, exclusive=True, group="tokens", description="count the answer's tokens")
@@ -62,8 +73,11 @@ class TokenLine(Static):
         self.app.call_from_thread(self._counted, content, counts)
 
     def _counted(self, content: str, counts: TokenCounts) -> None:
+        if self._counting is content:
+            self._counting = None
         self._cache[content] = counts
         while len(self._cache) > CACHE_SIZE:
             del self._cache[next(iter(self._cache))]
         if self.answer is not None and self.answer.rendered.content == content:
             self.update(tokens_text(len(content), counts), layout=False)
+        self.post_message(self.Counted(content, counts))  # the counter's agents use them

@@ -9,10 +9,12 @@ the pattern compiled by siftui.grep's own rule (smart case).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -24,6 +26,7 @@ from siftui.grep import compile_pattern
 from siftui.layout import Layout, Role
 from siftui.render import BadGrep
 from siftui.tui.display import escape_controls
+from siftui.tui.hidden_marks import NONE, HiddenMarks, hidden_marks
 from siftui.tui.state import Answer
 
 
@@ -34,6 +37,7 @@ class ContentView(ScrollView, can_focus=True):
         "content--hit",
         "content--escape",
         "content--ocr",
+        "content--hidden",
     }
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
@@ -45,13 +49,25 @@ class ContentView(ScrollView, can_focus=True):
         self._lines: tuple[str, ...] = ()
         self._layout: Layout | None = None
         self._pattern: Any = None
+        self._hidden: HiddenMarks = NONE
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
 
     @property
     def lines(self) -> tuple[str, ...]:
         return self._lines
 
-    def watch_answer(self, answer: Answer | None) -> None:
+    @property
+    def hidden(self) -> HiddenMarks:
+        """Where the answer shown holds hidden text (drawn highlighted)."""
+        return self._hidden
+
+    def watch_answer(self, old: Answer | None, answer: Answer | None) -> None:
+        self._hidden = hidden_of(answer)
+        if answer is not None and old is not None and answer.same_as(old):
+            # The same answer, dressed with what a worker found: keep the place in it.
+            self._strips.clear()
+            self.refresh()
+            return
         self._layout = answer.layout if answer is not None else None
         self._lines = answer.layout.lines if answer is not None else ()
         self._pattern = None
@@ -98,11 +114,14 @@ class ContentView(ScrollView, can_focus=True):
         style = self.rich_style + self._style(role.value)
         if role is Role.MARKER and layout.marker_page(number) in self.ocr_pages:
             style += self._style("ocr")
+        spans: list[tuple[int, int, str]] = [
+            (mark.start, mark.end, "hidden") for mark in self._hidden.lines.get(number, ())
+        ]
         if role is Role.MATCH and self._pattern is not None:
-            segments = self._highlighted(line, layout.prefix_length(number), style)
-        else:
-            segments = self._escaped(line, style)
-        return Strip(segments)
+            spans += self._hits(line, layout.prefix_length(number))
+        if not spans:
+            return Strip(self._escaped(line, style))
+        return Strip(self._painted(line, style, spans))
 
     def _escaped(self, text: str, style: Style) -> list[Segment]:
         """Segments of ``text`` with unsafe characters shown as visible escapes."""
@@ -116,18 +135,45 @@ class ContentView(ScrollView, can_focus=True):
             segments.append(Segment(shown, escape_style if shown != char else style))
         return segments
 
-    def _highlighted(self, line: str, start: int, style: Style) -> list[Segment]:
-        body = line[start:]
-        hit_style = style + self._style("hit")
-        segments = self._escaped(line[:start], style)
-        position = 0
+    def _hits(self, line: str, start: int) -> list[tuple[int, int, str]]:
+        """The grep hits in a match line, after its ``p. N: `` prefix."""
+        hits = []
         # RE2 needs UTF-8: a lone surrogate is searched as U+FFFD, one code point for one.
-        for found in self._pattern.finditer(without_surrogates(body)):
+        for found in self._pattern.finditer(without_surrogates(line[start:])):
             begin, end = found.span()
-            if end == begin:
-                continue
-            segments += self._escaped(body[position:begin], style)
-            segments += self._escaped(body[begin:end], hit_style)
-            position = end
-        segments += self._escaped(body[position:], style)
+            if end > begin:
+                hits.append((start + begin, start + end, "hit"))
+        return hits
+
+    def _painted(self, line: str, style: Style, spans: list[tuple[int, int, str]]) -> list[Segment]:
+        """``line`` with each span's style added to its characters (they may overlap)."""
+        cuts = sorted({0, len(line), *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
+        segments: list[Segment] = []
+        for begin, end in pairwise(cuts):
+            piece_style = style
+            for name in ("hidden", "hit"):
+                if any(a <= begin and end <= b for a, b, kind in spans if kind == name):
+                    piece_style += self._style(name)
+            segments += self._escaped(line[begin:end], piece_style)
         return [segment for segment in segments if segment.text]
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over hidden text, the tooltip says how it is hidden."""
+        scroll_x, scroll_y = self.scroll_offset
+        region = self.scrollable_content_region
+        line = scroll_y + event.y - (region.y - self.region.y)
+        column = scroll_x + event.x - (region.x - self.region.x)
+        kind = self._hidden.kind_at(line, column) if line >= 0 and column >= 0 else ""
+        self.tooltip = (
+            f"hidden text: {kind.replace('_', ' ')} (the agent reads it)" if kind else None
+        )
+
+
+def hidden_of(answer: Answer | None) -> HiddenMarks:
+    """The hidden text the answer shows (none until the inspection is known)."""
+    if answer is None or answer.doc is None or answer.facts is None:
+        return NONE
+    inspection = answer.facts.hidden
+    if inspection is None or not inspection.alarms:
+        return NONE
+    return hidden_marks(answer.layout, answer.doc, inspection.alarms)

@@ -1,0 +1,170 @@
+"""What workers find about the answer after it is painted, put back into the answer.
+
+The answer is drawn at once; then workers find more: the document's
+hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
+at the answer's OutCap (:func:`siftui.unreachable.unreachable`, cached per
+document and OutCap), the agents table (siftui.agents_load) and the token
+line's counts of the content. Each result is kept here, and the answer shown
+is shown again *dressed* with it (:meth:`Extras.dress`), so every widget still
+draws from the one answer.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from siftui.doc import Doc
+from siftui.errors import report_unexpected
+from siftui.findings import Inspection
+from siftui.tokens import TokenCounts
+from siftui.tui.state import Agents, Answer, Source
+from siftui.unreachable import Unreachable, unreachable
+
+if TYPE_CHECKING:
+    from siftui.tui.app import SiftApp
+    from siftui.tui.opening import Opened
+
+REACH_CACHE = 32
+COUNTS_CACHE = 16
+
+
+class Extras:
+    def __init__(self, app: SiftApp) -> None:
+        self.app = app
+        # The hidden-text inspection of a file (its path and sha256), once done.
+        self.hidden: tuple[tuple[Path, str], Inspection] | None = None
+        self.hidden_note = ""  # why hidden text is not known yet (or at all)
+        self.agents: Agents | None = None
+        self._agents_started = False
+        self._reach: OrderedDict[tuple[Source, int], Unreachable] = OrderedDict()
+        self._counts: OrderedDict[str, TokenCounts] = OrderedDict()
+        self._reaching: tuple[Source, int] | None = None  # being worked out now
+        self._wanted: tuple[tuple[Source, int], Doc] | None = None  # next, once it is done
+
+    # ------------------------------------------------------------ the answer, dressed
+
+    def dress(self, answer: Answer) -> Answer:
+        """``answer`` with all that is known beside it now."""
+        changes: dict[str, object] = {}
+        opened, facts = self.app.opened, answer.facts
+        if opened is not None and facts is not None and answer.doc is opened.doc:
+            if facts.unreadable != opened.unreadable:
+                facts = replace(facts, unreadable=opened.unreadable)
+            inspection = self.inspection
+            if inspection is not None and facts.hidden is not inspection:
+                facts = replace(facts, hidden=inspection)
+            if facts is not answer.facts:
+                changes["facts"] = facts
+        source = answer.request.source
+        if answer.unreachable is None and answer.doc is not None and source is not None:
+            reach = self._reach.get((source, answer.options.out_cap))
+            if reach is not None:
+                changes["unreachable"] = reach
+        if answer.counts is None:
+            counts = self._counts.get(answer.rendered.content)
+            if counts is not None:
+                changes["counts"] = counts
+        if self.agents is not None and answer.agents is not self.agents:
+            changes["agents"] = self.agents
+        return replace(answer, **changes) if changes else answer  # type: ignore[arg-type]
+
+    def redress(self) -> None:
+        """Show the answer again with what background work has found since."""
+        app = self.app
+        if app.is_running and app.answer is not None:
+            dressed = self.dress(app.answer)
+            if dressed is not app.answer:
+                app.answer = dressed
+
+    # ---------------------------------------------------------------- hidden text
+
+    @property
+    def inspection(self) -> Inspection | None:
+        """The hidden-text findings of the document open, once the worker found them."""
+        opened, found = self.app.opened, self.hidden
+        if opened is None or found is None:
+            return None
+        if found[0] != (opened.source.path, opened.source.sha256):
+            return None
+        return found[1]
+
+    def found_hidden(self, opened: Opened, inspection: Inspection) -> None:
+        self.hidden = ((opened.source.path, opened.source.sha256), inspection)
+        self.redress()
+
+    # ------------------------------------------------------- after an answer is painted
+
+    def after(self, answer: Answer) -> None:
+        """Start the workers ``answer`` still lacks (none when all is known or cached)."""
+        app = self.app
+        if not self._agents_started:
+            self._agents_started = True
+            app.run_worker(self._load_agents, thread=True, group="agents", description="agents")
+        doc, source = answer.doc, answer.request.source
+        if answer.unreachable is not None or doc is None or source is None:
+            return
+        self._reach_next((source, answer.options.out_cap), doc)
+
+    def _reach_next(self, key: tuple[Source, int], doc: Doc) -> None:
+        """Work out ``key`` in a worker, one at a time: while one runs (a thread cannot be
+        stopped), only the newest OutCap asked for waits, so a dragged slider never
+        piles up threads that slow the answers down."""
+        if key in self._reach or key == self._reaching:
+            return
+        if self._reaching is not None:
+            self._wanted = (key, doc)
+            return
+        self._reaching, self._wanted = key, None
+        app = self.app
+
+        def work() -> None:
+            found: Unreachable | None = None
+            try:
+                found = unreachable(doc, key[1])
+            except Exception as error:  # a bug in siftui: logged, and the counter goes without
+                report_unexpected(error, "finding the unreachable tail")
+            app.call_from_thread(self._reached, key, found)
+
+        app.run_worker(work, thread=True, group="reach", description="unreachable")
+
+    def _reached(self, key: tuple[Source, int], found: Unreachable | None) -> None:
+        self._reaching = None
+        if found is not None:
+            self._reach[key] = found
+            self._reach.move_to_end(key)
+            while len(self._reach) > REACH_CACHE:
+                self._reach.popitem(last=False)
+            self.redress()
+        wanted, self._wanted = self._wanted, None
+        answer = self.app.answer
+        if (
+            wanted is not None
+            and answer is not None
+            and answer.doc is wanted[1]
+            and answer.options.out_cap == wanted[0][1]
+        ):
+            self._reach_next(*wanted)
+
+    def _load_agents(self) -> None:
+        from siftui.agents import AgentsError
+        from siftui.agents_load import load_agents
+
+        try:
+            agents = Agents(tuple(load_agents()))
+        except AgentsError as error:
+            agents = Agents(error=str(error))
+        self.app.call_from_thread(self._agents_loaded, agents)
+
+    def _agents_loaded(self, agents: Agents) -> None:
+        self.agents = agents
+        self.redress()
+
+    def counted(self, content: str, counts: TokenCounts) -> None:
+        """The token line counted ``content``."""
+        self._counts[content] = counts
+        while len(self._counts) > COUNTS_CACHE:
+            self._counts.popitem(last=False)
+        self.redress()

@@ -1,0 +1,105 @@
+"""Hidden text in the TUI (issue 13): the inspection worker, and `h`.
+
+After the first answer is painted, a worker inspects the file
+(:func:`siftui.hidden_cache.cached_inspect`, through the disk cache); the app
+then shows its answer again with the findings in its facts, so the strip, the
+view and the counter draw them from the answer. `h` lists every finding and
+Enter asks for its page, as an agent would (``pages=P``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from siftui.errors import report_unexpected
+from siftui.extract import ExtractError
+from siftui.load import is_doc_json
+from siftui.tui.screens.findings import FindingsScreen
+
+if TYPE_CHECKING:
+    from siftui.tui.app import SiftApp
+    from siftui.tui.opening import Opened
+
+
+class Stopped(Exception):
+    """The inspection is no longer wanted."""
+
+
+def start(app: SiftApp, opened: Opened) -> None:
+    """Inspect the file open for hidden text, in a worker (once per file version)."""
+    source = opened.source
+    if app.extras.inspection is not None:
+        return  # the same file again (the OCR toggle): already known
+    if is_doc_json(source.path):
+        app.extras.hidden_note = "a Doc JSON file holds text only: there is nothing to inspect"
+        return
+    app.extras.hidden_note = f"still looking for hidden text in {source.name} …"
+
+    def progress(done: int, total: int) -> None:
+        # Called after each page: stop when the app quits or another document opens,
+        # so quitting never waits for the rest of a long inspection.
+        if not app.is_running or app.opened is not opened:
+            raise Stopped
+
+    def work() -> None:
+        from siftui.hidden_cache import cached_inspect
+
+        try:
+            found = cached_inspect(source.path, password=opened.password, progress=progress)
+        except Stopped:
+            return
+        except ExtractError as error:
+            app.call_from_thread(failed, f"hidden text was not inspected: {error}")
+            return
+        except Exception as error:  # a bug, or a file PyMuPDF reads only in part
+            failed_line = report_unexpected(error, "looking for hidden text")
+            app.call_from_thread(failed, f"hidden text was not inspected: {failed_line}")
+            return
+        app.call_from_thread(done, found)
+
+    def failed(message: str) -> None:
+        if app.is_running and app.opened is opened:
+            app.extras.hidden_note = message
+
+    def done(found: object) -> None:
+        from siftui.findings import Inspection
+
+        if not app.is_running or app.opened is not opened or not isinstance(found, Inspection):
+            return
+        app.extras.hidden_note = ""
+        app.extras.found_hidden(opened, found)
+        if found.alarms:
+            pages = sorted({finding.page for finding in found.alarms})
+            listed = ", ".join(map(str, pages[:12])) + (" ..." if len(pages) > 12 else "")
+            app.notify(
+                f"{len(found.alarms)} piece(s) of text no reader of the page sees, "
+                f"on p. {listed}. The agent reads them; h lists them.",
+                title="Hidden text",
+                severity="warning",
+                timeout=10,
+            )
+
+    app.run_worker(work, thread=True, exclusive=True, group="hidden", description="hidden text")
+
+
+def list_hidden(app: SiftApp) -> None:
+    """`h`: the findings of the document open, or why there is no list."""
+    opened, inspection = app.opened, app.extras.inspection
+    if opened is None:
+        return
+    if inspection is None:
+        app.notify(app.extras.hidden_note or "Hidden text is not known for this document.")
+        return
+    if not inspection.findings:
+        app.notify(
+            f"No hidden text in {opened.source.name}: "
+            f"{inspection.pages_inspected:,} pages inspected."
+        )
+        return
+
+    def chosen(page: int | None) -> None:
+        if page is not None and app.opened is opened:
+            app.propose(replace(app.request.options, pages=str(page), grep=""), call=True)
+
+    app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)

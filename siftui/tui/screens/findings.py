@@ -1,0 +1,60 @@
+"""`h`: every hidden-text finding of the document; Enter asks for its page."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label
+
+from siftui.findings import Finding, Inspection, snippet, summary
+
+
+def summary_text(name: str, inspection: Inspection) -> str:
+    """ "report.pdf: 12 findings on 11 pages (invisible 1, covered 2, ...)" """
+    found = inspection.findings
+    pages = len({finding.page for finding in found})
+    kinds = ", ".join(f"{kind} {count}" for kind, count in summary(found).items())
+    return (
+        f"{name}: {len(found)} finding{'' if len(found) == 1 else 's'} on {pages} "
+        f"page{'' if pages == 1 else 's'} ({kinds}); {inspection.pages_inspected:,} of "
+        f"{inspection.page_count:,} pages inspected"
+    )
+
+
+class FindingsScreen(ModalScreen[int | None]):
+    """The findings in page order; Enter on one answers its page, Escape nothing."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "close", "Close")]
+
+    def __init__(self, name: str, inspection: Inspection) -> None:
+        super().__init__()
+        self._title = summary_text(name, inspection)
+        self._findings: tuple[Finding, ...] = inspection.findings
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog findings"):
+            yield Label(self._title, classes="dialog-title")
+            yield DataTable(cursor_type="row", zebra_stripes=True, id="findings")
+            yield Label(
+                "Enter: ask for the page · Escape: close · "
+                "ocr_layer is a scan's text layer, not an alarm",
+                classes="hint",
+            )
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("page", "kind", "text (as the agent reads it)")
+        for finding in self._findings:
+            table.add_row(str(finding.page), finding.kind, snippet(finding.text, 70))
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.dismiss(self._findings[event.cursor_row].page)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
