@@ -34,6 +34,13 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # argparse before Python 3.12.7/3.13 drops an option's value that is exactly "--"
+        # (`--grep=--` became no pattern, and the map was printed): "--" is a pattern too.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            return self._get_value(action, "--")
+        return super()._get_values(action, arg_strings)
+
 
 def whole_number(text: str) -> int:
     try:

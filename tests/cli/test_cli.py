@@ -108,6 +108,9 @@ def test_defaults_and_options(rich: Path, rich_json: Path) -> None:
         (("--grep", "PAGE"), Options(grep="PAGE")),
         (("--grep", "page", "--pages", "2"), Options(grep="page", pages="2")),
         (("--grep", "no such words"), Options(grep="no such words")),
+        # argparse before 3.12.7 dropped a value that is exactly "--" (the map was printed)
+        (("--grep=--",), Options(grep="--")),
+        (("--grep=--", "--pages=2-3"), Options(grep="--", pages="2-3")),
     ]:
         result = siftui("render", rich_json, *flags)
         assert result.returncode == 0, (flags, result.stderr)
