@@ -10,11 +10,16 @@ from siftui import __version__
 from siftui.cache import cached_extract_report, file_sha256
 from siftui.doc import Doc
 from siftui.docjson import BadDocJson, from_json, from_json_object, to_json
+from siftui.docx_kind import is_docx
 from siftui.extract import ExtractError, Progress, check_file, pymupdf_version
 from siftui.messages import file_error, quoted
 from siftui.unreadable import Extraction, from_records, to_records
 
 JSON_SNIFF_BYTES = 64
+WORD_ELSEWHERE = (
+    "a Word document: `siftui render FILE.docx` prints what an agent receives "
+    "(read_docx over MCP); the TUI does not show Word documents yet"
+)
 
 
 class LoadError(Exception):
@@ -121,9 +126,14 @@ def load_doc_report(
     ocr: bool = False,
     progress: Progress | None = None,
 ) -> Extraction:
-    """What :func:`load_doc` loads, with the pages that could not be read."""
+    """What :func:`load_doc` loads, with the pages that could not be read.
+
+    A Word document is refused: MuPDF opens some, but its text is not the
+    projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
     try:
         check_file(path)
+        if is_docx(os.fspath(path)):
+            raise LoadError(f"{quoted(path)}: {WORD_ELSEWHERE}")
         if is_doc_json(path):
             found = read_doc_json_report(path)
             return found if max_pages is None else found.first_pages(max_pages)

@@ -23,6 +23,7 @@ from siftui.cli.common import (
     token_counter,
     write_stdout,
 )
+from siftui.docx_kind import is_docx
 from siftui.load import load_source
 from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
 from siftui.render import Options, Rendered, render
@@ -169,7 +170,7 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
 
 def docx_command(args: argparse.Namespace) -> bool:
     """True for a Word document; a Word option given for a PDF is a usage error."""
-    if word.is_docx(args.path):
+    if is_docx(args.path):
         return True
     try:
         word.refuse_docx_options(args)
@@ -191,7 +192,7 @@ def cmd_extract(argv: Sequence[str]) -> int:
     check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    if word.is_docx(args.path):
+    if is_docx(args.path):
         text = _docx_usage(word.extract_json, args)
     else:
         text = load_source(args.path, **extraction_options(args))

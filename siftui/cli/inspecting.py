@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
+from siftui.docx_kind import is_docx
 from siftui.extract import ExtractError, NotReadable, check_file
 from siftui.findings import Inspection, inspection_json, pages_with, snippet, summary
 from siftui.load import LoadError, is_doc_json, load_doc_report
@@ -81,6 +82,8 @@ def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool
 
     try:
         check_file(path)
+        if is_docx(path):
+            raise LoadError(f"{quoted(path)}: a Word document; siftui inspect reads PDFs")
         if is_doc_json(path):
             raise LoadError(
                 f"{quoted(path)}: a Doc JSON file holds text, not pages to look at; "

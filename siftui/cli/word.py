@@ -11,11 +11,11 @@ import argparse
 import json
 import os
 import sys
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from siftui import __version__
+from siftui.docx_kind import is_docx_json
 from siftui.extract import ExtractError, check_file
 from siftui.load import LoadError
 from siftui.messages import quoted
@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
     from siftui.docx_render import DocxOptions, Rendered
     from siftui.walk import TokenCounter
 
-DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
 # Options of the PDF commands that mean nothing for a Word document.
 PDF_ONLY = {
     "pages": "--pages",
@@ -53,35 +52,8 @@ def add_docx_options(parser: argparse.ArgumentParser, *, walk: bool = False) -> 
     )
 
 
-def is_docx(path: str) -> bool:
-    """True for a Word package (by its name, or a ZIP holding word/document.xml) or
-    the JSON `siftui extract` writes for one."""
-    if Path(path).suffix.lower() in DOCX_SUFFIXES:
-        return True
-    if not os.path.isfile(path):  # never open a FIFO or a device to sniff it: it would block
-        return False
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-        if head.startswith(b"PK\x03\x04"):
-            with zipfile.ZipFile(path) as package:
-                return "word/document.xml" in package.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError):
-        return False
-    return _sniffed(head)
-
-
 class WrongKind(ValueError):
     """An option of the other kind of document: a usage error."""
-
-
-def _sniffed(head: bytes) -> bool:
-    """True when ``head`` (a file's first bytes) opens a Word document's JSON."""
-    if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
-        return False
-    from siftui.docx_json import SNIFF
-
-    return SNIFF.match(head) is not None
 
 
 def refuse_pdf_options(args: argparse.Namespace) -> None:
@@ -110,7 +82,7 @@ def load_docx(path: str) -> DocxDoc:
         check_file(path)
         with open(path, "rb") as handle:
             head = handle.read(256)
-        if _sniffed(head):
+        if is_docx_json(head):
             try:
                 return from_json(Path(path).read_text(encoding="utf-8-sig"))
             except UnicodeDecodeError:
@@ -200,7 +172,7 @@ def extract_json(args: argparse.Namespace) -> str:
     refuse_pdf_options(args)
     doc = load_docx(args.path)
     with open(args.path, "rb") as handle:
-        if _sniffed(handle.read(256)):
+        if is_docx_json(handle.read(256)):
             raise LoadError(
                 f"{quoted(args.path)}: already a JSON file; use siftui render to read it"
             )

@@ -169,3 +169,12 @@ def test_a_damaged_page_costs_its_own_findings_only(tmp_path: Path, cached: bool
         f"siftui: warning: {cycle}: page 2 is damaged; its text is left empty "
         "(cycle in page tree)\n"
     )
+
+
+def test_a_word_document_is_refused(tmp_path: Path) -> None:
+    word = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx" / "delins.docx"
+    if not word.is_file():
+        pytest.skip("corpus-docx not here")
+    result = run(str(word))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"siftui: error: {word}: a Word document; siftui inspect reads PDFs\n"

@@ -317,3 +317,21 @@ def test_failed_save_keeps_the_content_and_says_why(
         assert target.read_bytes() == encode_utf8(render(doc, Options()).content)
 
     run(RecordingApp(path), scenario)
+
+
+def test_a_word_document_is_refused_not_shown_as_mupdf_reads_it(tmp_path: Path) -> None:
+    """MuPDF opens some .docx files, but its text is not what read_docx gives an agent:
+    the TUI says where the agent's view is instead of showing another one."""
+    word = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx" / "delins.docx"
+    if not word.is_file():
+        pytest.skip("corpus-docx not here")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: note(app) != "")
+        await idle(app, pilot)
+        assert "a Word document: `siftui render FILE.docx` prints what an agent receives" in (
+            note(app)
+        )
+        assert app.is_running and app.answer is None
+
+    run(RecordingApp(word), scenario)
