@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from siftui.docx_grep import docx_grep
 from siftui.docx_index import StoryIndex, index_story
 from siftui.docx_model import SCOPES, DocxDoc, Story
-from siftui.grep import BadGrep
+from siftui.grep import BadGrep, compile_pattern
 from siftui.render import DEFAULT_OUT_CAP, Rendered
 
 __all__ = [
@@ -261,3 +261,27 @@ def fit_outline(lines: tuple[str, ...], room: int) -> str | None:
 
 def _more(left_out: int) -> str:
     return f"- … ({left_out} more)"
+
+
+def check_docx_options(options: DocxOptions) -> None:
+    """Raise what :func:`render_docx` would raise for ``options`` whatever the document is,
+    in DOCX.md's order: scope, range and anchor together, window, the syntax of a
+    range or an anchor, and (without either) the pattern. Lets a caller refuse a bad
+    call before reading the document; an anchor's hash can only be checked then."""
+    probe = DocxDoc("", {})
+    render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
+    if options.range.strip() and options.anchor.strip():
+        raise BadOption("use range or anchor, not both")
+    if options.anchor.strip():
+        check_window(options.window)
+    for check in (
+        lambda: parse_range(options.range, 0) if options.range.strip() else None,
+        lambda: parse_anchor(options.anchor, probe.body) if options.anchor.strip() else None,
+    ):
+        try:
+            check()
+        except BadOption as error:
+            if str(error).startswith("invalid"):  # not "out of range" on the empty probe
+                raise
+    if options.grep and not options.range.strip() and not options.anchor.strip():
+        compile_pattern(options.grep)

@@ -119,34 +119,10 @@ _HELPER_CODE = (
 
 
 def _start_helper() -> tuple[Any, Any]:
-    """A helper process and a connection to it (as siftui.extract's helpers)."""
-    import socket
-    import subprocess
-    import sys
-    from multiprocessing.connection import Connection
-    from pathlib import Path
+    """A hidden-text helper (:func:`_helper_main`) and a connection to it."""
+    from siftui.parallel import start_helper_process
 
-    parent, child = socket.socketpair()
-    environment = dict(os.environ)
-    here = str(Path(__file__).resolve().parents[1])
-    environment["PYTHONPATH"] = os.pathsep.join(
-        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
-    )
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-S", "-c", _HELPER_CODE, str(child.fileno())],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(child.fileno(),),
-            env=environment,
-        )
-    except BaseException:
-        parent.close()
-        raise
-    finally:
-        child.close()
-    return process, Connection(parent.detach())
+    return start_helper_process(_HELPER_CODE)
 
 
 def _helper_main(fd: int) -> None:

@@ -41,8 +41,9 @@ def may_start_processes() -> bool:
 _HELPER_CODE = "import sys; from siftui.parallel import helper_main; helper_main(int(sys.argv[1]))"
 
 
-def _start_helper() -> tuple[Any, Any]:
-    """A helper process and this process's end of a two-way connection to it.
+def start_helper_process(code: str) -> tuple[Any, Any]:
+    """A helper process running ``code`` (its argv[1]: the descriptor of its end of
+    the connection) and this process's end of that two-way connection.
 
     A plain ``python -c`` child, not a multiprocessing one: it never imports
     the caller's ``__main__`` again (an unguarded script would run twice), it
@@ -64,7 +65,7 @@ def _start_helper() -> tuple[Any, Any]:
     )
     try:
         process = subprocess.Popen(
-            [sys.executable, "-S", "-c", _HELPER_CODE, str(child.fileno())],
+            [sys.executable, "-S", "-c", code, str(child.fileno())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -77,6 +78,11 @@ def _start_helper() -> tuple[Any, Any]:
     finally:
         child.close()
     return process, Connection(parent.detach())
+
+
+def _start_helper() -> tuple[Any, Any]:
+    """An extraction helper (:func:`helper_main`) and a connection to it."""
+    return start_helper_process(_HELPER_CODE)
 
 
 def helper_main(fd: int) -> None:

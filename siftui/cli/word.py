@@ -115,36 +115,11 @@ def options_of(args: argparse.Namespace) -> DocxOptions:
 
 def check_options(options: DocxOptions) -> None:
     """What can be checked without the document, before reading it (DOCX.md's order)."""
-    from siftui.docx_model import DocxDoc
-    from siftui.docx_render import (
-        BadOption,
-        DocxOptions,
-        check_window,
-        parse_anchor,
-        parse_range,
-        render_docx,
-    )
-    from siftui.grep import compile_pattern
+    from siftui.docx_render import BadOption, check_docx_options
 
     if options.out_cap < 1:
         raise BadOption(f"--outcap must be >= 1, not {options.out_cap}")
-    probe = DocxDoc("", {})
-    render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
-    if options.range.strip() and options.anchor.strip():
-        raise BadOption("use range or anchor, not both")
-    if options.anchor.strip():
-        check_window(options.window)
-    for check in (
-        lambda: parse_range(options.range, 0) if options.range.strip() else None,
-        lambda: parse_anchor(options.anchor, probe.body) if options.anchor.strip() else None,
-    ):
-        try:
-            check()
-        except BadOption as error:
-            if str(error).startswith("invalid"):
-                raise
-    if options.grep and not options.range.strip() and not options.anchor.strip():
-        compile_pattern(options.grep)
+    check_docx_options(options)
 
 
 def print_notes(doc: DocxDoc) -> None:

@@ -11,24 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from siftui.docx_model import DocxDoc
 from siftui.docx_render import (
     DEFAULT_WINDOW,
     MAX_WINDOW,
-    BadOption,
     DocxOptions,
-    check_window,
-    parse_anchor,
-    parse_range,
-    render_docx,
 )
-from siftui.grep import compile_pattern
 from siftui.serve.logfields import DocxArgs
 from siftui.serve.wire import clip
 
 DOCX_TOOL = "read_docx"
-DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
-"""Names read_pdf sends to read_docx (siftui.cli_docx.DOCX_SUFFIXES, the CLI's)."""
 DOCX_ARGUMENTS = ("path", "range", "anchor", "window", "grep", "scope")
 MAX_OPTION_CHARS = 100
 """A range, an anchor or a scope is a few characters; a longer one is refused without
@@ -153,26 +144,3 @@ def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
         scope=args.scope or "body",
         out_cap=out_cap,
     )
-
-
-def check_docx_options(options: DocxOptions) -> None:
-    """What can be checked before the document is read, in DOCX.md's order (scope, range
-    or anchor then window, pattern): the checks ``siftui render FILE.docx`` runs first
-    (siftui.cli_docx.check_options), so an answer's error is the CLI's."""
-    probe = DocxDoc("", {})
-    render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
-    if options.range.strip() and options.anchor.strip():
-        raise BadOption("use range or anchor, not both")
-    if options.anchor.strip():
-        check_window(options.window)
-    for check in (
-        lambda: parse_range(options.range, 0) if options.range.strip() else None,
-        lambda: parse_anchor(options.anchor, probe.body) if options.anchor.strip() else None,
-    ):
-        try:
-            check()
-        except BadOption as error:
-            if str(error).startswith("invalid"):
-                raise
-    if options.grep and not options.range.strip() and not options.anchor.strip():
-        compile_pattern(options.grep)

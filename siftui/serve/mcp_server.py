@@ -37,8 +37,9 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
+from siftui.docx_kind import DOCX_SUFFIXES
 from siftui.docx_model import DocxDoc
-from siftui.docx_render import DEFAULT_WINDOW, BadOption, render_docx
+from siftui.docx_render import DEFAULT_WINDOW, BadOption, check_docx_options, render_docx
 from siftui.errors import report_unexpected
 from siftui.load import LoadError
 from siftui.render import (
@@ -57,10 +58,8 @@ from siftui.serve.docx_tool import (
     DOCX_DESCRIPTION,
     DOCX_INPUT_SCHEMA,
     DOCX_OUTPUT_SCHEMA,
-    DOCX_SUFFIXES,
     DOCX_TOOL,
     DocxArgumentError,
-    check_docx_options,
     docx_arguments,
     docx_options,
 )
