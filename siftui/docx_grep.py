@@ -16,12 +16,12 @@ from siftui.docindex import without_surrogates
 from siftui.docx_index import StoryIndex
 from siftui.grep import (
     MAX_SHOWN,
-    _count,
     _match_line,
     _page_regex,
     _search,
     _window,
     compile_pattern,
+    fit_blocks,
 )
 
 NARROW = 'narrow the pattern or add range="Pa..Pb"'
@@ -154,19 +154,5 @@ def docx_grep(
         blocks = [_block(index, at, start) for at, start in found]
         _remember(memo, key, (hits, blocks))
 
-    header = f'grep "{pattern}": {_count(hits)}'
-    if hits > MAX_SHOWN:
-        header += f", showing the first {MAX_SHOWN}"
-    kept = len(blocks)
-    size = len(header) + sum(len(b) + 1 for b in blocks)
-    while kept and size > out_cap:
-        kept -= 1
-        size -= len(blocks[kept]) + 1
-    content = "\n".join([header, *blocks[:kept]])[:out_cap]
-    if kept < len(blocks):
-        note = f"showing {kept} of {hits} matches to fit OutCap; {NARROW}"
-    elif hits > MAX_SHOWN:
-        note = f"showing the first {MAX_SHOWN} of {hits} matches; {NARROW}"
-    else:
-        note = ""
+    content, note = fit_blocks(pattern, hits, blocks, out_cap, NARROW)
     return DocxGrep(content, hits, note)

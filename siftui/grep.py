@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -178,10 +179,12 @@ def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int,
     return result
 
 
-def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> GrepResult:
-    """Search pages first..last (1-based, inclusive) of an indexed Doc."""
-    hits, blocks = _matches(index, pattern, first, last)
-
+def fit_blocks(
+    pattern: str, hits: int, blocks: Sequence[str], out_cap: int, narrow: str = NARROW
+) -> tuple[str, str]:
+    """R4's answer from its blocks: the header, the whole blocks that fit ``out_cap``,
+    and the note saying how it was cut (content, note). Word's grep (D5) shares it,
+    with its own advice for narrowing the search (``narrow``)."""
     header = f'grep "{pattern}": {_count(hits)}'
     if hits > MAX_SHOWN:
         header += f", showing the first {MAX_SHOWN}"
@@ -194,9 +197,17 @@ def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> 
     content = "\n".join([header, *blocks[:kept]])[:out_cap]
 
     if kept < len(blocks):
-        note = f"showing {kept} of {hits} matches to fit OutCap; {NARROW}"
+        note = f"showing {kept} of {hits} matches to fit OutCap; {narrow}"
     elif hits > MAX_SHOWN:
-        note = f"showing the first {MAX_SHOWN} of {hits} matches; {NARROW}"
+        note = f"showing the first {MAX_SHOWN} of {hits} matches; {narrow}"
     else:
         note = ""
+    return content, note
+
+
+def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> GrepResult:
+    """Search pages first..last (1-based, inclusive) of an indexed Doc."""
+    hits, blocks = _matches(index, pattern, first, last)
+
+    content, note = fit_blocks(pattern, hits, blocks, out_cap)
     return GrepResult(content=content, hits=hits, note=note)
