@@ -3,7 +3,7 @@ attachments-only encryption, a file MuPDF cannot open (issue 16)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 
 from hostile import raw_pdf
 
@@ -75,25 +75,6 @@ def no_pages_pdf() -> bytes:
     return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"])
 
 
-def _pdf_with_trailer(objects: Sequence[bytes], trailer: bytes) -> bytes:
-    """Like hostile.raw_pdf (root 1), with ``trailer`` added to the trailer dictionary."""
-    out = bytearray(b"%PDF-1.6\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        trailer,
-        xref,
-    )
-    return bytes(out)
-
-
 def encrypted_attachment_pdf(*, only_attachments: bool = True) -> bytes:
     """One page of plain text and one embedded file, under a standard security
     handler (V 4, R 4) whose crypt filter is for embedded files only (/EFF,
@@ -120,4 +101,4 @@ def encrypted_attachment_pdf(*, only_attachments: bool = True) -> bytes:
         encrypt,
     ]
     file_id = b"<00112233445566778899aabbccddeeff>"
-    return _pdf_with_trailer(objects, b"/Encrypt 8 0 R /ID [%s %s]" % (file_id, file_id))
+    return raw_pdf(objects, trailer=b"/Encrypt 8 0 R /ID [%s %s]" % (file_id, file_id))

@@ -146,8 +146,9 @@ def deep_outline_pdf(levels: int) -> bytes:
     )
 
 
-def raw_pdf(objects: Sequence[bytes], root: int = 1) -> bytes:
-    """A PDF from object bodies numbered 1..n, with a correct cross-reference table."""
+def raw_pdf(objects: Sequence[bytes], root: int = 1, trailer: bytes = b"") -> bytes:
+    """A PDF from object bodies numbered 1..n, with a correct cross-reference table;
+    ``trailer`` is added to the trailer dictionary (/Encrypt, /ID, ...)."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -157,9 +158,11 @@ def raw_pdf(objects: Sequence[bytes], root: int = 1) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for offset in offsets:
         out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+    extra = b" " + trailer if trailer else b""
+    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1,
         root,
+        extra,
         xref,
     )
     return bytes(out)
