@@ -12,7 +12,7 @@ from typing import Any
 
 from siftui.docx_model import DocxDoc
 from siftui.docx_render import DocxOptions, Rendered, render_docx
-from siftui.walk import TokenCounter, runes_estimate
+from siftui.walk import TokenCounter, runes_estimate, with_totals
 
 _ASK = re.compile(r'ask for range="(P[0-9]+\.\.P[0-9]+)"')
 
@@ -78,15 +78,7 @@ def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate
         }
         for call in calls
     ]
-    totals: dict[str, int] = {}
-    for entry in entries:
-        for name, value in entry["tokens"].items():
-            totals[name] = totals.get(name, 0) + value
-    return {
-        "calls": entries,
-        "total_runes": sum(entry["runes"] for entry in entries),
-        "total_tokens": totals,
-    }
+    return with_totals(entries)
 
 
 def walk_docx_text(report: dict[str, Any], out_cap: int) -> str:

@@ -92,6 +92,12 @@ def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
                 "note": call.answer.note,
             }
         )
+    return with_totals(entries)
+
+
+def with_totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """A walk report from its calls' entries: the entries, their runes and tokens added
+    up (`siftui walk --json`'s shape, for PDFs and Word documents alike)."""
     totals: dict[str, int] = {}
     for entry in entries:
         for name, value in entry["tokens"].items():
