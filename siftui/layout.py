@@ -41,6 +41,7 @@ class Role(Enum):
     MATCH = "match"
     CONTEXT = "context"
     SEPARATOR = "separator"
+    ANCHOR = "anchor"  # a Word paragraph's line: its [P<n>#<hash> ...] prefix, then its text
 
 
 class Kind(Enum):
@@ -58,7 +59,10 @@ class Layout:
     """An answer's pages and lines. ``line_pages[i]`` is the page line ``i`` belongs
     to (0 for none); ``cut`` is the page shown cut (0 for none); ``cap_page`` is
     the first page OutCap leaves out of a reading from the answer's first page
-    (0 where that means nothing: grep answers, maps, an answer holding all it was asked)."""
+    (0 where that means nothing: grep answers, maps, an answer holding all it was asked).
+
+    For a Word answer (siftui.docx_layout) the "pages" are the story's blocks and
+    ``prefixes`` gives each line's :meth:`prefix_length`; empty for PDF answers."""
 
     kind: Kind
     lines: tuple[str, ...]
@@ -68,9 +72,15 @@ class Layout:
     cut: int
     hits: tuple[int, ...]
     cap_page: int
+    prefixes: tuple[int, ...] = ()
 
     def prefix_length(self, number: int) -> int:
-        """Length of the ``p. N: `` / ``p. N- `` prefix of a grep line (0 for others)."""
+        """Length of the ``p. N: `` / ``p. N- `` prefix of a grep line (0 for others).
+
+        With ``prefixes`` (Word): the length of an anchor line's ``[P<n>#<hash> ...]``
+        prefix, or where the searched text starts in a grep match line; else 0."""
+        if self.prefixes:
+            return self.prefixes[number]
         if self.roles[number] in (Role.MATCH, Role.CONTEXT):
             return len(f"p. {self.line_pages[number]}: ")
         return 0

@@ -40,6 +40,9 @@ CORE = {
     "siftui.docx_json",
     "siftui.docx_walk",
     "siftui.layout",
+    "siftui.docx_layout",
+    "siftui.docx_layout_rows",
+    "siftui.docx_layout_grep",
     "siftui.outcap",
 }
 CORE_THIRD_PARTY = {"re2"}
