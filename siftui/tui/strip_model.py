@@ -2,7 +2,8 @@
 
 Pure: it reads a Doc's page sizes and an answer's layout, and says for each
 cell which pages it covers, how large they are and what the answer did with
-them. Nothing here reads the answer's content.
+them. Nothing here reads the answer's content. For a Word document the units
+are the story's paragraph blocks (siftui.docx_layout), not pages.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from math import ceil
 
 from siftui.doc import Doc
 from siftui.docindex import index_of
+from siftui.docx_index import index_story
+from siftui.docx_model import DocxDoc
 from siftui.findings import Inspection
 from siftui.layout import Layout
 from siftui.unreachable import Unreachable
@@ -59,10 +62,23 @@ class Cell:
     unreadable: tuple[UnreadablePage, ...] = ()  # its pages that could not be read
     hidden: int = 0  # hidden-text findings (alarms) on its pages
     unreachable: int = 0  # runes of its pages no pages= call shows at the answer's OutCap
+    heading: int = 0  # Word: the highest heading level (smallest number) of its paragraphs
 
     @property
     def pages(self) -> str:
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+def span_label(unit: str, first: int, last: int) -> str:
+    """How the strip names units first..last: "p. 3-5" (pages) or "P12-P20" (paragraphs)."""
+    if unit == "paragraph":
+        return f"P{first}" if first == last else f"P{first}-P{last}"
+    return f"p. {first}" if first == last else f"p. {first}-{last}"
+
+
+def units_label(unit: str, first: int, last: int) -> str:
+    """ "page 3", "pages 3-5", "paragraph 12", "paragraphs 12-20"."""
+    return f"{unit} {first}" if first == last else f"{unit}s {first}-{last}"
 
 
 @dataclass(frozen=True)
@@ -77,6 +93,14 @@ class PageFacts:
     images: tuple[bool, ...] | None = None
     unreadable: tuple[UnreadablePage, ...] = ()
     hidden: Inspection | None = None
+    # "page" for a PDF; "paragraph" for a Word story, whose units are its blocks 1..N.
+    unit: str = "page"
+    # Word: per unit, the heading level (1-6) of its paragraph, 0 for none.
+    headings: tuple[int, ...] = ()
+
+    def heading_of(self, first: int, last: int) -> int:
+        """The highest heading level (smallest number) among units first..last, 0 for none."""
+        return min((level for level in self.headings[first - 1 : last] if level), default=0)
 
     def unreadable_on(self, first: int, last: int) -> tuple[UnreadablePage, ...]:
         return tuple(item for item in self.unreadable if first <= item.page <= last)
@@ -155,7 +179,10 @@ def cells(
             glyph = HIDDEN_GLYPH
         elif tail:
             glyph = UNREACHABLE_GLYPH
-        result.append(Cell(start, end, runes, glyph, kind, empty, unreadable, hidden, tail))
+        heading = facts.heading_of(start, end)
+        result.append(
+            Cell(start, end, runes, glyph, kind, empty, unreadable, hidden, tail, heading)
+        )
     return result
 
 
@@ -176,4 +203,22 @@ def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts
         empty=tuple(not text.strip() for text in doc.pages),
         page_count=doc.page_count,
         unreadable=unreadable,
+    )
+
+
+def docx_facts_of(doc: DocxDoc, scope: str = "body") -> PageFacts:
+    """The strip's facts of a Word story: its blocks 1..N (block n = the tables after
+    P<n-1>, then paragraph n's line), each one's text length, whether it has no line,
+    and the heading level of paragraph n. A story without paragraphs has no unit."""
+    story = doc.stories[scope or "body"]
+    index = index_story(story)
+    count = story.count
+    starts, sizes = index.starts, index.sizes
+    lengths = tuple(max(0, sizes[n] - sizes[n - 1] - 1) for n in range(1, count + 1))
+    return PageFacts(
+        block_sizes=lengths,
+        empty=tuple(starts[n - 1] == starts[n] for n in range(1, count + 1)),
+        page_count=count,
+        unit="paragraph",
+        headings=tuple(para.heading if para.text else 0 for para in story.paragraphs),
     )

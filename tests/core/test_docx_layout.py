@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from docx_worked import WORKED
+from docx_worked import WORKED, WORKED_DOC
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_docx_properties import PATTERNS, stories, texts
@@ -16,24 +16,6 @@ from siftui.docx_model import SCOPES, DocxDoc, Para, Story, Table
 from siftui.docx_render import BadGrep, BadOption, DocxOptions, full_projection, render_docx
 from siftui.layout import Kind, Layout, Role
 
-WORKED_DOC = DocxDoc(
-    "Master Services Agreement",
-    {
-        "body": Story(
-            (
-                Para("Master Services Agreement", heading=1),
-                Para("This Agreement is entered into as of {{EffectiveDate}}."),
-                Para(""),
-                Para("Definitions", heading=2),
-                Para('"Fee" means the amount in the order form. [comment:C1 by J. Doe]'),
-                Para("1. First obligation", list="ol L1"),
-                Para("2. Second obligation [ins by Jane]", list="ol L1"),
-                Para("• in writing", list="ul L2"),
-            ),
-            (Table(4, ("| Term | Value |", "| Fee | 10 \\| 20 |"), 2),),
-        )
-    },
-)
 _ANCHOR = re.compile(r"\[P([0-9]+)#[0-9a-f]{4}(?:  [^\]]*)?\]")
 
 

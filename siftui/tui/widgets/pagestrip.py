@@ -1,4 +1,8 @@
-"""The page strip: every page's size, and what the current answer did with it."""
+"""The page strip: every page's size, and what the current answer did with it.
+
+For a Word document the cells are the story's paragraph blocks (PageFacts.unit
+"paragraph"): cells holding a heading are drawn in the heading style on top of
+their kind's colour, and the tooltips and legend name paragraphs (P12-P20)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from siftui.tui.strip_model import (
     PageFacts,
     cells,
     page_kinds,
+    span_label,
 )
 from siftui.unreachable import Unreachable
 
@@ -44,6 +49,7 @@ class PageStrip(Widget, can_focus=True):
         "pagestrip--unreachable",
         "pagestrip--cap",
         "pagestrip--legend",
+        "pagestrip--heading",
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -58,7 +64,7 @@ class PageStrip(Widget, can_focus=True):
     images: reactive[tuple[bool, ...] | None] = reactive(None, init=False)
 
     class Selected(Message):
-        """The user asked for pages ``first``..``last``."""
+        """The user asked for pages ``first``..``last`` (Word: paragraphs, its blocks)."""
 
         def __init__(self, strip: PageStrip, first: int, last: int) -> None:
             super().__init__()
@@ -121,6 +127,8 @@ class PageStrip(Widget, can_focus=True):
         drawn = self.current_cells()
         for number, cell in enumerate(drawn):
             style = self.get_component_rich_style(f"pagestrip--{_style_of(cell)}")
+            if cell.heading:  # on top of the kind's colour, which it keeps
+                style += self.get_component_rich_style("pagestrip--heading", partial=True)
             if number == self.cursor and self.has_focus:
                 style += self.get_component_rich_style("pagestrip--cursor")
             strip.append(cell.glyph, style)
@@ -152,9 +160,10 @@ class PageStrip(Widget, can_focus=True):
 
     def _legend(self, capped: bool) -> Text:
         legend = Text(no_wrap=True)
+        unit = self._facts.unit if self._facts is not None else "page"
         if capped and self._cap_page:
             legend.append(
-                f"OutCap runs out at p. {self._cap_page}  ",
+                f"OutCap runs out at {span_label(unit, self._cap_page, self._cap_page)}  ",
                 self.get_component_rich_style("pagestrip--cap"),
             )
         dim = self.get_component_rich_style("pagestrip--legend")
@@ -168,6 +177,11 @@ class PageStrip(Widget, can_focus=True):
             legend.append(f" {label}  ", dim)
         # The marks below appear in the legend only when the strip shows them.
         facts = self._facts
+        if facts is not None and any(facts.headings):
+            heading = self.get_component_rich_style("pagestrip--other")
+            heading += self.get_component_rich_style("pagestrip--heading", partial=True)
+            legend.append("▆", heading)
+            legend.append(" heading  ", dim)
         marks = (
             (bool(facts and facts.unreadable), UNREADABLE_GLYPH, "unreadable", "unreadable"),
             (
@@ -207,7 +221,11 @@ class PageStrip(Widget, can_focus=True):
             what = "no text"
         if cell.empty and cell.kind in (Kind.WHOLE, Kind.CUT):
             what = f"{cell.kind.value} · no text"
-        tip = f"p. {cell.pages} · {what} · {cell.runes:,} runes"
+        unit = self._facts.unit if self._facts is not None else "page"
+        tip = f"{span_label(unit, cell.first, cell.last)} · {what}"
+        if cell.heading:
+            tip += f" · H{cell.heading} heading"
+        tip += f" · {cell.runes:,} runes"
         tip += f" · ~{cell.runes // 4:,} tokens"
         if self._page_tokens:
             real = sum(self._page_tokens[cell.first - 1 : min(cell.last, len(self._page_tokens))])
