@@ -20,7 +20,7 @@ import re
 
 from siftui.docx_index import StoryIndex, index_story
 from siftui.docx_layout_grep import grep_layout
-from siftui.docx_layout_rows import Rows, index_rows, parsed_rows
+from siftui.docx_layout_rows import Rows, anchor_length, index_rows, parsed_rows
 from siftui.docx_model import DocxDoc, Story
 from siftui.docx_render import (
     INSTRUCTION,
@@ -94,7 +94,7 @@ def _index_reading(
     if _alone(options):
         at = index.para_line[first - 1]
         text = index.lines[at] if at >= 0 else ""
-        rows.line(text, Role.ANCHOR, first, len(story.paragraphs[first - 1].prefix(first)))
+        rows.line(text, Role.ANCHOR, first, anchor_length(story.paragraphs[first - 1], first))
         return first if len(answer.content) < len(text) else 0
     index_rows(rows, index, story, first, last)
     return last if len(answer.content) < index.size(first, last) else 0

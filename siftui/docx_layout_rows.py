@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from siftui.docx_index import StoryIndex
-from siftui.docx_model import PREFIX_WIDTH, Story
+from siftui.docx_model import PREFIX_WIDTH, Para, Story
 from siftui.layout import Kind, Layout, Role
 
 # A paragraph line's prefix, [P<n>#<hash>] or [P<n>#<hash>  <annotations>], at a line's start.
@@ -21,6 +21,12 @@ PARA_PREFIX = re.compile(r"\[P([0-9]{1,18})#[0-9a-f]{4}(?:  [^\]\n]*)?\]")
 TABLE_PREFIX = re.compile(
     r"\[T[0-9]+  [0-9]+×[0-9]+ (?:@start|@after:P([0-9]{1,18}))(?:  [^\]\n]*)?\]"
 )
+
+
+def anchor_length(para: Para, number: int) -> int:
+    """len(para.prefix(number)), without hashing its text: the hash is 4 hex digits."""
+    notes = para.annotations()
+    return len(f"[P{number}#") + 4 + (len(notes) + 2 if notes else 0) + 1
 
 
 def text_start(prefix_length: int) -> int:
@@ -83,7 +89,7 @@ def index_rows(rows: Rows, index: StoryIndex, story: Story | None, first: int, l
         opens = index.para_line[block - 1] if index.count else -1
         for at in range(index.starts[block - 1], index.starts[block]):
             if at == opens and story is not None:
-                prefix = len(story.paragraphs[block - 1].prefix(block))
+                prefix = anchor_length(story.paragraphs[block - 1], block)
                 rows.line(index.lines[at], Role.ANCHOR, page, prefix)
             else:
                 rows.line(index.lines[at], Role.TEXT, page)

@@ -8,10 +8,11 @@ import pytest
 from docx_worked import WORKED, WORKED_DOC
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_docx_properties import PATTERNS, stories, texts
+from test_docx_properties import PATTERNS, paras, stories, texts
 
 from siftui.docx_index import index_story
 from siftui.docx_layout import docx_layout_of
+from siftui.docx_layout_rows import anchor_length
 from siftui.docx_model import SCOPES, DocxDoc, Para, Story, Table
 from siftui.docx_render import BadGrep, BadOption, DocxOptions, full_projection, render_docx
 from siftui.layout import Kind, Layout, Role
@@ -248,3 +249,9 @@ def test_layout_agrees_with_the_answer(case: tuple[DocxDoc, DocxOptions]) -> Non
 @given(cases())
 def test_layout_agrees_with_the_answer_long(case: tuple[DocxDoc, DocxOptions]) -> None:
     check_layout(*case)
+
+
+@given(st.tuples(paras, st.integers(1, 10**12)))
+def test_anchor_length_is_the_prefix_length(case: tuple[Para, int]) -> None:
+    para, number = case
+    assert anchor_length(para, number) == len(para.prefix(number))
