@@ -57,6 +57,8 @@ def docx_layout_of(answer: Rendered, options: DocxOptions, doc: DocxDoc | None =
     if not lines:
         whole = tuple(range(answer.first, answer.last + 1)) if answer.first >= 1 else ()
         return Layout(Kind.EMPTY, (), (), (), whole, 0, (), 0, ())
+    if story is not None and answer.last > story.count:
+        story = None  # not an answer from this story: read it as a logged one
     index = index_story(story) if story is not None else None
     if answer.map:
         return _map_layout(answer, lines, story, index)

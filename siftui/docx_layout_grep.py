@@ -9,7 +9,7 @@ line's anchor or table prefix where it has one.
 
 from __future__ import annotations
 
-from siftui.docx_grep import _hits
+from siftui.docx_grep import _hits, _remember
 from siftui.docx_index import StoryIndex, index_story
 from siftui.docx_layout_rows import PARA_PREFIX, TABLE_PREFIX, Rows, block_of, text_start
 from siftui.docx_model import INDENT, Story
@@ -68,7 +68,13 @@ def _index_grep(
 ) -> Layout:
     index = index_story(story)
     first, last = _searched(index, story, options)
-    count, found = _hits(index, options.grep, first, last, story.cache)
+    key = ("layout-grep", options.grep, first, last)
+    memo = story.cache.get(key)
+    if isinstance(memo, tuple):
+        count, found = memo
+    else:  # the search render_docx made (it keeps the blocks, not where their lines are)
+        count, found = _hits(index, options.grep, first, last, story.cache)
+        _remember(story.cache, key, (count, found))
     # R4's fitting (siftui.grep.fit_blocks): whole blocks while the answer fits OutCap.
     title = f'grep "{options.grep}": {_count(count)}'
     if count > MAX_SHOWN:

@@ -255,3 +255,19 @@ def test_layout_agrees_with_the_answer_long(case: tuple[DocxDoc, DocxOptions]) -
 def test_anchor_length_is_the_prefix_length(case: tuple[Para, int]) -> None:
     para, number = case
     assert anchor_length(para, number) == len(para.prefix(number))
+
+
+def test_an_answer_from_another_story_is_read_as_a_logged_one() -> None:
+    options = DocxOptions(range="P5..P6")
+    answer = render_docx(WORKED_DOC, options)
+    short = DocxDoc("", {"body": Story((Para("x"),))})
+    assert docx_layout_of(answer, options, short) == docx_layout_of(answer, options)
+
+
+def test_grep_layout_is_remembered_with_the_story() -> None:
+    options = DocxOptions(grep="obligation")
+    answer = render_docx(WORKED_DOC, options)
+    first = docx_layout_of(answer, options, WORKED_DOC)
+    assert ("layout-grep", "obligation", 0, 9) in WORKED_DOC.body.cache
+    assert docx_layout_of(answer, options, WORKED_DOC) == first
+    assert first.hits == (6, 7)
