@@ -17,8 +17,8 @@ from siftui.unreadable import Extraction, from_records, to_records
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
-    "a Word document: `siftui render FILE.docx` prints what an agent receives "
-    "(read_docx over MCP); the TUI does not show Word documents yet"
+    "a Word document, not read as a PDF: `siftui render FILE.docx` prints what an "
+    "agent receives (read_docx over MCP)"
 )
 
 

@@ -15,6 +15,8 @@ from textual.pilot import Pilot
 
 from siftui.doc import Doc, OutlineItem
 from siftui.docjson import to_json
+from siftui.docx_render import DocxOptions
+from siftui.render import Options
 from siftui.tui.app import SiftApp
 from siftui.unreadable import Extraction
 
@@ -155,10 +157,10 @@ class RecordingApp(SiftApp):
 
 @contextlib.contextmanager
 def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
-    """The TUI's loader (its ``load_doc_report``) waits for the event: a load as slow
-    as the test wants. Set on exit, so no thread stays blocked."""
+    """The TUI's loader (the ``load_doc_report`` its ``load_any`` calls) waits for the
+    event: a load as slow as the test wants. Set on exit, so no thread stays blocked."""
     from siftui.load import load_doc_report as real
-    from siftui.tui.widgets import loader
+    from siftui.tui import preload as loader
 
     event = threading.Event()
 
@@ -172,3 +174,23 @@ def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
     finally:
         event.set()
         loader.load_doc_report = real  # type: ignore[attr-defined]  # (the name it imported)
+
+
+def pdf_options(app: SiftApp) -> Options:
+    """The app's request options, which a PDF's test expects to be a PDF's."""
+    options = app.request.options
+    assert isinstance(options, Options), options
+    return options
+
+
+def pdf_doc(app: SiftApp) -> Doc | None:
+    """The document open, which a PDF's test expects to be a PDF's (None: none open)."""
+    doc = app.doc
+    assert doc is None or isinstance(doc, Doc), type(doc)
+    return doc
+
+
+def word_options(options: object) -> DocxOptions:
+    """Options a Word document's test expects to be a Word document's."""
+    assert isinstance(options, DocxOptions), options
+    return options

@@ -11,12 +11,11 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from siftui import __version__
 from siftui.docx_kind import is_docx_json
-from siftui.extract import ExtractError, check_file
+from siftui.docx_load import load_docx
 from siftui.load import LoadError
 from siftui.messages import quoted
 
@@ -71,32 +70,6 @@ def refuse_docx_options(args: argparse.Namespace) -> None:
         if getattr(args, name, None) is not None:
             advice = '; use --pages "a-b"' if name == "range" else ""
             raise WrongKind(f"--{name} is for Word documents, not PDFs{advice}")
-
-
-def load_docx(path: str) -> DocxDoc:
-    """The document model of a .docx, or of its JSON; LoadError with one line otherwise."""
-    from siftui.docx_json import BadDocxJson, from_json
-    from siftui.ooxml.read import DocxError, read_docx  # lxml only for commands that read
-
-    try:
-        check_file(path)
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-        if is_docx_json(head):
-            try:
-                return from_json(Path(path).read_text(encoding="utf-8-sig"))
-            except UnicodeDecodeError:
-                raise LoadError(f"{quoted(path)}: not a JSON file (not UTF-8 text)") from None
-            except BadDocxJson as error:
-                raise LoadError(f"{quoted(path)}: {error}") from None
-        return read_docx(path)
-    except (ExtractError, DocxError) as error:
-        message = str(error)
-        if not message.startswith(quoted(path)):
-            message = f"{quoted(path)}: {message}"
-        raise LoadError(message) from None
-    except OSError as error:
-        raise LoadError(f"{quoted(path)}: {error.strerror or error}") from None
 
 
 def options_of(args: argparse.Namespace) -> DocxOptions:

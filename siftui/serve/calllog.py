@@ -35,9 +35,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from siftui.docx_render import DocxOptions
 from siftui.messages import quoted
 from siftui.output import encode_utf8
 from siftui.render import Options, Rendered
+from siftui.serve.docx_tool import docx_options
 from siftui.serve.logfields import (
     DocxArgs,
     HiddenSummary,
@@ -81,6 +83,13 @@ class LogEntry:
     @property
     def options(self) -> Options:
         return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap)
+
+    @property
+    def call_options(self) -> Options | DocxOptions:
+        """The options of the call as the tool read them: read_docx's for a Word call."""
+        if self.docx is None:
+            return self.options
+        return docx_options(self.docx, self.grep, self.out_cap)
 
 
 def now_iso() -> str:

@@ -19,12 +19,13 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Footer, Header, Static
 
-from siftui.doc import Doc
+from siftui.docx_model import DocxDoc
+from siftui.docx_render import DocxOptions
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
 from siftui.tui import background, commands, hidden_flow
@@ -33,6 +34,17 @@ from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import bindings, system_commands
+from siftui.tui.kinds import (
+    AnyDoc,
+    AnyOptions,
+    anchor_call,
+    field_values,
+    first_call,
+    is_word,
+    next_call_any,
+    units_call,
+    with_field,
+)
 from siftui.tui.opening import Opened, OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
 from siftui.tui.screens import HelpScreen, PathScreen
@@ -44,9 +56,9 @@ from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
-from siftui.walk import next_call
 
 EARLIER = 32
 """Requests remembered to fall back on when the newest is refused."""
@@ -85,7 +97,7 @@ class SiftApp(App[int]):
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
         self.counter = CallCounter(self)
-        self._earlier: list[Options] = []
+        self._earlier: list[AnyOptions] = []
         self._facts: PageFacts | None = None
         self.exports = Exports(self)
         self.replay = ReplayFlow(self)
@@ -103,7 +115,7 @@ class SiftApp(App[int]):
         return self.counter.history
 
     @property
-    def doc(self) -> Doc | None:
+    def doc(self) -> AnyDoc | None:
         """The document open now (None while none is)."""
         return self.opened.doc if self.opened is not None else None
 
@@ -114,11 +126,7 @@ class SiftApp(App[int]):
         if self._log_entries is not None:
             yield CallList(self._log_entries)
         with Vertical(id="controls"):
-            with Horizontal(id="request"):
-                yield Label("Pages", classes="field-label")
-                yield Input(placeholder="a-b, a or a-", id="pages", compact=True)
-                yield Label("Grep", classes="field-label")
-                yield Input(placeholder="RE2 pattern (smart case)", id="grep", compact=True)
+            yield RequestBar(id="request")
             yield Static("", id="request-error", classes="error")
             yield OutCapControl(id="outcap")
             yield CounterLine(id="counter").data_bind(SiftApp.answer)
@@ -146,7 +154,7 @@ class SiftApp(App[int]):
 
     # ----------------------------------------------------- the request, and its answer
 
-    def propose(self, options: Options, *, call: bool = False, typed: bool = False) -> None:
+    def propose(self, options: AnyOptions, *, call: bool = False, typed: bool = False) -> None:
         """Make ``options`` the request (on the document open or opening). ``typed``: the
         controls proposed it, so they show it already and are not set again (setting an
         Input while its own Changed messages are queued would type over the user)."""
@@ -168,12 +176,9 @@ class SiftApp(App[int]):
             self.sync_controls(request.options)
         self.render_request()
 
-    def sync_controls(self, options: Options) -> None:
+    def sync_controls(self, options: AnyOptions) -> None:
         """The controls show the request (their Changed messages then propose it again: no-op)."""
-        for selector, value in (("#pages", options.pages), ("#grep", options.grep)):
-            field = self.query_one(selector, Input)
-            if field.value != value:
-                field.value = value
+        self.query_one(RequestBar).show(field_values(options), word=is_word(options))
         outcap = self.query_one(OutCapControl)
         if outcap.value != options.out_cap:
             outcap.value = options.out_cap
@@ -200,7 +205,11 @@ class SiftApp(App[int]):
     # of its arguments, and the repr of a 3 MB Doc costs ~40 ms on each slider step.
     @work(thread=True, exclusive=True, group="render", description="render the answer")
     def _render_worker(
-        self, request: Request, doc: Doc, earlier: tuple[Options, ...], facts: PageFacts | None
+        self,
+        request: Request,
+        doc: AnyDoc,
+        earlier: tuple[AnyOptions, ...],
+        facts: PageFacts | None,
     ) -> None:
         outcome = answer_request(request, doc, earlier, facts)
         self.call_from_thread(self._answered, outcome)
@@ -245,15 +254,11 @@ class SiftApp(App[int]):
             widget.update(message)
             widget.display = bool(message)
 
-    @on(Input.Changed, "#pages")
-    def _pages_changed(self, event: Input.Changed) -> None:
-        self.propose(replace(self.request.options, pages=event.value), typed=True)
+    @on(RequestBar.Edited)
+    def _field_edited(self, event: RequestBar.Edited) -> None:
+        self.propose(with_field(self.request.options, event.field, event.text), typed=True)
 
-    @on(Input.Changed, "#grep")
-    def _grep_changed(self, event: Input.Changed) -> None:
-        self.propose(replace(self.request.options, grep=event.value), typed=True)
-
-    @on(Input.Submitted, "#pages, #grep")
+    @on(RequestBar.Submitted)
     def _submitted(self) -> None:
         self.propose(self.request.options, call=True, typed=True)
         self.query_one(ContentView).focus()
@@ -268,8 +273,18 @@ class SiftApp(App[int]):
 
     @on(PageStrip.Selected)
     def _strip_selected(self, event: PageStrip.Selected) -> None:
-        pages = str(event.first) if event.first == event.last else f"{event.first}-{event.last}"
-        self.propose(replace(self.request.options, pages=pages), call=True)
+        self.propose(units_call(self.request.options, event.first, event.last), call=True)
+
+    @on(ContentView.LineChosen)
+    def _line_chosen(self, event: ContentView.LineChosen) -> None:
+        """A paragraph chosen in the view of a Word answer: ask for its window."""
+        answer, options = self.answer, self.request.options
+        if answer is None or not isinstance(answer.doc, DocxDoc):
+            return
+        if isinstance(options, DocxOptions):
+            call = anchor_call(options, answer.doc, event.unit)
+            if call is not None:
+                self.propose(call, call=True)
 
     # ------------------------------------------------------------- opening
 
@@ -283,7 +298,7 @@ class SiftApp(App[int]):
         path: Path,
         password: str | None = None,
         *,
-        options: Options | None = None,
+        options: AnyOptions | None = None,
         keep_answer: bool = False,
     ) -> None:
         """A fresh request on ``path`` (see :meth:`OpenFlow.start`)."""
@@ -329,23 +344,31 @@ class SiftApp(App[int]):
             self.exports.save(answer)
 
     def action_focus_grep(self) -> None:
-        self.query_one("#grep", Input).focus()
+        self.query_one(RequestBar).field("grep").focus()
 
     def action_focus_pages(self) -> None:
-        self.query_one("#pages", Input).focus()
+        bar = self.query_one(RequestBar)
+        bar.field("range" if bar.word else "pages").focus()
+
+    def action_focus_anchor(self) -> None:
+        bar = self.query_one(RequestBar)
+        if not bar.word:
+            self.notify("Anchors are for Word documents; a PDF is read by pages (p).")
+            return
+        bar.field("anchor").focus()
 
     def action_focus_view(self) -> None:
         self.query_one(ContentView).focus()
 
     def action_map(self) -> None:
-        self.propose(Options(out_cap=self.request.options.out_cap), call=True)
+        self.propose(first_call(self.request.options), call=True)
         self.query_one(ContentView).focus()
 
     def action_follow(self) -> None:
         answer = self._acting_on("follow the note")
         if answer is None or answer.doc is None:
             return
-        call = next_call(answer.options, answer.rendered, answer.doc.extracted)
+        call = next_call_any(answer.options, answer.rendered, answer.doc)
         if call is None:
             self.notify("Nothing to follow: this answer names no next call.")
             return
@@ -382,12 +405,19 @@ class SiftApp(App[int]):
             if target is not None:
                 self.open_document(Path(target))
 
-        title = "Open a document (PDF, EPUB, XPS, ... or Doc JSON)"
+        title = "Open a document (PDF, EPUB, XPS, ..., Word .docx, or their JSON)"
         self.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
 
     def action_toggle_ocr(self) -> None:
-        if self._acting_on("read pages with OCR") is not None:
+        if self._acting_on("read pages with OCR") is not None and self._pdf_only("OCR"):
             commands.toggle_ocr(self)
+
+    def _pdf_only(self, what: str) -> bool:
+        """True for a PDF; for a Word document, a message saying ``what`` is for PDFs."""
+        if isinstance(self.doc, DocxDoc):
+            self.notify(f"{what} is for PDFs: a Word document's text is its XML, read as is.")
+            return False
+        return True
 
     def action_log_report(self) -> None:
         self.replay.report()
@@ -397,7 +427,7 @@ class SiftApp(App[int]):
         return action != "log_report" or self._log_entries is not None
 
     def action_hidden(self) -> None:
-        if self._acting_on("list hidden text") is not None:
+        if self._acting_on("list hidden text") is not None and self._pdf_only("Hidden text"):
             hidden_flow.list_hidden(self)
 
     def action_help(self) -> None:

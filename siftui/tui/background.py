@@ -10,31 +10,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from siftui.doc import Doc
 from siftui.docindex import index_of
 from siftui.load import is_doc_json
 from siftui.tokens import VocabularyError, count_pages
 from siftui.tui import hidden_flow
-from siftui.tui.widgets.counter import CounterLine, plural
+from siftui.tui.display import plural
+from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
 from siftui.unreadable import describe
 
 if TYPE_CHECKING:
-    from siftui.doc import Doc
     from siftui.tui.app import SiftApp
     from siftui.tui.opening import Opened
 
 
 def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
-    """Start the after-work for ``opened`` (``plain``: the same file read without OCR)."""
+    """Start the after-work for ``opened`` (``plain``: the same file read without OCR).
+
+    A Word document has none: no pages, no images, no OCR, and its hidden runs
+    (``w:vanish``) are left out of the projection by DOCX.md itself."""
     doc, source = opened.doc, opened.source
+    if not isinstance(doc, Doc):
+        app.query_one(ContentView).ocr_pages = frozenset()
+        app.query_one(CounterLine).ocr_pages = ()
+        app.query_one(PageStrip).set_page_tokens(())
+        return
+    plain_doc = plain.doc if plain is not None and isinstance(plain.doc, Doc) else None
     damaged = {item.page for item in opened.unreadable}
     empty = [
         page for page, text in enumerate(doc.pages, 1) if not text.strip() and page not in damaged
     ]
     ocr_pages: tuple[int, ...] = ()
-    if source.ocr and plain is not None and plain.source.path == source.path:
-        ocr_pages = read_by_ocr(plain.doc, doc)
+    if source.ocr and plain is not None and plain_doc and plain.source.path == source.path:
+        ocr_pages = read_by_ocr(plain_doc, doc)
     app.query_one(ContentView).ocr_pages = frozenset(ocr_pages)
     app.query_one(CounterLine).ocr_pages = ocr_pages
     strip = app.query_one(PageStrip)

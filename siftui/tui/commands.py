@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from siftui.render import Options
+from siftui.docx_model import SCOPES, DocxDoc
+from siftui.docx_render import DocxOptions
+from siftui.docx_walk import DocxCall, walk_docx
+from siftui.tui.kinds import AnyOptions
 from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Answer
 from siftui.unreachable import Unreachable, unreachable
@@ -16,27 +19,35 @@ if TYPE_CHECKING:
 
 
 def walk(app: SiftApp, answer: Answer) -> None:
-    """Every call an agent makes to read the document shown and the text no pages= call
-    shows, in a worker; then the lists."""
+    """Every call an agent makes to read the document shown (for a PDF, also the text
+    no pages= call shows), in a worker; then the lists."""
     doc, request = answer.doc, answer.request
     if doc is None:
         app.notify("The walk needs the document open; this answer is only logged.")
         return
+    out_cap = request.options.out_cap
 
     def work() -> None:
-        calls = walk_calls(doc, request.options.out_cap)
-        found = unreachable(doc, request.options.out_cap)
+        calls: list[Call] | list[DocxCall]
+        found: Unreachable | None = None
+        if isinstance(doc, DocxDoc):
+            options = request.options
+            scope = options.scope if isinstance(options, DocxOptions) else "body"
+            calls = walk_docx(doc, out_cap, scope if scope in SCOPES else "body")
+        else:
+            calls = walk_calls(doc, out_cap)
+            found = unreachable(doc, out_cap)
         app.call_from_thread(show, calls, found)
 
-    def show(calls: list[Call], found: Unreachable) -> None:
+    def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:
         if app.request.source != request.source or app.opening is not None:
             return  # another document since: this walk is not of the one shown
 
-        def chosen(options: Options | None) -> None:
+        def chosen(options: AnyOptions | None) -> None:
             if options is not None and app.request.source == request.source:
                 app.propose(options, call=True)
 
-        app.push_screen(WalkScreen(calls, request.options.out_cap, found), chosen)
+        app.push_screen(WalkScreen(calls, out_cap, found), chosen)
 
     app.run_worker(work, thread=True, exclusive=True, group="walk", description="walk")
 

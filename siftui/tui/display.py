@@ -36,3 +36,8 @@ def escape_controls(line: str) -> str:
     if _UNSAFE.search(line) is None:
         return line
     return _UNSAFE.sub(lambda found: _escape_char(found.group()), line)
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 page", "3 pages", "1,200 calls"."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"

@@ -104,7 +104,8 @@ class Extras:
             self._agents_started = True
             app.run_worker(self._load_agents, thread=True, group="agents", description="agents")
         doc, source = answer.doc, answer.request.source
-        if answer.unreachable is not None or doc is None or source is None:
+        # A Word answer has no pages= calls, so nothing they cannot reach.
+        if answer.unreachable is not None or not isinstance(doc, Doc) or source is None:
             return
         self._reach_next((source, answer.options.out_cap), doc)
 

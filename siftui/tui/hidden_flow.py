@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from siftui.errors import report_unexpected
 from siftui.extract import ExtractError
 from siftui.load import is_doc_json
+from siftui.render import Options
 from siftui.tui.screens.findings import FindingsScreen
 
 if TYPE_CHECKING:
@@ -99,7 +100,8 @@ def list_hidden(app: SiftApp) -> None:
         return
 
     def chosen(page: int | None) -> None:
-        if page is not None and app.opened is opened:
-            app.propose(replace(app.request.options, pages=str(page), grep=""), call=True)
+        options = app.request.options
+        if page is not None and app.opened is opened and isinstance(options, Options):
+            app.propose(replace(options, pages=str(page), grep=""), call=True)
 
     app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)

@@ -41,7 +41,21 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("s", "save", "Save", "Save the answer to a file", "s"),
     Key("slash", "focus_grep", "Grep", "Search with an RE2 pattern (smart case)", "/"),
-    Key("p", "focus_pages", "Pages", "Ask for a page range: a-b, a or a-", "p"),
+    Key(
+        "p",
+        "focus_pages",
+        "Pages",
+        "Ask for a page range: a-b, a or a- (Word: a paragraph range Pa..Pb, Pa or Pa..)",
+        "p",
+    ),
+    Key(
+        "a",
+        "focus_anchor",
+        "Anchor",
+        "Word: ask for the paragraphs around an anchor P<n>#<hash> (Window: how many)",
+        "a",
+        footer=False,
+    ),
     Key("m", "map", "Map", "Back to the map or the full text (clears pages and grep)", "m"),
     Key("n", "follow", "Next", "Make the call the note names, as the agent would", "n"),
     Key("w", "walk", "Walk", "Every call an agent makes to read the whole document", "w"),
@@ -88,8 +102,8 @@ def help_markdown() -> str:
 # siftui
 
 The pane shows **exactly** the string an agent receives from a bounded
-"read this PDF" tool, for the request above it and OutCap. `c` copies it byte
-for byte.
+"read this PDF" tool (read_docx for a Word document), for the request above it
+and OutCap. `c` copies it byte for byte.
 
 | key | does |
 |---|---|
@@ -99,6 +113,11 @@ for byte.
 **Page strip**: click a page (or arrows and Enter on it) to ask for it.
 `×` no text, `!` a page that could not be read, `◆` text no reader of the page
 sees (`h` lists it), `»` a tail no pages= call shows at this OutCap.
+
+**Word documents** are asked by Range (`P3..P9`), Anchor (`P12#1a2b`) and
+Window, Grep and Scope (body, footnotes, endnotes, comments, headers, footers).
+The strip shows paragraphs (headings marked); click an anchor in the view, or
+press Enter for the first one in view, to ask for the paragraphs around it.
 
 **OutCap** is the budget in code points ("runes"). Drag the slider, use the
 arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).

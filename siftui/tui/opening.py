@@ -9,12 +9,13 @@ there. If the open fails, the app goes back to the document shown before.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from siftui.doc import Doc
-from siftui.render import Options
+from siftui.docx_kind import is_docx
+from siftui.tui.kinds import AnyDoc, AnyOptions, first_call
 from siftui.tui.screens import PasswordScreen
 from siftui.tui.state import Answer, Request, Source
 from siftui.tui.widgets.lines import NoteLine
@@ -27,11 +28,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Opened:
-    """The document open now: its identity, its Doc, how it was opened, and the
-    pages that could not be read (their text is empty)."""
+    """The document open now: its identity, its model (a PDF's Doc or a Word document's
+    DocxDoc), how it was opened, and the pages that could not be read (their text is empty)."""
 
     source: Source
-    doc: Doc
+    doc: AnyDoc
     password: str | None
     unreadable: tuple[UnreadablePage, ...] = ()
 
@@ -48,17 +49,19 @@ class OpenFlow:
         path: Path,
         password: str | None = None,
         *,
-        options: Options | None = None,
+        options: AnyOptions | None = None,
         keep_answer: bool = False,
     ) -> None:
-        """A fresh request on ``path``: pages and grep cleared (an agent's first call),
-        OutCap kept (``options`` instead, for a replayed call or the OCR toggle)."""
+        """A fresh request on ``path``: pages, range and grep cleared (an agent's first
+        call), OutCap kept (``options`` instead, for a replayed call or the OCR toggle).
+        The request bar shows the controls of the file's kind (a Word document's or a
+        PDF's) while it opens, so what is typed meanwhile asks the right kind."""
         app = self.app
         if self.path is None:
             self._before = (app.request, app.answer)
         self.path = path
         self._keep_answer = keep_answer
-        kept = Options(out_cap=app.request.options.out_cap)
+        kept = first_call(app.request.options, word=is_docx(os.fspath(path)))
         app.request = Request(None, options if options is not None else kept)
         app.sync_controls(app.request.options)
         app.set_error("")

@@ -1,6 +1,6 @@
 """Opening the first document while Textual starts.
 
-`siftui FILE` starts the CLI's loader (:func:`siftui.load.load_doc_report`: the disk
+`siftui FILE` starts the CLI's loader (:func:`load_any`: for a PDF the disk
 cache and the parallel extraction) in a thread before Textual is even
 imported; the app's loader then takes that result instead of starting over.
 So the first answer is on screen about as soon as `siftui render FILE` would
@@ -9,24 +9,52 @@ print it. Nothing here imports Textual.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from siftui.cache import file_sha256
+from siftui.doc import Doc
+from siftui.docx_kind import is_docx
+from siftui.docx_model import DocxDoc
+from siftui.extract import Progress
 from siftui.load import load_doc_report
-from siftui.unreadable import Extraction
+from siftui.unreadable import UnreadablePage
+
+
+@dataclass(frozen=True)
+class LoadedDocument:
+    """A document as the app opens it: a PDF's Doc (and the pages that could not be
+    read) or a Word document's model."""
+
+    doc: Doc | DocxDoc
+    unreadable: tuple[UnreadablePage, ...] = ()
+
+
+def load_any(
+    path: Path, password: str | None = None, *, ocr: bool = False, progress: Progress | None = None
+) -> LoadedDocument:
+    """The CLI's loaders: siftui.docx_load for a Word document (or its JSON), else
+    siftui.load (the disk cache, the parallel extraction). LoadError with one line."""
+    if is_docx(os.fspath(path)):
+        from siftui.docx_load import load_docx
+
+        return LoadedDocument(load_docx(path))
+    found = load_doc_report(path, password=password, ocr=ocr, progress=progress)
+    return LoadedDocument(found.doc, found.unreadable)
 
 
 class Preload:
-    """One load running in a thread; :meth:`wait` gives its Extraction or raises its error."""
+    """One load running in a thread; :meth:`wait` gives what it loaded or raises its error."""
 
     def __init__(self, path: Path, password: str | None) -> None:
         self.path = path
         self.password = password
         self.done = 0
         self.total = 0
-        self._result: tuple[str, Extraction] | None = None
+        self._result: tuple[str, LoadedDocument] | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="siftui-preload", daemon=True)
         self._thread.start()
@@ -34,19 +62,15 @@ class Preload:
     def _run(self) -> None:
         try:
             digest = file_sha256(self.path) if self.path.is_file() else ""
-            self._result = (
-                digest,
-                load_doc_report(self.path, password=self.password, progress=self._at),
-            )
+            self._result = (digest, load_any(self.path, self.password, progress=self._at))
         except BaseException as error:  # handed to the loader, which reports it
             self._error = error
 
     def _at(self, done: int, total: int) -> None:
         self.done, self.total = done, total
 
-    def wait(self, progress: Callable[[int, int], None]) -> tuple[str, Extraction]:
-        """The file's sha256 and its Extraction (the Doc and its unreadable pages),
-        calling ``progress`` while waiting."""
+    def wait(self, progress: Callable[[int, int], None]) -> tuple[str, LoadedDocument]:
+        """The file's sha256 and what was loaded, calling ``progress`` while waiting."""
         while self._thread.is_alive():
             self._thread.join(0.05)
             if self.total:

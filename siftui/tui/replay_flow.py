@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
+from siftui.docx_render import DocxOptions
+from siftui.docx_walk import describe_docx_options
 from siftui.errors import report_unexpected
 from siftui.serve.calllog import LogEntry
 from siftui.serve.logreport import report
@@ -46,17 +48,21 @@ class ReplayFlow:
 
     def chosen(self, entry: LogEntry, number: int) -> None:
         self.entry = entry
-        self._where = (
-            f"call {number}: {describe_options(entry.options)} at OutCap {entry.out_cap:,}"
+        options = entry.call_options
+        described = (
+            describe_docx_options(options)
+            if isinstance(options, DocxOptions)
+            else describe_options(options)
         )
+        self._where = f"call {number}: {described} at OutCap {entry.out_cap:,}"
         if entry.rendered is None:
             self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)
             return
         app = self.app
-        request = Request(Source(Path(entry.path), entry.sha256 or ""), entry.options)
+        request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         app.opener.cancel()
         app.request = request
-        app.sync_controls(entry.options)
+        app.sync_controls(options)
         app.answer = logged_answer(request, entry.rendered)
         self.status(f"{self._where}: checking {Path(entry.path).name} ...")
 
@@ -64,10 +70,9 @@ class ReplayFlow:
         if self.entry is not entry or entry.rendered is None:
             return
         app = self.app
-        if entry.tool != "read_pdf":  # a Word call's options are not a PDF request
+        if entry.tool not in ("read_pdf", "read_docx"):
             self.status(
-                f"{self._where}: a {entry.tool} call; showing the logged answer "
-                "(the TUI re-runs read_pdf calls only)",
+                f"{self._where}: a {entry.tool or 'unknown'} call; showing the logged answer",
                 warning=True,
             )
             return
@@ -84,18 +89,19 @@ class ReplayFlow:
             )
             return
         source = Source(Path(entry.path), digest)
+        options = entry.call_options
         app.counter.now = True
         if app.opened is not None and app.opened.source == source:
-            app.request = Request(source, entry.options)
+            app.request = Request(source, options)
             app.render_request()
         else:
             self.status(f"{self._where}: opening {source.name} to re-run it ...")
-            app.open_document(source.path, options=entry.options, keep_answer=True)
+            app.open_document(source.path, options=options, keep_answer=True)
 
     def compare(self, answer: Answer) -> Answer:
         """The live answer when it is the logged one; the logged one, flagged, if not."""
         entry = self.entry
-        if entry is None or entry.rendered is None or answer.options != entry.options:
+        if entry is None or entry.rendered is None or answer.options != entry.call_options:
             return answer
         if answer.request.source is None or answer.request.source.path != Path(entry.path):
             return answer

@@ -14,14 +14,22 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from siftui.agents import Agent
-from siftui.doc import Doc
-from siftui.docindex import index_of
 from siftui.errors import report_unexpected
-from siftui.layout import Kind, Layout, layout_of, pages_label
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.layout import Layout
+from siftui.render import Rendered
 from siftui.tokens import TokenCounts
 from siftui.tui.display import escape_controls
-from siftui.tui.strip_model import PageFacts, facts_of
+from siftui.tui.kinds import (
+    REFUSALS,
+    AnyDoc,
+    AnyOptions,
+    facts_any,
+    first_call,
+    label,
+    layout_any,
+    render_any,
+)
+from siftui.tui.strip_model import PageFacts
 from siftui.unreachable import Unreachable
 
 
@@ -52,10 +60,12 @@ class Source:
 
 @dataclass(frozen=True)
 class Request:
-    """What the app asks for: a document (None while one is being opened) and the options."""
+    """What the app asks for: a document (None while one is being opened) and the options
+    (:class:`~siftui.render.Options` for a PDF, :class:`~siftui.docx_render.DocxOptions`
+    for a Word document)."""
 
     source: Source | None
-    options: Options
+    options: AnyOptions
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ class Answer:
     rendered: Rendered
     layout: Layout
     width: int
-    doc: Doc | None
+    doc: AnyDoc | None
     facts: PageFacts | None = None
     logged: bool = False
     # Found after the answer was painted (workers), then the answer is shown again with it:
@@ -83,7 +93,7 @@ class Answer:
         return self.rendered is other.rendered and self.request == other.request
 
     @property
-    def options(self) -> Options:
+    def options(self) -> AnyOptions:
         return self.request.options
 
     @property
@@ -92,19 +102,8 @@ class Answer:
         return source.name if source is not None else "answer"
 
     def label(self) -> str:
-        """What the answer is, in words: "map", "pages 3-5", "grep in pages 6-8"."""
-        pages = self.options.pages.strip()
-        kind = self.layout.kind
-        if kind is Kind.GREP:
-            return "grep" + (f" in {_asked(pages)}" if pages else "")
-        if kind is Kind.PAGES:
-            return _asked(pages)
-        return str(kind.value)
-
-
-def _asked(pages: str) -> str:
-    """The range as asked, in words: "page 7", "pages 3-5", "pages 12-"."""
-    return f"page {pages}" if pages.isdigit() else f"pages {pages}"
+        """What the answer is, in words: "map", "pages 3-5", "grep in P6..P8"."""
+        return label(self.layout.kind, self.options)
 
 
 @dataclass(frozen=True)
@@ -119,22 +118,22 @@ class Outcome:
 
 
 def make_answer(
-    request: Request, doc: Doc, rendered: Rendered, facts: PageFacts | None = None
+    request: Request, doc: AnyDoc, rendered: Rendered, facts: PageFacts | None = None
 ) -> Answer:
-    layout = layout_of(rendered, request.options, doc)
+    layout = layout_any(rendered, request.options, doc)
     width = max((cell_len(escape_controls(line)) for line in layout.lines), default=0)
-    return Answer(request, rendered, layout, width, doc, facts or facts_of(doc))
+    return Answer(request, rendered, layout, width, doc, facts_any(doc, request.options, facts))
 
 
 def logged_answer(request: Request, rendered: Rendered) -> Answer:
     """An answer as a call log holds it, drawn without its document."""
-    layout = layout_of(rendered, request.options)
+    layout = layout_any(rendered, request.options)
     width = max((cell_len(escape_controls(line)) for line in layout.lines), default=0)
     return Answer(request, rendered, layout, width, None, None, logged=True)
 
 
 def answer_request(
-    request: Request, doc: Doc, earlier: tuple[Options, ...], facts: PageFacts | None
+    request: Request, doc: AnyDoc, earlier: tuple[AnyOptions, ...], facts: PageFacts | None
 ) -> Outcome:
     """Render ``request`` on ``doc``; refused, the newest of ``earlier`` that renders.
 
@@ -142,36 +141,17 @@ def answer_request(
     the error log), never a crash.
     """
     try:
-        return Outcome(request, make_answer(request, doc, render(doc, request.options), facts))
-    except (BadPages, BadGrep) as error:
+        rendered = render_any(doc, request.options)
+        return Outcome(request, make_answer(request, doc, rendered, facts))
+    except REFUSALS as error:
         message = str(error)
     except Exception as error:  # a bug in siftui: say so in one line, keep running
         message = report_unexpected(error, "rendering the answer")
-    first_call = Options(out_cap=request.options.out_cap)
-    for options in (*earlier, first_call):
+    for options in (*earlier, first_call(request.options)):
         try:
-            rendered = render(doc, options)
-        except (BadPages, BadGrep):
-            continue
-        except Exception:  # reported above if it is the same bug; the line stays
+            rendered = render_any(doc, options)
+        except Exception:  # refused, or the same bug (reported above): the line stays
             continue
         shown = Request(request.source, options)
         return Outcome(request, make_answer(shown, doc, rendered, facts), message)
     return Outcome(request, None, message)
-
-
-@dataclass(frozen=True)
-class DocTotals:
-    page_count: int
-    extracted: int
-    full_runes: int
-
-
-def totals_of(doc: Doc) -> DocTotals:
-    index = index_of(doc)
-    return DocTotals(doc.page_count, index.extracted, index.full_length)
-
-
-def shown_pages(answer: Answer) -> str:
-    """The pages an answer holds, in words ("page 25", "pages 1-3")."""
-    return pages_label(answer.rendered.first, answer.rendered.last)

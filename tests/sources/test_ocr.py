@@ -102,7 +102,7 @@ def test_tui_toggle_reads_pages_without_text() -> None:
         assert app.doc == read
         app.propose(Options(pages=str(empty[0])), call=True)
         await wait_until(
-            pilot, lambda: app.answer is not None and app.answer.request.options.pages != ""
+            pilot, lambda: app.answer is not None and app.answer.request.options != Options()
         )
         await settle(app, pilot)
         assert app.answer is not None

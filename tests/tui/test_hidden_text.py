@@ -11,7 +11,7 @@ import pytest
 from hidden_pdfs import HIDDEN, make_hidden_pdf, make_visible_pdf
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
-from tui_support import RecordingApp, idle, run, settle, wait_until
+from tui_support import RecordingApp, idle, pdf_options, run, settle, wait_until
 
 from siftui.doc import Doc
 from siftui.findings import Finding, Inspection, counter_line
@@ -167,7 +167,7 @@ def test_h_lists_every_finding_and_enter_asks_for_its_page(hidden_pdf: Path) -> 
         await pilot.press("enter")
         await settle(app, pilot)
         assert not isinstance(app.screen, FindingsScreen)
-        assert app.request.options.pages == "7"
+        assert pdf_options(app).pages == "7"
         assert app.answer is not None and app.answer.rendered.first == 7
 
     run(app, scenario, size=(120, 40))

@@ -11,7 +11,7 @@ import pytest
 from pdfs import make_pdf
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_support import run, settle, wait_until
+from tui_support import run, settle, wait_until, word_options
 
 from siftui.extract import extract
 from siftui.render import Options, Rendered, render
@@ -157,26 +157,64 @@ def test_cli_log_errors_are_one_line(tmp_path: Path) -> None:
         assert b"Traceback" not in done.stderr
 
 
-def test_a_word_call_shows_the_logged_answer_and_is_not_rerun_as_a_pdf(tmp_path: Path) -> None:
-    """A read_docx call's options are not a PDF request: re-running them through the
-    PDF path would show another answer than the agent's (or an error)."""
+def word_log(folder: Path, word: Path, doc_sha: str | None, answer: Rendered) -> Path:
+    """A log of one read_docx call (range P2..P3, OutCap 300) on ``word``."""
     from dataclasses import replace
 
     from siftui.serve.logfields import DocxArgs
 
+    entry = LogEntry(
+        "2026-01-01T10:00:00Z", word.name, str(word), doc_sha, "", "", 300, 1.0, answer
+    )
+    entry = replace(entry, tool="read_docx", docx=DocxArgs(range="P2..P3"))
+    log = folder / "calls.jsonl"
+    log.write_text(entry_to_line(entry), encoding="utf-8")
+    return log
+
+
+def test_a_word_call_is_rerun_as_read_docx_on_the_unchanged_file(tmp_path: Path) -> None:
+    """A read_docx call is made again the Word way (range, scope and window as logged):
+    the live answer is the logged one, and OutCap can be moved from there."""
+    from docx_build import p, write_docx
+
+    from siftui.docx_load import load_docx
+    from siftui.docx_render import DocxOptions, render_docx
+
+    word = write_docx(
+        tmp_path / "memo.docx", "".join(p(f"Line {n} of the memo.") for n in range(9))
+    )
+    options = DocxOptions(range="P2..P3", out_cap=300)
+    logged = render_docx(load_docx(word), options)
+    digest = hashlib.sha256(word.read_bytes()).hexdigest()
+    entries = read_log(word_log(tmp_path, word, digest, logged))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "same bytes the agent received" in replay_text(app), 30)
+        await settle(app, pilot)
+        assert app.request.options == options
+        assert app.answer is not None and not app.answer.logged
+        assert app.answer.rendered == logged
+        app.query_one(OutCapControl).value = 40
+        await wait_until(pilot, lambda: app.request.options == DocxOptions("P2..P3", out_cap=40))
+        await settle(app, pilot)
+        assert app.answer is not None
+        assert app.answer.rendered == render_docx(
+            load_docx(word), word_options(app.request.options)
+        )
+
+    run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def test_a_word_call_on_a_changed_file_keeps_the_logged_answer(tmp_path: Path) -> None:
     word = tmp_path / "memo.docx"
     word.write_bytes(b"PK\x03\x04 not really a package")
     answer = Rendered("[P1#abcd]  Hello", False, 1, 1, 0, "")
-    entry = LogEntry("2026-01-01T10:00:00Z", word.name, str(word), None, "", "", 300, 1.0, answer)
-    entry = replace(entry, tool="read_docx", docx=DocxArgs(range="P1..P3"))
-    log = tmp_path / "calls.jsonl"
-    log.write_text(entry_to_line(entry), encoding="utf-8")
-    entries = read_log(log)
+    entries = read_log(word_log(tmp_path, word, "0" * 64, answer))
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
-        await wait_until(pilot, lambda: "read_docx call" in replay_text(app))
+        await wait_until(pilot, lambda: "changed since the call" in replay_text(app))
         await settle(app, pilot)
-        assert "re-runs read_pdf calls only" in replay_text(app)
-        assert app.answer is not None and app.answer.rendered == answer
+        assert 'range="P2..P3"' in replay_text(app)
+        assert app.answer is not None and app.answer.logged and app.answer.rendered == answer
 
     run(create_log_app(entries), scenario, size=(140, 40))

@@ -65,7 +65,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 class Gate:
-    """Holds every load (the loader's load_doc_report) while closed."""
+    """Holds every load (the load_doc_report the loader calls) while closed."""
 
     def __init__(self) -> None:
         self.open = threading.Event()
@@ -80,7 +80,7 @@ class Gate:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    monkeypatch.setattr("siftui.tui.widgets.loader.load_doc_report", held)
+    monkeypatch.setattr("siftui.tui.preload.load_doc_report", held)
     try:
         yield held
     finally:
@@ -139,11 +139,13 @@ async def check(app: RecordingApp, pilot: Any, current: Path, copied: list[str])
         expected = render(doc, typed)
     except (BadPages, BadGrep) as refused:
         assert error == str(refused)
+        assert isinstance(answer.options, Options)
         expected = render(doc, answer.options)  # the newest answerable request stays
     else:
         assert error == ""
         assert answer.options == typed
     assert answer.rendered == expected
+    assert isinstance(answer.options, Options)
     assert list(app.query_one(ContentView).lines) == (
         expected.content.split("\n") if expected.content else []
     )

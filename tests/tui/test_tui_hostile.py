@@ -23,7 +23,7 @@ from hostile import (
 )
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, idle, run, settle, wait_until
+from tui_support import RecordingApp, idle, pdf_doc, run, settle, wait_until
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
@@ -87,7 +87,8 @@ def test_control_characters_never_reach_the_terminal(tmp_path: Path, clipboard: 
         for options in requests:
             await ask(app, pilot, options)
             assert app.answer is not None
-            expected = render(app.doc, options) if app.doc else None
+            doc = pdf_doc(app)
+            expected = render(doc, options) if doc else None
             assert app.answer.rendered == expected
             screen = drawn(app)
             assert screen.strip(), options
@@ -250,7 +251,7 @@ def test_file_truncated_then_replaced_while_open(tmp_path: Path, clipboard: list
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         nonlocal first
         await settle(app, pilot)
-        first = app.doc
+        first = pdf_doc(app)
         assert first is not None and first.page_count == 5
         shown = app.answer
         with open(path, "r+b") as handle:
@@ -319,19 +320,22 @@ def test_failed_save_keeps_the_content_and_says_why(
     run(RecordingApp(path), scenario)
 
 
-def test_a_word_document_is_refused_not_shown_as_mupdf_reads_it(tmp_path: Path) -> None:
+def test_a_word_document_is_shown_as_its_projection_not_as_mupdf_reads_it(
+    tmp_path: Path,
+) -> None:
     """MuPDF opens some .docx files, but its text is not what read_docx gives an agent:
-    the TUI says where the agent's view is instead of showing another one."""
+    the TUI shows the projection (render_docx), never MuPDF's text."""
+    from siftui.docx_load import load_docx
+    from siftui.docx_render import DocxOptions, render_docx
+
     word = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx" / "delins.docx"
     if not word.is_file():
         pytest.skip("corpus-docx not here")
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
-        await wait_until(pilot, lambda: note(app) != "")
-        await idle(app, pilot)
-        assert "a Word document: `siftui render FILE.docx` prints what an agent receives" in (
-            note(app)
-        )
-        assert app.is_running and app.answer is None
+        await settle(app, pilot)
+        assert app.answer is not None
+        assert app.answer.rendered == render_docx(load_docx(word), DocxOptions())
+        assert app.answer.rendered.content.startswith("[P1#")
 
     run(RecordingApp(word), scenario)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from damaged import page_text, page_tree_pdf
 from textual.pilot import Pilot
-from tui_support import RecordingApp, run, settle, wait_until
+from tui_support import RecordingApp, pdf_options, run, settle, wait_until
 
 from siftui.tui.app import SiftApp
 from siftui.tui.strip_model import UNREADABLE_GLYPH, Kind
@@ -57,7 +57,7 @@ def test_the_damaged_page_keeps_its_mark_when_the_answer_holds_it(tmp_path: Path
         strip.focus()
         await pilot.press("right", "enter")  # ask for page 2 from the strip
         await settle(app, pilot)
-        assert app.request.options.pages == "2"
+        assert pdf_options(app).pages == "2"
         assert app.query_one(ContentView).lines == ("--- page 2 ---", "", "")
         assert strip.kinds[1] is Kind.WHOLE
         assert strip.current_cells()[1].glyph == UNREADABLE_GLYPH

@@ -7,6 +7,7 @@ Enter on a call proposes that call; Enter on a page proposes ``pages=P``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -15,8 +16,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from siftui.docx_render import DocxOptions
+from siftui.docx_walk import DocxCall, describe_docx_options, paragraphs_shown
 from siftui.render import Options
-from siftui.tui.widgets.counter import plural
+from siftui.tui.display import plural
+from siftui.tui.kinds import AnyOptions
 from siftui.unreachable import Unreachable, counter_line, smallest_line
 from siftui.walk import Call, describe_options, pages_shown
 
@@ -32,13 +36,15 @@ def unreachable_title(found: Unreachable) -> str:
     )
 
 
-class WalkScreen(ModalScreen[Options | None]):
-    """Lists the calls of a walk and the unreachable pages; Enter on one dismisses with
-    the options to propose."""
+class WalkScreen(ModalScreen[AnyOptions | None]):
+    """Lists the calls of a walk and (for a PDF) the unreachable pages; Enter on one
+    dismisses with the options to propose."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,w", "close", "Close")]
 
-    def __init__(self, calls: list[Call], out_cap: int, found: Unreachable) -> None:
+    def __init__(
+        self, calls: Sequence[Call | DocxCall], out_cap: int, found: Unreachable | None
+    ) -> None:
         super().__init__()
         self._calls = calls
         self._out_cap = out_cap
@@ -53,6 +59,13 @@ class WalkScreen(ModalScreen[Options | None]):
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")
+            if self._found is None:  # a Word document: every block fits its window=0 call
+                yield Static(
+                    "Enter shows that call · Escape closes. A paragraph cut to fit counts as "
+                    "seen by the walk; anchor with window=0 reads it alone.",
+                    classes="hint",
+                )
+                return
             yield Static(unreachable_title(self._found), id="unreachable-title")
             table: DataTable[str] = DataTable(
                 cursor_type="row", zebra_stripes=True, id="unreachable-table"
@@ -71,19 +84,28 @@ class WalkScreen(ModalScreen[Options | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#walk-table", DataTable)
-        table.add_columns("#", "call", "kind", "pages", "runes", "~tokens", "note")
+        word = self._found is None
+        table.add_columns("#", "call", "kind", "paragraphs" if word else "pages")
+        table.add_columns("runes", "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
             runes = len(call.answer.content)
+            options = call.options
+            first, last = call.answer.first, call.answer.last
             table.add_row(
                 str(number),
-                describe_options(call.options),
+                describe_docx_options(options)
+                if isinstance(options, DocxOptions)
+                else describe_options(options),
                 "map" if call.answer.map else "text",
-                pages_shown(call.answer.first, call.answer.last),
+                paragraphs_shown(first, last) if word else pages_shown(first, last),
                 f"{runes:,}",
                 f"{runes // 4:,}",
                 call.answer.note,
                 key=str(number - 1),
             )
+        table.focus()
+        if self._found is None:
+            return
         pages = self.query_one("#unreachable-table", DataTable)
         pages.add_columns(
             "page", "unreachable runes", "of the block", "% of the page", "grep can show"
@@ -97,7 +119,6 @@ class WalkScreen(ModalScreen[Options | None]):
                 f"{reach.grep_reachable_runes:,}",
                 key=f"page {reach.page}",
             )
-        table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value

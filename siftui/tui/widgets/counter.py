@@ -8,8 +8,10 @@ from textual.widgets import Static
 
 from siftui.agents import Fit
 from siftui.layout import Kind
+from siftui.tui.display import plural
 from siftui.tui.fits import answer_fits, measured
-from siftui.tui.state import Answer, shown_pages, totals_of
+from siftui.tui.kinds import document_words, shown_units
+from siftui.tui.state import Answer
 from siftui.tui.widgets.view import hidden_of
 from siftui.unreachable import counter_line as unreachable_line
 
@@ -21,21 +23,17 @@ def budget_bar(used: int, cap: int, cells: int = BAR_CELLS) -> str:
     return "█" * filled + "░" * (cells - filled)
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 page", "3 pages", "1,200 calls"."""
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
 def describe(answer: Answer) -> str:
     """What the answer holds, in words: the map and its pages, a range, grep hits."""
     rendered, kind = answer.rendered, answer.layout.kind
     if kind is Kind.GREP:
         return f"grep · {plural(rendered.grep_hits, 'hit')}"
+    shown = shown_units(rendered, answer.options)
     if kind is Kind.MAP:
-        return f"map · {shown_pages(answer)} shown"
+        return f"map · {shown} shown"
     if kind is Kind.EMPTY:
         return "empty"
-    return shown_pages(answer)
+    return shown
 
 
 def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
@@ -52,11 +50,7 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
     if answer.doc is None:
         text.append("  │  as logged (the document is not open)")
         return text
-    totals = totals_of(answer.doc)
-    text.append("  │  doc: " + plural(totals.page_count, "page"))
-    if totals.extracted < totals.page_count:
-        text.append(f" ({totals.extracted:,} extracted)")
-    text.append(f" · full text {totals.full_runes:,} runes")
+    text.append("  │  " + document_words(answer.doc, answer.options))
     if ocr_pages:
         listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
         text.append(f" · OCR: p. {listed}", style="bold")

@@ -1,7 +1,7 @@
 """Opening a document off the UI thread: a progress bar and three messages.
 
-The loader uses :func:`siftui.load.load_doc_report`, the CLI's own loader (the
-disk cache and the parallel extraction), which also says which pages could not
+The loader uses :func:`siftui.tui.preload.load_any`, the CLI's own loaders (for a
+PDF the disk cache and the parallel extraction), which also says which pages could not
 be read (their text is empty; the strip marks them), and posts :class:`Loader.Loaded`,
 :class:`Loader.LoadFailed` or :class:`Loader.NeedsPassword`. Only the newest
 open counts: an older one finishing late posts nothing.
@@ -19,12 +19,13 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from siftui.cache import file_sha256
-from siftui.doc import Doc
 from siftui.errors import report_unexpected
 from siftui.extract import NeedsPassword, WrongPassword
-from siftui.load import LoadError, load_doc_report
+from siftui.load import LoadError
 from siftui.messages import quoted
 from siftui.tui import preload
+from siftui.tui.kinds import AnyDoc
+from siftui.tui.preload import load_any
 from siftui.tui.state import Source
 from siftui.unreadable import UnreadablePage
 
@@ -41,7 +42,7 @@ class Loader(Widget):
         def __init__(
             self,
             source: Source,
-            doc: Doc,
+            doc: AnyDoc,
             password: str | None,
             unreadable: tuple[UnreadablePage, ...] = (),
         ) -> None:
@@ -121,7 +122,7 @@ class Loader(Widget):
                 digest, found = started.wait(progress)
             else:
                 digest = file_sha256(path) if path.is_file() else ""
-                found = load_doc_report(path, password=password, ocr=ocr, progress=progress)
+                found = load_any(path, password, ocr=ocr, progress=progress)
             source = Source(path, digest, ocr)
             message = Loader.Loaded(source, found.doc, password, found.unreadable)
         except LoadError as error:

@@ -15,18 +15,22 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from siftui.doc import Doc
 from siftui.docindex import without_surrogates
 from siftui.grep import compile_pattern
 from siftui.layout import Layout, Role
 from siftui.render import BadGrep
 from siftui.tui.display import escape_controls
 from siftui.tui.hidden_marks import NONE, HiddenMarks, hidden_marks
+from siftui.tui.kinds import is_word
 from siftui.tui.state import Answer
 
 
@@ -38,7 +42,22 @@ class ContentView(ScrollView, can_focus=True):
         "content--escape",
         "content--ocr",
         "content--hidden",
+        "content--anchor-prefix",
     }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter", "choose_top", "Window", tooltip="Ask for the window of the paragraph on top"
+        )
+    ]
+
+    class LineChosen(Message):
+        """A line's unit was chosen (a click, or Enter on the top line): for a Word answer,
+        the paragraph whose window to ask for (``unit``: its number)."""
+
+        def __init__(self, unit: int) -> None:
+            super().__init__()
+            self.unit = unit
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
     # Pages whose text came from OCR: their markers are drawn differently.
@@ -77,9 +96,14 @@ class ContentView(ScrollView, can_focus=True):
             except BadGrep:
                 self._pattern = None  # the answer came from it, so this cannot happen
         self._strips.clear()
+        self.refresh_bindings()
         self.virtual_size = Size(answer.width if answer else 0, len(self._lines))
         self.scroll_home(animate=False)
         self.refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter asks for a window only in a Word answer (hidden from the footer otherwise)."""
+        return action != "choose_top" or self._word
 
     def watch_ocr_pages(self) -> None:
         self._strips.clear()
@@ -119,6 +143,8 @@ class ContentView(ScrollView, can_focus=True):
         ]
         if role is Role.MATCH and self._pattern is not None:
             spans += self._hits(line, layout.prefix_length(number))
+        if role is Role.ANCHOR and (prefix := layout.prefix_length(number)):
+            spans.append((0, prefix, "anchor-prefix"))
         if not spans:
             return Strip(self._escaped(line, style))
         return Strip(self._painted(line, style, spans))
@@ -151,27 +177,66 @@ class ContentView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         for begin, end in pairwise(cuts):
             piece_style = style
-            for name in ("hidden", "hit"):
+            for name in ("anchor-prefix", "hidden", "hit"):
                 if any(a <= begin and end <= b for a, b, kind in spans if kind == name):
                     piece_style += self._style(name)
             segments += self._escaped(line[begin:end], piece_style)
         return [segment for segment in segments if segment.text]
 
-    def on_mouse_move(self, event: events.MouseMove) -> None:
-        """Over hidden text, the tooltip says how it is hidden."""
+    def _at(self, event: events.MouseEvent) -> tuple[int, int]:
+        """The line and column of the content under the mouse."""
         scroll_x, scroll_y = self.scroll_offset
         region = self.scrollable_content_region
         line = scroll_y + event.y - (region.y - self.region.y)
         column = scroll_x + event.x - (region.x - self.region.x)
+        return line, column
+
+    def _paragraph_at(self, line: int) -> int:
+        """The paragraph a line of a Word answer names with its anchor (0 for none)."""
+        layout = self._layout
+        if layout is None or not 0 <= line < len(layout.lines):
+            return 0
+        if layout.roles[line] not in (Role.ANCHOR, Role.OUTLINE):
+            return 0
+        return layout.line_pages[line]
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over hidden text, the tooltip says how it is hidden; over an anchor, what a click
+        does."""
+        line, column = self._at(event)
         kind = self._hidden.kind_at(line, column) if line >= 0 and column >= 0 else ""
-        self.tooltip = (
-            f"hidden text: {kind.replace('_', ' ')} (the agent reads it)" if kind else None
-        )
+        if kind:
+            self.tooltip = f"hidden text: {kind.replace('_', ' ')} (the agent reads it)"
+        elif self._word and (unit := self._paragraph_at(line)):
+            self.tooltip = f"click: ask for the window around P{unit}"
+        else:
+            self.tooltip = None
+
+    def on_click(self, event: events.Click) -> None:
+        line, _ = self._at(event)
+        if self._word and (unit := self._paragraph_at(line)):
+            self.post_message(self.LineChosen(unit))
+
+    def action_choose_top(self) -> None:
+        """Enter: the window of the first paragraph from the top of the view."""
+        if not self._word or self._layout is None:
+            return
+        top = self.scroll_offset.y
+        for line in range(top, min(len(self._lines), top + max(1, self.size.height))):
+            if unit := self._paragraph_at(line):
+                self.post_message(self.LineChosen(unit))
+                return
+        self.notify("No paragraph anchor in view.")
+
+    @property
+    def _word(self) -> bool:
+        answer = self.answer
+        return answer is not None and is_word(answer.options)
 
 
 def hidden_of(answer: Answer | None) -> HiddenMarks:
     """The hidden text the answer shows (none until the inspection is known)."""
-    if answer is None or answer.doc is None or answer.facts is None:
+    if answer is None or not isinstance(answer.doc, Doc) or answer.facts is None:
         return NONE
     inspection = answer.facts.hidden
     if inspection is None or not inspection.alarms:
