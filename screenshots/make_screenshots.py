@@ -4,7 +4,8 @@
 
 Each picture drives the app through Pilot exactly as a user would, then saves
 what the terminal shows. Files made for a picture (a locked copy of the
-sample, a file that is not a PDF, a letter with hidden instructions) are
+sample, a file that is not a PDF, a letter with hidden instructions, a Word
+contract) are
 opened by a relative name from a scratch directory, so no temporary path
 appears in any picture. The copy picture uses a private X server (Xvfb) and
 xclip when they are installed, so the confirmation is the real one.
@@ -121,6 +122,44 @@ def _injection_pdf(path: str) -> None:
     document.close()
 
 
+def _contract_docx(path: str) -> None:
+    """A short services agreement as Word writes one (python-docx, the tests' tool):
+    headings, numbered clauses, a table, a comment."""
+    import docx  # python-docx: installed with the test extra
+
+    document = docx.Document()
+    document.core_properties.title = "Master Services Agreement"
+    document.add_heading("Master Services Agreement", level=1)
+    intro = document.add_paragraph("This Agreement is entered into as of {{EffectiveDate}}.")
+    document.add_comment(intro.runs, text="Fill in before signing.", author="J. Doe")
+    for number, (title, clauses) in enumerate(
+        (
+            ("Definitions", ("Fee means the amount in the order form.", "Term means one year.")),
+            ("Services", ("The vendor provides the services in Schedule A.",)),
+            ("Payment", ("Invoices are due within 30 days.", "Late fees are 1% a month.")),
+        ),
+        1,
+    ):
+        document.add_heading(f"{number}. {title}", level=2)
+        for clause in clauses:
+            document.add_paragraph(clause, style="List Number")
+        if title == "Payment":
+            table = document.add_table(rows=3, cols=2)
+            for row, cells in zip(table.rows, (("Item", "Fee"), ("Setup", "500"), ("Month", "90"))):
+                row.cells[0].text, row.cells[1].text = cells
+    document.add_paragraph("Signed by both parties.")
+    document.save(path)
+
+
+async def _word(app: SiftApp, pilot: Pilot[int]) -> None:
+    await _settle(app, pilot)
+    app.clear_notifications()
+    app.query_one("#range", Input).value = "P2..P12"
+    app.query_one("#grep", Input).value = "fee"
+    await pilot.pause(0.2)
+    await _settle(app, pilot)
+
+
 async def _hidden(app: SiftApp, pilot: Pilot[int]) -> None:
     await _until(pilot, lambda: app.extras.inspection is not None)
     await _settle(app, pilot)
@@ -179,6 +218,7 @@ def main(argv: list[str]) -> int:
             )
         Path("notes.pdf").write_text("these are notes, not a PDF\n", encoding="utf-8")
         _injection_pdf("injection.pdf")
+        _contract_docx("contract.docx")
         shots: list[tuple[str, SiftApp, Step]] = [
             ("map.svg", create_app(), _request()),
             ("pages-cut.svg", create_app(), _request(pages="12-30", out_cap=12_000)),
@@ -187,6 +227,7 @@ def main(argv: list[str]) -> int:
             ("password.svg", create_app("sample-locked.pdf"), _password),
             ("error.svg", create_app("notes.pdf"), _error),
             ("hidden.svg", create_app("injection.pdf"), _hidden),
+            ("word.svg", create_app("contract.docx"), _word),
         ]
         for name, app, step in shots:
             asyncio.run(_shoot(app, step, out / name))

@@ -368,3 +368,34 @@ def test_keys_typed_at_launch_reach_the_app(tmux_app: TmuxApp) -> None:
     assert "xy" not in request_line and "]" not in request_line
     assert "invalid pages" not in screen
     tmux_app.quit()
+
+
+def test_word_document_range_and_anchor_copy(tmux_app: TmuxApp) -> None:
+    """A real third-party .docx in the real app: its first answer, a typed range and the
+    window Enter asks for copy exactly what `siftui render FILE.docx` prints."""
+    path = corpus_file(CORPUS.parent / "corpus-docx" / "stress018.docx")
+    first = render_bytes(path)
+    ranged = render_bytes(path, "--range", "P40..P60")
+
+    tmux_app.start(path)
+    screen = tmux_app.wait_text("Range", "Anchor", "Scope", COPY_FOOTER, timeout=START_TIMEOUT)
+    assert "Pages a-b" not in screen and "siftui — stress018.docx" in screen
+    assert counter_line(first) in screen
+    assert tmux_app.copy() == first
+
+    tmux_app.keys("p")
+    tmux_app.wait_for(lambda s: COPY_FOOTER not in s, "the range input focused", STEP_TIMEOUT)
+    tmux_app.type("P40..P60")
+    screen = tmux_app.wait_text("what the agent receives · range P40..P60")
+    assert counter_line(ranged) in screen
+    tmux_app.keys("Escape")
+    tmux_app.wait_text(COPY_FOOTER)
+    assert tmux_app.copy() == ranged
+
+    # Enter in the view asks for the window of the first anchor in view.
+    tmux_app.keys("Enter")
+    screen = tmux_app.wait_text("what the agent receives · window of P")
+    anchor = screen.split("window of ", 1)[1].split()[0]
+    assert re.fullmatch(r"P[0-9]+#[0-9a-f]{4}", anchor), anchor
+    assert tmux_app.copy() == render_bytes(path, "--anchor", anchor)
+    tmux_app.quit()
