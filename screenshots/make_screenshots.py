@@ -145,7 +145,8 @@ def _contract_docx(path: str) -> None:
             document.add_paragraph(clause, style="List Number")
         if title == "Payment":
             table = document.add_table(rows=3, cols=2)
-            for row, cells in zip(table.rows, (("Item", "Fee"), ("Setup", "500"), ("Month", "90"))):
+            fees = (("Item", "Fee"), ("Setup", "500"), ("Month", "90"))
+            for row, cells in zip(table.rows, fees, strict=True):
                 row.cells[0].text, row.cells[1].text = cells
     document.add_paragraph("Signed by both parties.")
     document.save(path)
