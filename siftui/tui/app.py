@@ -28,7 +28,8 @@ from siftui.docx_model import DocxDoc
 from siftui.docx_render import DocxOptions
 from siftui.render import Options
 from siftui.serve.calllog import LogEntry
-from siftui.tui import background, commands, hidden_flow
+from siftui.tui import background
+from siftui.tui.actions import KeyActions
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
@@ -39,15 +40,12 @@ from siftui.tui.kinds import (
     AnyOptions,
     anchor_call,
     field_values,
-    first_call,
     is_word,
-    next_call_any,
     units_call,
     with_field,
 )
 from siftui.tui.opening import Opened, OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
-from siftui.tui.screens import HelpScreen, PathScreen
 from siftui.tui.state import Answer, Outcome, Request, Source, answer_request
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import CounterLine
@@ -71,7 +69,7 @@ class MainScreen(Screen[int]):
     AUTO_FOCUS = "#content"
 
 
-class SiftApp(App[int]):
+class SiftApp(KeyActions, App[int]):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
@@ -316,122 +314,9 @@ class SiftApp(App[int]):
     def _needs_password(self, event: Loader.NeedsPassword) -> None:
         self.opener.needs_password(event.path, event.error)
 
-    # ---------------------------------------------------------------- actions
-
-    def _acting_on(self, doing: str) -> Answer | None:
-        """The answer shown, or None with a message saying why there is none to act on."""
-        if self.opening is not None:
-            self.notify(
-                f"Still opening {self.opening.name} …; {doing} once it is open.",
-                severity="warning",
-            )
-            return None
-        if self.answer is None:
-            self.notify(f"Nothing to {doing}: no document is open.", severity="warning")
-            return None
-        return self.answer
-
-    def action_copy(self) -> None:
-        if (answer := self._acting_on("copy")) is not None:
-            self.exports.copy(answer)
-
-    def action_copy_json(self) -> None:
-        if (answer := self._acting_on("copy")) is not None:
-            self.exports.copy(answer, as_json=True)
-
-    def action_save(self) -> None:
-        if (answer := self._acting_on("save")) is not None:
-            self.exports.save(answer)
-
-    def action_focus_grep(self) -> None:
-        self.query_one(RequestBar).field("grep").focus()
-
-    def action_focus_pages(self) -> None:
-        bar = self.query_one(RequestBar)
-        bar.field("range" if bar.word else "pages").focus()
-
-    def action_focus_anchor(self) -> None:
-        bar = self.query_one(RequestBar)
-        if not bar.word:
-            self.notify("Anchors are for Word documents; a PDF is read by pages (p).")
-            return
-        bar.field("anchor").focus()
-
-    def action_focus_view(self) -> None:
-        self.query_one(ContentView).focus()
-
-    def action_map(self) -> None:
-        self.propose(first_call(self.request.options), call=True)
-        self.query_one(ContentView).focus()
-
-    def action_follow(self) -> None:
-        answer = self._acting_on("follow the note")
-        if answer is None or answer.doc is None:
-            return
-        call = next_call_any(answer.options, answer.rendered, answer.doc)
-        if call is None:
-            self.notify("Nothing to follow: this answer names no next call.")
-            return
-        self.propose(call, call=True)
-
-    def action_walk(self) -> None:
-        answer = self._acting_on("walk")
-        if answer is not None:
-            commands.walk(self, answer)
-
-    def action_history_back(self) -> None:
-        if self._acting_on("go back") is not None:
-            self._travel(self.history.back(), "the first call")
-
-    def action_history_forward(self) -> None:
-        if self._acting_on("go forward") is not None:
-            self._travel(self.history.forward(), "the newest call")
-
-    def _travel(self, request: Request | None, limit: str) -> None:
-        if request is None:
-            self.notify(f"Already at {limit}.")
-            return
-        self.counter.moved()
-        self._set_request(request)
-
-    def action_outcap_down(self) -> None:
-        self.query_one(OutCapControl).step_down()
-
-    def action_outcap_up(self) -> None:
-        self.query_one(OutCapControl).step_up()
-
-    def action_open(self) -> None:
-        def chosen(target: str | None) -> None:
-            if target is not None:
-                self.open_document(Path(target))
-
-        title = "Open a document (PDF, EPUB, XPS, ..., Word .docx, or their JSON)"
-        self.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
-
-    def action_toggle_ocr(self) -> None:
-        if self._acting_on("read pages with OCR") is not None and self._pdf_only("OCR"):
-            commands.toggle_ocr(self)
-
-    def _pdf_only(self, what: str) -> bool:
-        """True for a PDF; for a Word document, a message saying ``what`` is for PDFs."""
-        if isinstance(self.doc, DocxDoc):
-            self.notify(f"{what} is for PDFs: a Word document's text is its XML, read as is.")
-            return False
-        return True
-
-    def action_log_report(self) -> None:
-        self.replay.report()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The report key exists only in a log replay."""
         return action != "log_report" or self._log_entries is not None
-
-    def action_hidden(self) -> None:
-        if self._acting_on("list hidden text") is not None and self._pdf_only("Hidden text"):
-            hidden_flow.list_hidden(self)
-
-    def action_help(self) -> None:
-        self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
