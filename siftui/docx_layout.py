@@ -160,12 +160,13 @@ def _map_layout(
     start = len(rows)
     whole: tuple[int, ...] = tuple(range(1, answer.last + 1))
     cut = 0
-    if index is not None and story is not None:
+    if start >= len(lines) or lines[start:] == ("",):
+        # OutCap ran out before the leading blocks: none of them is shown.
+        rows.add(Role.TEXT, 0)
+        whole = ()
+    elif index is not None and story is not None:
         index_rows(rows, index, story, 1, answer.last)
-        shown = len("\n".join(lines[start:])) if start < len(lines) else 0
-        if shown == 0:
-            whole = ()
-        elif shown < index.size(1, answer.last):
+        if len("\n".join(lines[start:])) < index.size(1, answer.last):
             cut = rows.pages[len(lines) - 1]
             whole = tuple(range(1, cut))
     else:

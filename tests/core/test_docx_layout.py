@@ -271,3 +271,14 @@ def test_grep_layout_is_remembered_with_the_story() -> None:
     assert ("layout-grep", "obligation", 0, 9) in WORKED_DOC.body.cache
     assert docx_layout_of(answer, options, WORKED_DOC) == first
     assert first.hits == (6, 7)
+
+
+def test_a_map_cut_before_its_leading_blocks_shows_none() -> None:
+    story = Story(tuple(Para("0" * n) for n in range(1, 11)))
+    doc = DocxDoc("000000", {"footnotes": story})
+    options = DocxOptions(scope="footnotes", out_cap=168)
+    answer = render_docx(doc, options)
+    assert answer.map and answer.content.endswith("\n\n")
+    layout, logged = both(options, doc)
+    assert layout == logged and layout.whole == () and layout.cut == 0
+    assert layout.roles[-1] is Role.TEXT and layout.line_pages[-1] == 0
