@@ -36,6 +36,13 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
         app.query_one(ContentView).ocr_pages = frozenset()
         app.query_one(CounterLine).ocr_pages = ()
         app.query_one(PageStrip).set_page_tokens(())
+        if doc.notes:  # what `siftui render` says on stderr: the answers are exact for the rest
+            app.notify(
+                "; ".join(doc.notes[:5]) + (" ..." if len(doc.notes) > 5 else ""),
+                title=f"{source.name}: read in part",
+                severity="warning",
+                timeout=12,
+            )
         return
     plain_doc = plain.doc if plain is not None and isinstance(plain.doc, Doc) else None
     damaged = {item.page for item in opened.unreadable}

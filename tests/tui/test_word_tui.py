@@ -310,3 +310,47 @@ def test_a_broken_docx_is_one_line_and_a_pdf_after_it_is_asked_by_pages(tmp_path
         assert app.answer is not None and app.answer.label() == "full text"
 
     run(RecordingApp(path), scenario)
+
+
+def test_what_the_reader_left_out_is_said_and_the_rest_is_exact(tmp_path: Path) -> None:
+    """A broken styles part is left out (as siftui render says on stderr): a warning names
+    it, and the answer is render_docx of what was read."""
+    path = write_docx(tmp_path / "partly.docx", p("Kept text.", style="Heading1"), styles="<w:x")
+    doc = read(p("Kept text.", style="Heading1"), styles="<w:x")
+    assert doc.notes
+
+    async def scenario(app: Any, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: any(doc.notes[0] in seen for seen in app.seen))
+        assert app.answer is not None and app.answer.rendered == render_docx(doc, DocxOptions())
+
+    run(RecordingApp(path), scenario)
+
+
+def test_a_zip_bomb_and_a_word_json_file(tmp_path: Path) -> None:
+    """A part inflating past the limit is one line and the app keeps running; the JSON
+    `siftui extract FILE.docx` writes opens as the same projection."""
+    import zipfile
+
+    from siftui.docx_json import to_json
+
+    bomb = tmp_path / "bomb.docx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr(
+            "word/document.xml",
+            f"<w:document {NS}><w:body>" + " " * (65 * 1024 * 1024) + "</w:body></w:document>",
+        )
+    saved = tmp_path / "contract.json"
+    saved.write_text(to_json(model()), encoding="utf-8")
+
+    async def scenario(app: Any, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: any("zip bomb" in seen for seen in app.seen), 60)
+        assert app.is_running and app.answer is None
+        app.open_document(saved)
+        await wait_until(pilot, lambda: app.doc is not None and app.opening is None)
+        await settle(app, pilot)
+        assert isinstance(app.request.options, DocxOptions)
+        assert app.answer is not None
+        assert app.answer.rendered == render_docx(model(), DocxOptions())
+
+    run(RecordingApp(bomb), scenario)
