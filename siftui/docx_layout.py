@@ -27,9 +27,7 @@ from siftui.docx_render import (
     BadOption,
     DocxOptions,
     Rendered,
-    check_window,
-    parse_anchor,
-    parse_range,
+    asked_span,
 )
 from siftui.layout import Kind, Layout, Role
 
@@ -112,14 +110,12 @@ def _parsed_reading(rows: Rows, answer: Rendered, lines: tuple[str, ...]) -> int
 def _cap_of(answer: Rendered, options: DocxOptions, story: Story) -> int:
     """The first block a range or anchor reading asked for and did not get (0: none)."""
     try:
-        if options.range.strip():
-            end = parse_range(options.range, story.count)[1]
-        else:
-            number = parse_anchor(options.anchor, story)
-            window = check_window(options.window)
-            end = number if window == 0 else min(story.count, number + window)
+        asked = asked_span(options, story)
     except BadOption:
         return 0
+    if asked is None:
+        return 0
+    end = asked[2] or asked[1]
     return answer.last + 1 if answer.last < end else 0
 
 

@@ -18,9 +18,7 @@ from siftui.docx_render import (
     BadOption,
     DocxOptions,
     Rendered,
-    check_window,
-    parse_anchor,
-    parse_range,
+    asked_span,
 )
 from siftui.grep import ELLIPSIS, LINE_WINDOW, MAX_SHOWN, _count, _match_line, _window
 from siftui.layout import Kind, Layout, Role
@@ -40,17 +38,13 @@ def grep_layout(
 
 def _searched(index: StoryIndex, story: Story, options: DocxOptions) -> tuple[int, int]:
     """The projection lines D5 searches for ``options`` (0-based, end exclusive)."""
-    if options.anchor.strip():
-        number = parse_anchor(options.anchor, story)
-        window = check_window(options.window)
-        if window == 0:
-            at = index.para_line[number - 1]
-            return (at, at + 1) if at >= 0 else (0, 0)
-        first, last = max(1, number - window), min(story.count, number + window)
-    elif options.range.strip():
-        first, last = parse_range(options.range, story.count)
-    else:
+    asked = asked_span(options, story)
+    if asked is None:
         return 0, len(index.lines)
+    first, last, alone = asked
+    if alone:
+        at = index.para_line[alone - 1]
+        return (at, at + 1) if at >= 0 else (0, 0)
     return index.starts[first - 1], index.starts[last]
 
 

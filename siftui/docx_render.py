@@ -22,6 +22,7 @@ __all__ = [
     "BadOption",
     "DocxOptions",
     "Rendered",
+    "asked_span",
     "check_window",
     "full_projection",
     "parse_anchor",
@@ -122,6 +123,20 @@ def check_window(window: object) -> int:
     return window
 
 
+def asked_span(opt: DocxOptions, story: Story) -> tuple[int, int, int] | None:
+    """The blocks a range or an anchor asks for, (first, last, alone): ``alone`` is the
+    paragraph an anchor with window 0 asks for by itself (else 0). None when neither
+    is given; BadOption (DOCX.md's line) for a bad one, the window checked first."""
+    if opt.anchor.strip():
+        window = check_window(opt.window)
+        number = parse_anchor(opt.anchor, story)
+        first, last = max(1, number - window), min(story.count, number + window)
+        return first, last, number if window == 0 else 0
+    if opt.range.strip():
+        return (*parse_range(opt.range, story.count), 0)
+    return None
+
+
 def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
     out_cap = opt.out_cap
@@ -132,16 +147,9 @@ def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     has_range, has_anchor = bool(opt.range.strip()), bool(opt.anchor.strip())
     if has_range and has_anchor:
         raise BadOption("use range or anchor, not both")
-    span: tuple[int, int] | None = None
-    alone = 0  # the paragraph an anchor with window 0 asks for
-    if has_anchor:
-        window = check_window(opt.window)
-        number = parse_anchor(opt.anchor, story)
-        if window == 0:
-            alone = number
-        span = (max(1, number - window), min(story.count, number + window))
-    elif has_range:
-        span = parse_range(opt.range, story.count)
+    asked = asked_span(opt, story)
+    span = asked[:2] if asked is not None else None
+    alone = asked[2] if asked is not None else 0
     if opt.grep:
         return _grep(index, story, opt.grep, span, alone, out_cap)
     if alone:
