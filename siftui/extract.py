@@ -22,6 +22,7 @@ from siftui.damage import (
 )
 from siftui.doc import Doc, OutlineItem
 from siftui.messages import one_line, quoted
+from siftui.pdf_outline import title_of, walk_outline
 from siftui.unreadable import Extraction, UnreadablePage
 
 Progress = Callable[[int, int], None]
@@ -321,7 +322,7 @@ def extract_report(
             pages = _ocr_empty_pages(
                 document, pages, set(failed), path, ocr_language, deadline, timeout
             )
-        title = _title(document)
+        title = title_of(document)
         outline = tuple(_outline(document, path))
     finally:
         document.close()
@@ -381,22 +382,13 @@ def read_page(document: Any, number: int) -> tuple[str, str | None]:
         return "", mupdf_reason(error)
 
 
-def _title(document: Any) -> str:
-    try:
-        metadata = document.metadata or {}
-    except Exception:  # damaged metadata: the title is optional, the text is not
-        return ""
-    title = metadata.get("title")
-    return title if isinstance(title, str) else ""
-
-
 def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
     try:
         try:
             toc = document.get_toc(simple=True)
         except RecursionError:
             # get_toc recurses once per outline level; a hostile file nests thousands.
-            toc = _walk_outline(document)
+            toc = walk_outline(document)
     except Exception as error:
         reason = mupdf_reason(error)
         raise NotReadable(f"{quoted(path)}: the outline cannot be read ({reason})") from None
@@ -404,33 +396,3 @@ def _outline(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
         OutlineItem(level=int(level), title=str(title), page=int(page))
         for level, title, page, *_ in toc
     ]
-
-
-# An outline longer than this is not a table of contents but a trap (or a cycle).
-MAX_OUTLINE_ITEMS = 1_000_000
-
-
-def _walk_outline(document: Any) -> list[tuple[int, str, int]]:
-    """What ``get_toc(simple=True)`` returns, walked with a stack instead of recursion."""
-    items: list[tuple[int, str, int]] = []
-    pending: list[tuple[Any, int]] = [(document.outline, 1)]
-    while pending and len(items) < MAX_OUTLINE_ITEMS:
-        item, level = pending.pop()
-        while item and item.this.m_internal and len(items) < MAX_OUTLINE_ITEMS:
-            items.append((level, item.title or " ", _outline_page(document, item)))
-            following = item.next
-            if item.down:
-                pending.append((following, level))
-                item, level = item.down, level + 1
-                continue
-            item = following
-    return items
-
-
-def _outline_page(document: Any, item: Any) -> int:
-    # The same rule as PyMuPDF's get_toc: 1-based, -1 for external or no target.
-    if item.is_external or not item.uri:
-        return -1
-    if item.page == -1:
-        return int(document.resolve_link(item.uri)[0]) + 1
-    return int(item.page) + 1

@@ -9,7 +9,8 @@ import pytest
 from hostile import deep_outline_pdf
 from pdfs import CORPUS, CORPUS_PASSWORDS, make_rich_pdf
 
-from siftui.extract import _walk_outline, extract
+from siftui.extract import extract
+from siftui.pdf_outline import walk_outline
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.glob("*.pdf")) or ["missing"])
@@ -20,13 +21,13 @@ def test_walk_equals_get_toc_on_the_corpus(name: str) -> None:
         if document.needs_pass:
             document.authenticate(CORPUS_PASSWORDS[name])
         expected = [tuple(item) for item in document.get_toc(simple=True)]
-        assert _walk_outline(document) == expected
+        assert walk_outline(document) == expected
 
 
 def test_walk_equals_get_toc_with_nesting_and_unknown_targets(tmp_path: Path) -> None:
     path = make_rich_pdf(tmp_path / "rich.pdf")
     with pymupdf.open(path) as document:
-        assert _walk_outline(document) == [tuple(i) for i in document.get_toc(simple=True)]
+        assert walk_outline(document) == [tuple(i) for i in document.get_toc(simple=True)]
 
 
 def test_a_thousands_deep_outline_is_read_whole(tmp_path: Path) -> None:
