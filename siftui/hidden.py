@@ -128,15 +128,24 @@ def _classify(piece: Piece, paints: Paints) -> bool:
     if piece.kind is not None:
         return True
     x0, y0, x1, y1 = piece.bbox
+    area = (x1 - x0) * (y1 - y0)
+    seqno = piece.seqno
     for index, kind, box in near:
-        if box[0] >= x1 or box[2] <= x0 or box[1] >= y1 or box[3] <= y0:
+        b0, b1, b2, b3 = box
+        if b0 >= x1 or b2 <= x0 or b1 >= y1 or b3 <= y0:
             continue  # beside it, not under or over it
-        if index < piece.seqno:
-            if share_inside(piece.bbox, box) >= UNDER and (
-                piece.under is None or index > piece.under[0]
-            ):
+        if area > 0:  # the share of the piece's box in the painted one
+            share = (
+                ((x1 if x1 < b2 else b2) - (x0 if x0 > b0 else b0))
+                * ((y1 if y1 < b3 else b3) - (y0 if y0 > b1 else b1))
+                / area
+            )
+        else:
+            share = share_inside(piece.bbox, box)
+        if index < seqno:
+            if share >= UNDER and (piece.under is None or index > piece.under[0]):
                 piece.under = (index, kind)
-        elif kind != "fill-unbounded" and share_inside(piece.bbox, box) >= COVERS:
+        elif kind != "fill-unbounded" and share >= COVERS:
             piece.covered_by = True
     if piece.under is not None or piece.covered_by:
         return False

@@ -33,6 +33,10 @@ BAND = 32.0
 """Height (pt) of the horizontal bands painted objects are filed in, so that a
 span is compared only with what is painted at its height."""
 
+ROOM = 5.0
+"""Rectangles smaller than this (pt) each way hold no text with room around it:
+their colour and holes are not kept."""
+
 Item = tuple[int, str, Box]
 """A painted object: its place in the drawing order, its kind, its box on the page."""
 
@@ -146,10 +150,13 @@ def _make_device_class() -> Any:
 
         # The painted objects, bounded as get_bboxlog() bounds them.
         def fill_path(self, ctx, path, even_odd, ctm, colorspace, color, alpha, color_params):
-            box = _box(mupdf.ll_fz_bound_path(path, None, ctm))
+            rect = mupdf.ll_fz_bound_path(path, None, ctm)
+            box = (rect.x0, rect.y0, rect.x1, rect.y1)
             if (
                 not self.altered
                 and alpha >= 1.0
+                and box[2] - box[0] >= ROOM
+                and box[3] - box[1] >= ROOM
                 and colorspace
                 and _plain_space(mupdf, colorspace)
                 and mupdf.ll_fz_path_is_rect(path, ctm)
@@ -172,8 +179,13 @@ def _make_device_class() -> Any:
             self.log.append(("fill-imgmask", box))
 
         def stroke_path(self, ctx, path, stroke, ctm, colorspace, color, alpha, color_params):
-            box = _box(mupdf.ll_fz_bound_path(path, stroke, ctm))
-            if mupdf.ll_fz_path_is_rect(path, ctm):
+            rect = mupdf.ll_fz_bound_path(path, stroke, ctm)
+            box = (rect.x0, rect.y0, rect.x1, rect.y1)
+            if (
+                box[2] - box[0] >= ROOM
+                and box[3] - box[1] >= ROOM
+                and mupdf.ll_fz_path_is_rect(path, ctm)
+            ):
                 # A frame: its ink is a band around the rectangle, as wide
                 # inside as the stroke's box reaches outside.
                 x0, y0, x1, y1 = _box(mupdf.ll_fz_bound_path(path, None, ctm))
@@ -272,7 +284,13 @@ def on_page(items: list[Item], bound: Box) -> list[Item]:
     it may be under the text, never certainly over it) is ``fill-unbounded``."""
     kept: list[Item] = []
     for index, kind, raw in items:
-        if max(abs(value) for value in raw) >= UNBOUNDED:
+        r0, r1, r2, r3 = raw
+        if (
+            abs(r0) >= UNBOUNDED
+            or abs(r1) >= UNBOUNDED
+            or abs(r2) >= UNBOUNDED
+            or (abs(r3) >= UNBOUNDED)
+        ):
             kind = "fill-unbounded"
         x0, y0, x1, y1 = intersection(raw, bound)
         if x1 > x0 and y1 > y0:

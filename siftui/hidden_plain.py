@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from siftui.findings import Box
-from siftui.hidden_paint import RGB, Item, Paints
+from siftui.hidden_paint import BAND, RGB, Item, Paints
 from siftui.hidden_render import (
     CONTRAST,
     QUANTUM,
@@ -42,9 +42,6 @@ sum of their shares) may change how it looks: the page is drawn then."""
 LINE = 1.5
 """A span whose box is higher than this many times its size spans several lines."""
 
-TEXT_BAND = 8.0
-"""Height (pt) of the bands the lines of text are compared in."""
-
 Rectangle = tuple[Box, RGB, list[Item]]
 
 
@@ -59,6 +56,7 @@ class PlainCheck:
         # later; None when something else is painted over it later
         self.rectangles: dict[int, Rectangle | None] = {}
         self.far: dict[tuple[int, RGB], bool] = {}
+        self.near_strokes: dict[tuple[int, int, int], list[Item]] = {}
         self.inked: dict[int, float] | None = None  # id(span chars) -> share under other text
 
     def seen(self, piece: Piece) -> bool:
@@ -85,8 +83,8 @@ class PlainCheck:
         other = 0.0 if _inside(grown, where) else 1.0 - share_inside(grown, where)
         if strokes:
             lines: list[Box] | None = None
-            for later, _, drawn in self.paints.strokes.near(box):
-                if later > index and _overlaps(drawn, box):
+            for later, _, drawn in self._strokes(index, box):
+                if _overlaps(drawn, box):
                     if lines is None:
                         lines = _lines(piece.chars, box, piece.size)
                     area = sum(box_area(line) for line in lines)
@@ -98,6 +96,16 @@ class PlainCheck:
         if other > OTHER_INK:
             return False
         return other + self._inked().get(id(piece.chars), 0.0) <= OTHER_INK
+
+    def _strokes(self, index: int, box: Box) -> list[Item]:
+        """The strokes drawn after the rectangle in the bands the box reaches."""
+        key = (index, int(box[1] // BAND), int(box[3] // BAND))
+        found = self.near_strokes.get(key)
+        if found is None:
+            found = self.near_strokes[key] = [
+                item for item in self.paints.strokes.near(box) if item[0] > index
+            ]
+        return found
 
     def _rectangle(self, index: int) -> Rectangle | None:
         """The plain rectangle's box on the page, its colour and the strokes
@@ -127,32 +135,41 @@ class PlainCheck:
             return self.inked
         covered: dict[int, float] = {}
         areas: dict[int, float] = {}
-        bands: dict[int, list[tuple[float, float, float, float, int]]] = {}
+        boxes: list[tuple[float, float, float, float, int]] = []
         for span in self.spans:
             chars, bbox, size = span["chars"], span["bbox"], span["size"]
             key = id(chars)
             area = 0.0
             for line in _lines(chars, bbox, size) if bbox[3] - bbox[1] > LINE * size else [bbox]:
                 x0, y0, x1, y1 = line
-                if x1 <= x0 or y1 <= y0 or y1 - y0 > 1e6:
-                    continue
-                area += (x1 - x0) * (y1 - y0)
-                for band in range(int(y0 // TEXT_BAND), int(y1 // TEXT_BAND) + 1):
-                    bands.setdefault(band, []).append((x0, y0, x1, y1, key))
+                if x1 > x0 and y1 > y0:
+                    area += (x1 - x0) * (y1 - y0)
+                    boxes.append((y0, x0, x1, y1, key))
             areas[key] = areas.get(key, 0.0) + area
-        for band, items in bands.items():
-            items.sort()
-            for i, (_, y0, x1, y1, key) in enumerate(items):
-                for a0, b0, a1, b1, other in items[i + 1 :]:
-                    if a0 >= x1:
-                        break
-                    top = y0 if y0 > b0 else b0
-                    bottom = y1 if y1 < b1 else b1
-                    if other == key or bottom <= top or int(top // TEXT_BAND) != band:
-                        continue  # the same span, apart, or counted in another band
-                    shared = ((x1 if x1 < a1 else a1) - a0) * (bottom - top)
-                    covered[key] = covered.get(key, 0.0) + shared
-                    covered[other] = covered.get(other, 0.0) + shared
+        # Rows: runs of boxes (by top) that overlap in height; then, in each
+        # row from left to right, each box against those starting before its end.
+        boxes.sort()
+        row: list[tuple[float, float, float, float, int]] = []
+        end = -math.inf
+        for item in [*boxes, (math.inf, 0.0, 0.0, math.inf, 0)]:
+            if item[0] >= end:
+                row.sort(key=_left)
+                for i, (y0, _, x1, y1, key) in enumerate(row):
+                    for j in range(i + 1, len(row)):
+                        b0, a0, a1, b1, other = row[j]
+                        if a0 >= x1:
+                            break
+                        top = y0 if y0 > b0 else b0
+                        bottom = y1 if y1 < b1 else b1
+                        if other != key and bottom > top:
+                            shared = ((x1 if x1 < a1 else a1) - a0) * (bottom - top)
+                            covered[key] = covered.get(key, 0.0) + shared
+                            covered[other] = covered.get(other, 0.0) + shared
+                row = []
+                end = item[3]
+            row.append(item)
+            if item[3] > end:
+                end = item[3]
         self.inked = {key: covered[key] / areas[key] if areas.get(key) else 1.0 for key in covered}
         return self.inked
 
@@ -179,6 +196,10 @@ def _lines(chars: Any, bbox: Box, size: float) -> list[Box]:
             b1 = y1
     lines.append((a0, b0, a1, b1))
     return lines
+
+
+def _left(item: tuple[float, float, float, float, int]) -> float:
+    return item[1]
 
 
 def _covered(lines: list[Box], box: Box) -> float:
