@@ -3,15 +3,22 @@
 # the device's callbacks get SWIG objects, which have no types to name)
 """What a page paints, in drawing order, for siftui.hidden (sources layer, PyMuPDF).
 
-One run of the page through a small MuPDF device gives what
-``page.get_bboxlog()`` gives for the objects that can lie under or over text
-(the same kinds, boxes and places in the drawing order, those places being
-the ``seqno`` of ``page.get_texttrace()``), at a third of the cost: text and
-stroked paths are only counted, not bounded. It also keeps, for each filled
-path, what decides whether text on it can be hidden without drawing the page:
-its colour, when it is an opaque axis-aligned rectangle of one plain colour
-painted with nothing altering it (no clip, soft mask, blend mode or group
-opacity in force, not part of a tiling pattern).
+One run of the page through a small MuPDF device gives both what
+``page.get_texttrace()`` gives (the device passes every text call on to
+PyMuPDF's own trace device, then numbers the spans by their place in the
+whole drawing order, as texttrace does) and what ``page.get_bboxlog()`` gives
+for the objects that can lie under or over text (the same kinds, boxes and
+places in the order): one interpretation of the page instead of two, and
+text and stroked paths only counted, not bounded, in Python. A display list
+would be cheaper still but drops objects whose box is empty, such as text
+drawn at zero horizontal scale, which the trace must keep.
+
+It also keeps, for each filled path, what decides whether text on it can be
+seen without drawing the page (siftui.hidden_plain): its colour, when it is
+an opaque axis-aligned rectangle of one plain colour painted with nothing
+altering it (no clip, soft mask, blend mode or group opacity in force, not
+part of a tiling pattern); and the boxes of stroked paths (a stroked
+rectangle's inner part left unpainted too).
 """
 
 from __future__ import annotations
@@ -45,10 +52,11 @@ Item = tuple[int, str, Box]
 class PaintLog:
     """The painted objects of a page: ``log[i]`` is (kind, box) for the object
     drawn i-th (kinds: fill-path, fill-image, fill-imgmask, fill-shade), or
-    None for text and stroked paths (counted, not kept; their boxes are in
-    ``strokes`` for stroked paths; ``holes[i]``, for a stroked rectangle, is
-    the part inside it the stroke leaves unpainted). ``plain[i]`` is the colour of the i-th
-    object when it is a plain opaque rectangle (see the module's doc)."""
+    None for text and stroked paths (counted; the boxes of stroked paths are
+    in ``strokes``; ``holes[i]``, for a stroked rectangle, is the part inside
+    it the stroke leaves unpainted). ``plain[i]`` is the colour of the i-th
+    object when it is a plain opaque rectangle (see the module's doc).
+    ``spans`` is the page's text trace."""
 
     log: list[tuple[str, Box] | None] = field(default_factory=list)
     plain: dict[int, RGB] = field(default_factory=dict)

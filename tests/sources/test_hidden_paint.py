@@ -89,3 +89,21 @@ def test_a_thick_line_over_text_on_a_box_sends_it_to_the_render(tmp_path: Path) 
         document.save(tmp_path / "struck2.pdf")
     found = inspect_document(tmp_path / "struck2.pdf").findings
     assert [(f.kind, f.text) for f in found] == [("low_contrast", "Listing line 2 here")]
+
+
+def test_text_whose_box_is_empty_is_still_traced(tmp_path: Path) -> None:
+    # Drawn at zero horizontal scale: its box is empty, so a display list would
+    # drop it, but extraction hands it to the agent.
+    path = tmp_path / "zero.pdf"
+    with pymupdf.open() as document:
+        page = document.new_page()
+        page.insert_text((72, 72), "Visible words", fontsize=11)
+        xref = page.get_contents()[0]
+        stream = (
+            document.xref_stream(xref)
+            + b"\nBT /helv 11 Tf 3 Tr 0 Tz 72 140 Td (Zero scale words) Tj ET\n"
+        )
+        document.update_stream(xref, stream)
+        document.save(path)
+    assert _same_as_pymupdf(path) == 1
+    assert [f.kind for f in inspect_document(path).findings] == ["invisible"]
