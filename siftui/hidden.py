@@ -4,20 +4,23 @@
 
 How, per page (see siftui.findings for the kinds):
 
-1. ``page.get_texttrace()`` gives every span as drawn: render mode, opacity,
-   size, colour, box, and its place in the drawing order (``seqno``).
-   Render mode 3 is ``invisible`` (``ocr_layer`` over an image), opacity 0 is
-   ``transparent``, under 1 pt is ``tiny``, a box mostly outside the crop box
-   is ``off_page``.
-2. ``page.get_bboxlog()`` gives the box of everything painted, in the same
-   drawing order. A span with nothing painted under or over it lies on the
-   white page: it is ``low_contrast`` when its colour is close to white.
-3. Only spans with something painted under them or drawn over them (most
-   pages have none) need the page drawn: one low-resolution render of the
-   part of the page holding them. In the span's box, the most frequent colour
-   is what a reader sees there. The text is ``covered`` when a later image or
-   filled shape covers its box and the render shows no pixel of the text's
-   colour, ``low_contrast`` when its colour is that of the background.
+1. One run of the page (siftui.hidden_paint) gives every span as drawn, as
+   ``page.get_texttrace()`` gives it: render mode, opacity, size, colour,
+   box, and its place in the drawing order (``seqno``); and, as
+   ``page.get_bboxlog()`` would, the box of everything painted, in the same
+   order. Render mode 3 is ``invisible`` (``ocr_layer`` over an image),
+   opacity 0 is ``transparent``, under 1 pt is ``tiny``, a box mostly
+   outside the crop box is ``off_page``.
+2. A span with nothing painted under or over it lies on the white page: it
+   is ``low_contrast`` when its colour is close to white.
+3. A span on an opaque rectangle of one plain colour far from its own, with
+   nothing painted over it since (siftui.hidden_plain), is seen.
+4. Only the other spans with something painted under them or drawn over
+   them need the page drawn: one low-resolution render of the part of the
+   page holding them. In the span's box, the most frequent colour is what a
+   reader sees there. The text is ``covered`` when a later image or filled
+   shape covers its box and the render shows no pixel of the text's colour,
+   ``low_contrast`` when its colour is that of the background.
 
 The findings' text is located in the page's ``get_text()``, so it is exactly
 the text the agent reads.
@@ -28,16 +31,16 @@ from __future__ import annotations
 from typing import Any
 
 from siftui.findings import Box, Finding, locate
+from siftui.hidden_paint import Paints, paint_log
+from siftui.hidden_plain import PlainCheck
 from siftui.hidden_render import (
     WHITE,
     Piece,
-    intersection,
     render_check,
     same_colour,
     share_inside,
 )
 
-PAINTS = frozenset({"fill-path", "fill-image", "fill-imgmask", "fill-shade"})
 IMAGES = frozenset({"fill-image", "fill-imgmask"})
 
 TINY = 1.0
@@ -112,55 +115,10 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
 MIN_LETTERS = 2
 """Hidden pieces with fewer letters or digits than this are no finding."""
 
-UNBOUNDED = 1e9
-"""A painted box reaching this far (MuPDF logs a clipped shading as +-2**31) is unbounded."""
 
-BAND = 32.0
-"""Height (pt) of the horizontal bands painted objects are filed in, so that a
-span is compared only with what is painted at its height."""
-
-
-class _Paints:
-    """The painted objects of a page (images, filled paths, shadings), by band."""
-
-    def __init__(self, log: list[tuple[str, Any]], bound: Box) -> None:
-        self.bands: dict[int, list[tuple[int, str, Box]]] = {}
-        self.bottom = bound[3] + BAND
-        self.seen: dict[tuple[int, int], list[tuple[int, str, Box]]] = {}
-        for index, (kind, rect) in enumerate(log):
-            if kind not in PAINTS:
-                continue
-            raw = (float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3]))
-            if max(abs(value) for value in raw) >= UNBOUNDED:
-                # A shading filling its clip path: the box does not say where it is
-                # (it may be under the text, never certainly over it).
-                kind = "fill-unbounded"
-            # Only what is painted on the page matters.
-            x0, y0, x1, y1 = intersection(raw, bound)
-            if x1 <= x0 or y1 <= y0:
-                continue
-            item = (index, kind, (x0, y0, x1, y1))
-            for band in range(int(y0 // BAND), int(y1 // BAND) + 1):
-                self.bands.setdefault(band, []).append(item)
-
-    def near(self, box: Box) -> list[tuple[int, str, Box]]:
-        """What is painted in the bands the box reaches, each once, in drawing
-        order (remembered per band range: the spans of a line share it)."""
-        top, bottom = max(box[1], -BAND), min(box[3], self.bottom)
-        key = (int(top // BAND), int(bottom // BAND))
-        found = self.seen.get(key)
-        if found is None:
-            items: dict[int, tuple[int, str, Box]] = {}
-            for band in range(key[0], key[1] + 1):
-                for item in self.bands.get(band, ()):
-                    items[item[0]] = item
-            found = self.seen[key] = sorted(items.values())
-        return found
-
-
-def _classify(piece: Piece, paints: _Paints) -> bool:
+def _classify(piece: Piece, paints: Paints) -> bool:
     """Settle a piece from the painted boxes alone; False when the page must be drawn."""
-    near = paints.near(piece.bbox)
+    near = paints.fills.near(piece.bbox)
     if piece.kind == "invisible":
         if any(
             kind in IMAGES and share_inside(piece.bbox, box) >= OCR_OVERLAP for _, kind, box in near
@@ -170,15 +128,24 @@ def _classify(piece: Piece, paints: _Paints) -> bool:
     if piece.kind is not None:
         return True
     x0, y0, x1, y1 = piece.bbox
+    area = (x1 - x0) * (y1 - y0)
+    seqno = piece.seqno
     for index, kind, box in near:
-        if box[0] >= x1 or box[2] <= x0 or box[1] >= y1 or box[3] <= y0:
+        b0, b1, b2, b3 = box
+        if b0 >= x1 or b2 <= x0 or b1 >= y1 or b3 <= y0:
             continue  # beside it, not under or over it
-        if index < piece.seqno:
-            if share_inside(piece.bbox, box) >= UNDER and (
-                piece.under is None or index > piece.under[0]
-            ):
+        if area > 0:  # the share of the piece's box in the painted one
+            share = (
+                ((x1 if x1 < b2 else b2) - (x0 if x0 > b0 else b0))
+                * ((y1 if y1 < b3 else b3) - (y0 if y0 > b1 else b1))
+                / area
+            )
+        else:
+            share = share_inside(piece.bbox, box)
+        if index < seqno:
+            if share >= UNDER and (piece.under is None or index > piece.under[0]):
                 piece.under = (index, kind)
-        elif kind != "fill-unbounded" and share_inside(piece.bbox, box) >= COVERS:
+        elif kind != "fill-unbounded" and share >= COVERS:
             piece.covered_by = True
     if piece.under is not None or piece.covered_by:
         return False
@@ -194,12 +161,17 @@ def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[F
     is read here, only for a page with findings).
     """
     bound = _page_bound(page)
-    pieces = [piece for span in page.get_texttrace() for piece in _pieces(span, bound)]
+    painted = paint_log(page)
+    spans = painted.spans
+    pieces = [piece for span in spans for piece in _pieces(span, bound)]
     if not pieces:
         return []
     if any(piece.kind is None or piece.kind == "invisible" for piece in pieces):
-        paints = _Paints(page.get_bboxlog(), bound)
+        paints = Paints(painted, bound)
         to_draw = [piece for piece in pieces if not _classify(piece, paints)]
+        if to_draw:
+            plain = PlainCheck(paints, spans, bound)
+            to_draw = [piece for piece in to_draw if not plain.seen(piece)]
         if to_draw:
             render_check(page, to_draw, bound)
     hidden = [

@@ -23,8 +23,8 @@ from siftui.extract import check_file, pymupdf_version
 from siftui.findings import Inspection, finding_from_json, finding_json
 from siftui.hidden_doc import Progress, inspect_document
 
-FORMAT = 1
-MAGIC = b"siftui hidden cache 1\n"
+FORMAT = 2  # 2: the detection changed (plain rectangles decided without a render)
+MAGIC = b"siftui hidden cache 2\n"
 SUFFIX = ".hidden"
 
 

@@ -77,7 +77,7 @@ def _rgb(color: Sequence[float], components: int) -> tuple[float, float, float] 
     return None
 
 
-def _distance(a: Sequence[float], b: Sequence[float]) -> float:
+def distance(a: Sequence[float], b: Sequence[float]) -> float:
     return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)))
 
 
@@ -89,7 +89,7 @@ def _luminance(rgb: Sequence[float]) -> float:
 
 def same_colour(text: Sequence[float], background: Sequence[float]) -> bool:
     """Whether a reader cannot tell text of this colour from this background."""
-    if _distance(text, background) >= CONTRAST:
+    if distance(text, background) >= CONTRAST:
         return False
     lighter, darker = sorted((_luminance(text), _luminance(background)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05) < CONTRAST_RATIO
@@ -278,6 +278,6 @@ def _ink(counts: dict[bytes, int], text: tuple[float, float, float], background:
     ink = 0
     for color, count in counts.items():
         rgb = (color[0] / 255, color[1] / 255, color[2] / 255)
-        if _distance(rgb, text) < _distance(rgb, background):
+        if distance(rgb, text) < distance(rgb, background):
             ink += count
     return ink / total if total else 0.0
