@@ -76,6 +76,8 @@ class SiftApp(KeyActions, App[int]):
     TITLE = "siftui"
     # Short terminals keep the content visible: the controls shrink first.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
+    # Narrow terminals keep every request field in the bar: its labels go first.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (typed by Textual)
     BINDINGS = bindings()
 
     # always_update: an equal answer (a call made again) still refreshes the widgets.

@@ -354,3 +354,16 @@ def test_a_zip_bomb_and_a_word_json_file(tmp_path: Path) -> None:
         assert app.answer.rendered == render_docx(model(), DocxOptions())
 
     run(RecordingApp(bomb), scenario)
+
+
+def test_a_narrow_terminal_keeps_every_word_field_on_screen(tmp_path: Path) -> None:
+    path = contract(tmp_path)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        for name in ("range", "anchor", "window", "grep", "scope"):
+            field = app.query_one(f"#{name}", Input)
+            assert field.region.width >= 3 and field.region.right <= 60, (name, field.region)
+            assert field.tooltip == name.capitalize()
+
+    run(SiftApp(path), scenario, size=(60, 16))

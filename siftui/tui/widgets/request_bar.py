@@ -34,6 +34,11 @@ class RequestBar(Horizontal):
     class Submitted(Message):
         """Enter in a field: the request as it stands is a call."""
 
+    def on_mount(self) -> None:
+        # A narrow terminal hides the labels: the tooltips still name the fields.
+        for field in self.query(Input):
+            field.tooltip = (field.id or "").capitalize()
+
     def compose(self) -> ComposeResult:
         yield Label("Pages", classes="field-label pdf-only")
         yield Input(placeholder="a-b, a or a-", id="pages", compact=True, classes="pdf-only")
