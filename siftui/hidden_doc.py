@@ -152,6 +152,13 @@ def _helper_main(fd: int) -> None:
         conn.close()
 
 
+class _Helper:
+    def __init__(self, process: Any, conn: Any) -> None:
+        self.process = process
+        self.conn = conn
+        self.chunks: set[int] = set()  # handed out, not back yet
+
+
 def _parallel(
     document: Any,
     path: str | os.PathLike[str],
@@ -162,63 +169,79 @@ def _parallel(
     deadline: float | None,
     timeout: float | None,
 ) -> None:
-    """Fill ``found`` with this process and ``helpers`` helpers taking chunks in
-    turn; a chunk a helper did not send back stays None (done by the caller)."""
+    """Fill ``found`` with this process and ``helpers`` helpers taking chunks
+    (as siftui.parallel does for extraction): this process starts at once,
+    taking chunks from the front; a helper, once it has opened the file, gets
+    the next two chunks (so it never waits for an answer while this process
+    is busy with a page) and one more for each it sends back. A chunk a helper
+    did not send back stays None (done by the caller)."""
     from multiprocessing.connection import wait
 
     pages = len(found)
     claimed = 0
-    started: list[tuple[Any, Any]] = []
-    running: dict[Any, int | None] = {}  # conn -> the chunk it holds
+    started: list[_Helper] = []
+    running: list[_Helper] = []
 
     def claim() -> int:
         nonlocal claimed
         start, claimed = claimed, claimed + CHUNK_PAGES
         return start if start < pages else -1
 
+    def hand_out(helper: _Helper) -> None:
+        start = claim()
+        helper.conn.send(start)
+        if start >= 0:
+            helper.chunks.add(start)
+
+    def stop(helper: _Helper) -> None:
+        running.remove(helper)
+        helper.conn.close()
+
     def receive(ready: list[Any]) -> None:
-        for conn in ready:
+        for helper in [h for h in running if h.conn in ready]:
             try:
-                message = conn.recv()
-            except (EOFError, OSError):  # it died: its chunk is redone here
-                del running[conn]
+                message = helper.conn.recv()
+                if message[0] == "error":
+                    raise NotReadable(message[1])
+                if message[0] == "pages":
+                    _, start, chunk = message
+                    found[start : start + len(chunk)] = chunk
+                    helper.chunks.discard(start)
+                    if progress is not None:
+                        progress(sum(1 for page in found if page is not None), pages)
+                    hand_out(helper)
+                else:  # ready
+                    hand_out(helper)
+                    hand_out(helper)
+            except (EOFError, OSError):  # it died: its chunks are redone by the caller
+                stop(helper)
                 continue
-            if message[0] == "error":
-                raise NotReadable(message[1])
-            if message[0] == "pages":
-                _, start, chunk = message
-                found[start : start + len(chunk)] = chunk
-                if progress is not None:
-                    progress(sum(1 for page in found if page is not None), pages)
-            start = claim()
-            conn.send(start)
-            running[conn] = start if start >= 0 else None
-            if start < 0:
-                del running[conn]
+            if claimed >= pages and not helper.chunks:
+                stop(helper)
 
     try:
         for _ in range(helpers):
-            process, conn = _start_helper()
-            started.append((process, conn))
-            running[conn] = None
-            conn.send((os.fspath(path), password, pages))
+            helper = _Helper(*_start_helper())
+            started.append(helper)
+            running.append(helper)
+            helper.conn.send((os.fspath(path), password, pages))
         while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, pages)):
                 _check_deadline(path, deadline, timeout)
                 found[number] = _inspect(document, number, path)
+                if running:
+                    receive(wait([h.conn for h in running], 0))
             if progress is not None:
                 progress(sum(1 for page in found if page is not None), pages)
-            if running:
-                receive(wait(list(running), 0))
-        for conn in [conn for conn, chunk in running.items() if chunk is None]:
-            del running[conn]  # still starting: not needed any more
+        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
+            stop(helper)
         while running:
             _check_deadline(path, deadline, timeout)
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            receive(wait(list(running), left))
+            receive(wait([h.conn for h in running], left))
     finally:
-        for process, conn in started:
-            conn.close()
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+        for helper in started:
+            helper.conn.close()
+            if helper.process.poll() is None:
+                helper.process.kill()
+            helper.process.wait()

@@ -1,0 +1,97 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+"""Hidden-text inspection in helper processes: chunks handed out ahead, and
+the chunks of a helper that dies done in this process."""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+
+import siftui.hidden_doc as hidden_doc
+from siftui.findings import Finding, Inspection
+from siftui.hidden_doc import inspect_document
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory, hidden_pdf_module: Path) -> Path:
+    """88 pages (8 copies of the generated PDF): 6 chunks, several per helper."""
+    path = tmp_path_factory.mktemp("many") / "many.pdf"
+    with pymupdf.open() as document:
+        for _ in range(8):
+            with pymupdf.open(hidden_pdf_module) as part:
+                document.insert_pdf(part)
+        document.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def hidden_pdf_module(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from hidden_pdfs import make_hidden_pdf
+
+    return make_hidden_pdf(tmp_path_factory.mktemp("hidden") / "hidden.pdf")
+
+
+def _slowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """This process's pages take 20 ms longer (so that the helper, ~0.3 s to
+    start, gets chunks): the list of the pages inspected here."""
+    here: list[int] = []
+    inspect = hidden_doc._inspect
+
+    def slow(document: Any, number: int, path: Any) -> list[Finding]:
+        here.append(number)
+        time.sleep(0.02)
+        return inspect(document, number, path)
+
+    monkeypatch.setattr(hidden_doc, "_inspect", slow)
+    return here
+
+
+def _parallel(path: Path, progress: list[tuple[int, int]]) -> Inspection:
+    return inspect_document(
+        path,
+        workers=2,
+        parallel_min_pages=1,
+        timeout=60,  # a helper never handed its second chunk would wait for ever
+        progress=lambda done, total: progress.append((done, total)),
+    )
+
+
+def test_progress_rises_to_the_page_count_with_a_helper(
+    many: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serial = inspect_document(many, workers=1)
+    here = _slowed(monkeypatch)
+    calls: list[tuple[int, int]] = []
+    assert _parallel(many, calls) == serial
+    assert 0 < len(here) < 88 and len(set(here)) == len(here)  # the helper did some
+    dones = [done for done, _ in calls]
+    assert dones == sorted(dones) and calls[-1] == (88, 88)
+
+
+def test_a_helper_that_dies_with_chunks_in_hand_leaves_them_here(
+    many: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The helper says it is ready, takes the two chunks it is handed, notes
+    # them in a file and dies.
+    taken = tmp_path / "taken"
+    code = (
+        "import os, sys; from multiprocessing.connection import Connection; "
+        "c = Connection(int(sys.argv[1])); c.recv(); c.send(('ready',)); "
+        f"starts = [c.recv(), c.recv()]; open({str(taken)!r}, 'w').write(repr(starts)); "
+        "os._exit(3)"
+    )
+    monkeypatch.setattr(hidden_doc, "_HELPER_CODE", code)
+    serial = inspect_document(many, workers=1)
+    here = _slowed(monkeypatch)
+    calls: list[tuple[int, int]] = []
+    assert _parallel(many, calls) == serial
+    starts = ast.literal_eval(taken.read_text())
+    assert len(starts) == 2 and all(start >= 0 for start in starts)
+    assert sorted(here) == list(range(88))  # its chunks were done here
+    assert calls[-1] == (88, 88)
