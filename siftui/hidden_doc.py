@@ -28,6 +28,7 @@ from siftui.extract import (
 from siftui.findings import Finding, Inspection
 from siftui.hidden import inspect_page
 from siftui.messages import one_line, quoted
+from siftui.parallel import may_start_processes, share_chunks, start_helper_process
 
 Progress = Callable[[int, int], None]
 
@@ -66,7 +67,7 @@ def inspect_document(
         found: list[list[Finding] | None] = [None] * pages
         if data is not None or skip:
             helpers = 0
-        if pages >= parallel_min_pages and helpers > 0 and _may_start_processes():
+        if pages >= parallel_min_pages and helpers > 0 and may_start_processes():
             _parallel(document, path, password, found, helpers, progress, deadline, timeout)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
@@ -107,12 +108,6 @@ def _check_deadline(
         raise TimedOut(f"{quoted(path)}: inspection took longer than {timeout:g} s; stopped")
 
 
-def _may_start_processes() -> bool:
-    import multiprocessing
-
-    return not multiprocessing.current_process().daemon
-
-
 _HELPER_CODE = (
     "import sys; from siftui.hidden_doc import _helper_main; _helper_main(int(sys.argv[1]))"
 )
@@ -120,8 +115,6 @@ _HELPER_CODE = (
 
 def _start_helper() -> tuple[Any, Any]:
     """A hidden-text helper (:func:`_helper_main`) and a connection to it."""
-    from siftui.parallel import start_helper_process
-
     return start_helper_process(_HELPER_CODE)
 
 
@@ -152,13 +145,6 @@ def _helper_main(fd: int) -> None:
         conn.close()
 
 
-class _Helper:
-    def __init__(self, process: Any, conn: Any) -> None:
-        self.process = process
-        self.conn = conn
-        self.chunks: set[int] = set()  # handed out, not back yet
-
-
 def _parallel(
     document: Any,
     path: str | os.PathLike[str],
@@ -169,79 +155,35 @@ def _parallel(
     deadline: float | None,
     timeout: float | None,
 ) -> None:
-    """Fill ``found`` with this process and ``helpers`` helpers taking chunks
-    (as siftui.parallel does for extraction): this process starts at once,
-    taking chunks from the front; a helper, once it has opened the file, gets
-    the next two chunks (so it never waits for an answer while this process
-    is busy with a page) and one more for each it sends back. A chunk a helper
-    did not send back stays None (done by the caller)."""
-    from multiprocessing.connection import wait
-
+    """Fill ``found`` with this process and ``helpers`` helpers sharing the pages
+    (siftui.parallel.share_chunks, extraction's scheduler). A chunk a helper did
+    not send back stays None (done by the caller)."""
     pages = len(found)
-    claimed = 0
-    started: list[_Helper] = []
-    running: list[_Helper] = []
+    done = 0
 
-    def claim() -> int:
-        nonlocal claimed
-        start, claimed = claimed, claimed + CHUNK_PAGES
-        return start if start < pages else -1
+    def tick(count: int) -> None:
+        nonlocal done
+        done += count
+        if progress is not None:
+            progress(done, pages)
 
-    def hand_out(helper: _Helper) -> None:
-        start = claim()
-        helper.conn.send(start)
-        if start >= 0:
-            helper.chunks.add(start)
+    def work(number: int) -> None:
+        found[number] = _inspect(document, number, path)
+        tick(1)
 
-    def stop(helper: _Helper) -> None:
-        running.remove(helper)
-        helper.conn.close()
+    def received(start: int, rest: tuple[Any, ...]) -> None:
+        (chunk,) = rest
+        found[start : start + len(chunk)] = chunk
+        tick(len(chunk))
 
-    def receive(ready: list[Any]) -> None:
-        for helper in [h for h in running if h.conn in ready]:
-            try:
-                message = helper.conn.recv()
-                if message[0] == "error":
-                    raise NotReadable(message[1])
-                if message[0] == "pages":
-                    _, start, chunk = message
-                    found[start : start + len(chunk)] = chunk
-                    helper.chunks.discard(start)
-                    if progress is not None:
-                        progress(sum(1 for page in found if page is not None), pages)
-                    hand_out(helper)
-                else:  # ready
-                    hand_out(helper)
-                    hand_out(helper)
-            except (EOFError, OSError):  # it died: its chunks are redone by the caller
-                stop(helper)
-                continue
-            if claimed >= pages and not helper.chunks:
-                stop(helper)
-
-    try:
-        for _ in range(helpers):
-            helper = _Helper(*_start_helper())
-            started.append(helper)
-            running.append(helper)
-            helper.conn.send((os.fspath(path), password, pages))
-        while (start := claim()) >= 0:
-            for number in range(start, min(start + CHUNK_PAGES, pages)):
-                _check_deadline(path, deadline, timeout)
-                found[number] = _inspect(document, number, path)
-                if running:
-                    receive(wait([h.conn for h in running], 0))
-            if progress is not None:
-                progress(sum(1 for page in found if page is not None), pages)
-        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
-            stop(helper)
-        while running:
-            _check_deadline(path, deadline, timeout)
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            receive(wait([h.conn for h in running], left))
-    finally:
-        for helper in started:
-            helper.conn.close()
-            if helper.process.poll() is None:
-                helper.process.kill()
-            helper.process.wait()
+    share_chunks(
+        _start_helper,
+        (os.fspath(path), password, pages),
+        pages,
+        helpers,
+        work=work,
+        received=received,
+        failure=lambda message: NotReadable(message[1]),
+        check=lambda: _check_deadline(path, deadline, timeout),
+        deadline=deadline,
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,97 @@ class _Helper:
         self.chunks: set[int] = set()  # handed out, not back yet
 
 
+def share_chunks(
+    start_helper: Callable[[], tuple[Any, Any]],
+    opening: tuple[Any, ...],
+    pages: int,
+    helpers: int,
+    *,
+    work: Callable[[int], None],
+    received: Callable[[int, tuple[Any, ...]], None],
+    failure: Callable[[tuple[Any, ...]], Exception],
+    check: Callable[[], None],
+    deadline: float | None,
+) -> None:
+    """This process and ``helpers`` helper processes (each from ``start_helper()``) share
+    pages 0..pages-1 in chunks of CHUNK_PAGES; the one scheduler of extraction and
+    of the hidden-text inspection.
+
+    This process starts at once, taking chunks from the front and calling
+    ``work(number)`` per page; a helper is sent ``opening`` and, once it has opened
+    the file (~0.3 s) and said ("ready",), gets the next two chunks (so it never
+    waits for an answer while this process is busy with a page) and one more for
+    each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
+    This process looks for helpers' messages after every page. An ("error", ...)
+    message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
+    a helper did not send back (it died) is left to the caller.
+    """
+    from multiprocessing.connection import wait
+
+    claimed = 0
+    started: list[_Helper] = []
+    running: list[_Helper] = []
+
+    def claim() -> int:
+        nonlocal claimed
+        start, claimed = claimed, claimed + CHUNK_PAGES
+        return start if start < pages else -1
+
+    def hand_out(helper: _Helper) -> None:
+        start = claim()
+        helper.conn.send(start)
+        if start >= 0:
+            helper.chunks.add(start)
+
+    def stop(helper: _Helper) -> None:
+        running.remove(helper)
+        helper.conn.close()
+
+    def receive(ready: list[Any]) -> None:
+        for helper in [h for h in running if h.conn in ready]:
+            try:
+                message = helper.conn.recv()
+                if message[0] == "error":
+                    raise failure(message)
+                if message[0] == "pages":
+                    received(message[1], message[2:])
+                    helper.chunks.discard(message[1])
+                    hand_out(helper)
+                else:  # ready
+                    hand_out(helper)
+                    hand_out(helper)
+            except (EOFError, OSError):  # it died: its chunks are left to the caller
+                stop(helper)
+                continue
+            if claimed >= pages and not helper.chunks:
+                stop(helper)
+
+    try:
+        for _ in range(helpers):
+            helper = _Helper(*start_helper())
+            started.append(helper)
+            running.append(helper)
+            helper.conn.send(opening)
+        while (start := claim()) >= 0:
+            for number in range(start, min(start + CHUNK_PAGES, pages)):
+                check()
+                work(number)
+                if running:
+                    receive(wait([h.conn for h in running], 0))
+        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
+            stop(helper)
+        while running:
+            check()
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            receive(wait([h.conn for h in running], left))
+    finally:
+        for helper in started:
+            helper.conn.close()
+            if helper.process.poll() is None:
+                helper.process.kill()
+            helper.process.wait()
+
+
 def extract_parallel(
     document: Any,
     path: str | os.PathLike[str],
@@ -161,93 +253,42 @@ def extract_parallel(
     waits for an answer) and one more for each it sends back. Chunks a helper
     could not finish (it died) are done here at the end.
     """
-    from multiprocessing.connection import wait
-
     texts: list[str | None] = [None] * extracted
     failed: dict[int, str] = {}
     done = 0
-    claimed = 0
-    started: list[_Helper] = []
-    running: list[_Helper] = []
 
-    def claim() -> int:
-        nonlocal claimed
-        start, claimed = claimed, claimed + CHUNK_PAGES
-        return start if start < extracted else -1
-
-    def hand_out(helper: _Helper) -> None:
-        start = claim()
-        helper.conn.send(start)
-        if start >= 0:
-            helper.chunks.add(start)
-
-    def read(number: int) -> str:
+    def read(number: int) -> None:
+        nonlocal done
         text, reason = read_page(document, number)
         if reason is not None:
             failed[number + 1] = reason
-        return text
+        texts[number] = text
+        done += 1
+        if progress is not None:
+            progress(done, extracted)
 
-    def stop(helper: _Helper) -> None:
-        running.remove(helper)
-        helper.conn.close()
-
-    def receive(ready: list[Any]) -> None:
+    def received(start: int, rest: tuple[Any, ...]) -> None:
         nonlocal done
-        for helper in [h for h in running if h.conn in ready]:
-            try:
-                message = helper.conn.recv()
-                if message[0] == "error":
-                    raise _ERRORS.get(message[1], NotReadable)(message[2])
-                if message[0] == "pages":
-                    _, start, payload, unread = message
-                    texts[start : start + len(payload)] = payload
-                    failed.update(unread)
-                    helper.chunks.discard(start)
-                    done += len(payload)
-                    if progress is not None:
-                        progress(done, extracted)
-                    hand_out(helper)
-                else:  # ready
-                    hand_out(helper)
-                    hand_out(helper)
-            except (EOFError, OSError):  # it died
-                stop(helper)
-                continue
-            if claimed >= extracted and not helper.chunks:
-                stop(helper)
+        payload, unread = rest
+        texts[start : start + len(payload)] = payload
+        failed.update(unread)
+        done += len(payload)
+        if progress is not None:
+            progress(done, extracted)
 
-    try:
-        for _ in range(helpers):
-            helper = _Helper(*_start_helper())
-            started.append(helper)
-            running.append(helper)
-            helper.conn.send((os.fspath(path), password, extracted))
-        while (start := claim()) >= 0:
-            for number in range(start, min(start + CHUNK_PAGES, extracted)):
-                _check_deadline(path, deadline, timeout)
-                texts[number] = read(number)
-                done += 1
-                if progress is not None:
-                    progress(done, extracted)
-                if running:
-                    receive(wait([h.conn for h in running], 0))
-        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
-            stop(helper)
-        while running:
+    share_chunks(
+        _start_helper,
+        (os.fspath(path), password, extracted),
+        extracted,
+        helpers,
+        work=read,
+        received=received,
+        failure=lambda message: _ERRORS.get(message[1], NotReadable)(message[2]),
+        check=lambda: _check_deadline(path, deadline, timeout),
+        deadline=deadline,
+    )
+    for number, text in enumerate(texts):  # what a helper that died left
+        if text is None:
             _check_deadline(path, deadline, timeout)
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            receive(wait([h.conn for h in running], left))
-        for number, text in enumerate(texts):
-            if text is None:
-                _check_deadline(path, deadline, timeout)
-                texts[number] = read(number)
-                done += 1
-                if progress is not None:
-                    progress(done, extracted)
-    finally:
-        for helper in started:
-            helper.conn.close()
-            if helper.process.poll() is None:
-                helper.process.kill()
-            helper.process.wait()
+            read(number)
     return [text for text in texts if text is not None], failed
