@@ -39,12 +39,14 @@ def is_word(options: AnyOptions) -> bool:
 
 def first_call(options: AnyOptions, *, word: bool | None = None) -> AnyOptions:
     """The agent's first call (no range, pages or grep) at the same OutCap, of the kind
-    ``word`` says (default: the kind of ``options``; a Word call keeps its scope)."""
+    ``word`` says (default: the kind of ``options``; a Word call keeps its scope when
+    the document has such a story). Every document answers it."""
     word = is_word(options) if word is None else word
     if not word:
         return Options(out_cap=options.out_cap)
     scope = options.scope if isinstance(options, DocxOptions) else "body"
-    return DocxOptions(scope=scope, out_cap=options.out_cap)
+    # An unknown scope (typed while the file opened) has no first call: the body does.
+    return DocxOptions(scope=scope if scope in SCOPES else "body", out_cap=options.out_cap)
 
 
 def render_any(doc: AnyDoc, options: AnyOptions) -> Rendered:

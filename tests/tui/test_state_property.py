@@ -279,6 +279,7 @@ def profile(examples: int) -> settings:
 @example([("open", (3, False)), ("scope", "footnotes"), ("grep", "law")])
 @example([("open", (3, False)), ("scope", "footnotes"), ("strip", 1)])
 @example([("open", (3, False)), ("outcap", 300), ("key", "n"), ("open", (1, True))])
+@example([("open", (3, True)), ("scope", "margins"), ("enter", None), ("strip", 11)])
 def test_idle_app_agrees_with_render(
     files: list[Path], gate: Gate, clipboard: list[str], steps: list[Action]
 ) -> None:
