@@ -5,38 +5,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from docx_worked import WORKED, WORKED_DOC
 
 from siftui.docx_model import DocxDoc, Para, Story, Table
 from siftui.docx_render import BadOption, DocxOptions, full_projection, render_docx
 from siftui.grep import BadGrep
-
-WORKED = """\
-[P1#515a  H1]            Master Services Agreement
-[P2#ca49]                This Agreement is entered into as of {{EffectiveDate}}.
-[P4#8775  H2]            Definitions
-[T1  2×2 @after:P4]      | Term | Value |
-                         | Fee | 10 \\| 20 |
-[P5#3f00]                "Fee" means the amount in the order form. [comment:C1 by J. Doe]
-[P6#ac86  List:ol L1]    1. First obligation
-[P7#9793  List:ol L1]    2. Second obligation [ins by Jane]
-[P8#c8a3  List:ul L2]    • in writing"""
-
-
-def worked() -> DocxDoc:
-    body = Story(
-        (
-            Para("Master Services Agreement", 1),
-            Para("This Agreement is entered into as of {{EffectiveDate}}."),
-            Para(""),
-            Para("Definitions", 2),
-            Para('"Fee" means the amount in the order form. [comment:C1 by J. Doe]'),
-            Para("1. First obligation", list="ol L1"),
-            Para("2. Second obligation [ins by Jane]", list="ol L1"),
-            Para("• in writing", list="ul L2"),
-        ),
-        (Table(4, ("| Term | Value |", "| Fee | 10 \\| 20 |"), 2),),
-    )
-    return DocxDoc("", {"body": body})
 
 
 def doc_of(*paragraphs: str, tables: tuple[Table, ...] = (), title: str = "") -> DocxDoc:
@@ -44,7 +17,7 @@ def doc_of(*paragraphs: str, tables: tuple[Table, ...] = (), title: str = "") ->
 
 
 def test_worked_example_exact() -> None:
-    answer = render_docx(worked(), DocxOptions())
+    answer = render_docx(WORKED_DOC, DocxOptions())
     assert answer.content == WORKED
     assert (answer.map, answer.first, answer.last, answer.note) == (False, 1, 8, "")
     assert hashlib.sha256(b"1. First obligation").hexdigest()[:4] == "ac86"
@@ -52,25 +25,25 @@ def test_worked_example_exact() -> None:
 
 def test_worked_example_range_anchor_stale() -> None:
     lines = WORKED.split("\n")
-    answer = render_docx(worked(), DocxOptions(range="P5..P6"))
+    answer = render_docx(WORKED_DOC, DocxOptions(range="P5..P6"))
     assert answer.content == "\n".join(lines[3:7])
     assert (answer.first, answer.last, answer.note) == (5, 6, "")
-    alone = render_docx(worked(), DocxOptions(anchor="P6#ac86", window=0))
+    alone = render_docx(WORKED_DOC, DocxOptions(anchor="P6#ac86", window=0))
     assert (alone.content, alone.first, alone.last) == (lines[6], 6, 6)
     with pytest.raises(
         BadOption, match=r"^stale anchor P6#0000: P6 is now P6#ac86; read it again$"
     ):
-        render_docx(worked(), DocxOptions(anchor="P6#0000"))
+        render_docx(WORKED_DOC, DocxOptions(anchor="P6#0000"))
     # P3 is empty: a range of it alone holds no lines.
-    empty = render_docx(worked(), DocxOptions(range="P3"))
+    empty = render_docx(WORKED_DOC, DocxOptions(range="P3"))
     assert (empty.content, empty.first, empty.last, empty.note) == ("", 3, 3, "")
 
 
 def test_anchor_is_a_range_around_it() -> None:
-    answer = render_docx(worked(), DocxOptions(anchor="p7#9793", window=1))
-    assert answer.content == render_docx(worked(), DocxOptions(range="P6..P8")).content
+    answer = render_docx(WORKED_DOC, DocxOptions(anchor="p7#9793", window=1))
+    assert answer.content == render_docx(WORKED_DOC, DocxOptions(range="P6..P8")).content
     # hex digits in any case
-    assert render_docx(worked(), DocxOptions(anchor=" P7#9793 ".upper(), window=1)).first == 6
+    assert render_docx(WORKED_DOC, DocxOptions(anchor=" P7#9793 ".upper(), window=1)).first == 6
 
 
 def test_prefix_wider_than_24_and_annotations_order() -> None:
@@ -172,7 +145,7 @@ def test_anchor_window_zero_cut_and_empty() -> None:
 
 
 def test_window_zero_leaves_out_tables_of_the_block() -> None:
-    answer = render_docx(worked(), DocxOptions(anchor="P5#3f00", window=0))
+    answer = render_docx(WORKED_DOC, DocxOptions(anchor="P5#3f00", window=0))
     assert answer.content == WORKED.split("\n")[5]
 
 
@@ -229,7 +202,7 @@ def test_tables_only_story() -> None:
 
 
 def test_grep_blocks_context_and_rows() -> None:
-    answer = render_docx(worked(), DocxOptions(grep="fee"))
+    answer = render_docx(WORKED_DOC, DocxOptions(grep="fee"))
     lines = WORKED.split("\n")
     assert answer.content == "\n".join(
         [
@@ -246,19 +219,19 @@ def test_grep_blocks_context_and_rows() -> None:
     )
     assert (answer.grep_hits, answer.first, answer.last, answer.map) == (2, 0, 0, False)
     # prefixes and indents are not searched; smart case
-    assert render_docx(worked(), DocxOptions(grep="P1#")).grep_hits == 0
-    assert render_docx(worked(), DocxOptions(grep="^\\| Term")).grep_hits == 1
-    assert render_docx(worked(), DocxOptions(grep="Fee")).grep_hits == 2
-    assert render_docx(worked(), DocxOptions(grep="FEE")).grep_hits == 0
+    assert render_docx(WORKED_DOC, DocxOptions(grep="P1#")).grep_hits == 0
+    assert render_docx(WORKED_DOC, DocxOptions(grep="^\\| Term")).grep_hits == 1
+    assert render_docx(WORKED_DOC, DocxOptions(grep="Fee")).grep_hits == 2
+    assert render_docx(WORKED_DOC, DocxOptions(grep="FEE")).grep_hits == 0
 
 
 def test_grep_within_range_and_anchor() -> None:
-    assert render_docx(worked(), DocxOptions(grep="o", range="P6..P7")).grep_hits == 2
-    answer = render_docx(worked(), DocxOptions(grep="obligation", anchor="P6#ac86", window=0))
+    assert render_docx(WORKED_DOC, DocxOptions(grep="o", range="P6..P7")).grep_hits == 2
+    answer = render_docx(WORKED_DOC, DocxOptions(grep="obligation", anchor="P6#ac86", window=0))
     assert answer.grep_hits == 1
     # context lines come from the projection even outside the searched lines
     assert answer.content.split("\n")[1] == "  " + WORKED.split("\n")[5]
-    windowed = render_docx(worked(), DocxOptions(grep="obligation", anchor="P6#ac86", window=1))
+    windowed = render_docx(WORKED_DOC, DocxOptions(grep="obligation", anchor="P6#ac86", window=1))
     assert windowed.grep_hits == 2
 
 
