@@ -19,7 +19,6 @@ from typing import Any
 from siftui.extract import (
     CHUNK_PAGES,
     PARALLEL_MIN_PAGES,
-    ExtractError,
     NotReadable,
     TimedOut,
     default_workers,
@@ -28,7 +27,12 @@ from siftui.extract import (
 from siftui.findings import Finding, Inspection
 from siftui.hidden import inspect_page
 from siftui.messages import one_line, quoted
-from siftui.parallel import may_start_processes, share_chunks, start_helper_process
+from siftui.parallel import (
+    may_start_processes,
+    serve_chunks,
+    share_chunks,
+    start_helper_process,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -69,14 +73,17 @@ def inspect_document(
             helpers = 0
         if pages >= parallel_min_pages and helpers > 0 and may_start_processes():
             _parallel(document, path, password, found, helpers, progress, deadline, timeout)
+        done = sum(1 for page in found if page is not None)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
                 found[number] = []
+                done += 1
             if found[number] is None:
                 _check_deadline(path, deadline, timeout)
                 found[number] = _inspect(document, number, path)
+                done += 1
                 if progress is not None:
-                    progress(sum(1 for page in found if page is not None), pages)
+                    progress(done, pages)
     finally:
         document.close()
     findings = tuple(finding for page in found for finding in page or ())
@@ -119,30 +126,12 @@ def _start_helper() -> tuple[Any, Any]:
 
 
 def _helper_main(fd: int) -> None:
-    """A helper: to the parent ("ready",), then ("pages", start, findings) per
-    chunk or ("error", message); from it (path, password, pages), then chunk
-    starts, a negative one meaning stop."""
-    from multiprocessing.connection import Connection
+    """A hidden-text helper: each chunk's findings (see siftui.parallel.serve_chunks)."""
 
-    conn = Connection(fd)
-    path = "?"
-    try:
-        path, password, pages = conn.recv()
-        document = open_document(path, password)
-        conn.send(("ready",))
-        while (start := conn.recv()) >= 0:
-            end = min(start + CHUNK_PAGES, pages)
-            chunk = [_inspect(document, number, path) for number in range(start, end)]
-            conn.send(("pages", start, chunk))
-        document.close()
-    except ExtractError as error:
-        conn.send(("error", str(error)))
-    except (EOFError, OSError):  # the parent is gone or has what it needs
-        pass
-    except Exception as error:  # a MuPDF surprise: still one line
-        conn.send(("error", f"{quoted(path)}: {one_line(error)}"))
-    finally:
-        conn.close()
+    def chunk(document: Any, path: str, start: int, end: int) -> tuple[Any, ...]:
+        return ([_inspect(document, number, path) for number in range(start, end)],)
+
+    serve_chunks(fd, chunk)
 
 
 def _parallel(
@@ -183,7 +172,7 @@ def _parallel(
         helpers,
         work=work,
         received=received,
-        failure=lambda message: NotReadable(message[1]),
+        failure=lambda message: NotReadable(message[2]),
         check=lambda: _check_deadline(path, deadline, timeout),
         deadline=deadline,
     )

@@ -1,5 +1,9 @@
 """Parallel extraction: helper processes that each open the file and extract chunks of pages.
 
+The scheduler (:func:`share_chunks`, this process) and the helper's loop
+(:func:`serve_chunks`) also serve the hidden-text inspection (siftui.hidden_doc),
+whose chunks carry findings instead of texts.
+
 The protocol, between this process and a helper, over a socket pair:
 to the helper (path, password, extracted) and then chunk starts (negative: stop);
 from the helper ("ready",), ("pages", start, texts, failed) per chunk, or ("error", kind, message),
@@ -87,39 +91,42 @@ def _start_helper() -> tuple[Any, Any]:
 
 
 def helper_main(fd: int) -> None:
-    """A helper: open the file, then extract each chunk the parent hands out.
+    """An extraction helper: each chunk's texts and the pages it could not read
+    (see :func:`serve_chunks`)."""
 
-    To the parent: ("ready",), then ("pages", start, texts, failed) per chunk, or
-    ("error", kind, message). From the parent: (path, password, extracted),
-    then chunk starts; a negative start means stop.
+    def chunk(document: Any, path: str, start: int, end: int) -> tuple[Any, ...]:
+        texts: list[str] = []
+        failed: list[tuple[int, str]] = []
+        for number in range(start, end):
+            text, reason = read_page(document, number)
+            texts.append(text)
+            if reason is not None:
+                failed.append((number + 1, reason))
+        return texts, failed
+
+    serve_chunks(fd, chunk)
+
+
+def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]) -> None:
+    """The helper side of :func:`share_chunks`: open the file, then answer each chunk.
+
+    From the parent: (path, password, pages), then chunk starts; a negative start
+    means stop. To the parent: ("ready",), then ("pages", start, *chunk(document,
+    path, start, end)) per chunk, or ("error", kind, message) with the name of the
+    ExtractError (a MuPDF surprise is a NotReadable, still one line).
     """
-    from collections import deque
     from multiprocessing.connection import Connection
 
     conn = Connection(fd)
     path = "?"
     try:
-        path, password, extracted = conn.recv()
+        path, password, pages = conn.recv()
         document = open_document(path, password)
         conn.send(("ready",))
-        pending: deque[int] = deque()
-        while True:
-            if not pending:
-                pending.append(conn.recv())
-            while conn.poll():
-                pending.append(conn.recv())
-            start = pending.popleft()
-            if start < 0:
-                break
-            end = min(start + CHUNK_PAGES, extracted)
-            texts: list[str] = []
-            failed: list[tuple[int, str]] = []
-            for number in range(start, end):
-                text, reason = read_page(document, number)
-                texts.append(text)
-                if reason is not None:
-                    failed.append((number + 1, reason))
-            conn.send(("pages", start, texts, failed))
+        while (start := conn.recv()) >= 0:
+            conn.send(
+                ("pages", start, *chunk(document, path, start, min(start + CHUNK_PAGES, pages)))
+            )
         document.close()
     except ExtractError as error:
         conn.send(("error", type(error).__name__, str(error)))
