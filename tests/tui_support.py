@@ -194,3 +194,18 @@ def word_options(options: object) -> DocxOptions:
     """Options a Word document's test expects to be a Word document's."""
     assert isinstance(options, DocxOptions), options
     return options
+
+
+async def open_with_o(app: SiftApp, pilot: Pilot[int], path: Path) -> None:
+    """Open ``path`` as a user does: `o` in the view, the path typed, Enter."""
+    from textual.widgets import Input
+
+    from siftui.tui.screens import PathScreen
+    from siftui.tui.widgets.view import ContentView
+
+    app.query_one(ContentView).focus()
+    await pilot.press("o")
+    await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+    app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: not isinstance(app.screen, PathScreen))

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pdfs import make_pdf
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, idle, wait_until
+from tui_support import RecordingApp, idle, open_with_o, wait_until
 
 from siftui.doc import Doc
 from siftui.docx_layout import docx_layout_of
@@ -149,12 +149,7 @@ async def act(app: RecordingApp, pilot: Any, action: Action, files: list[Path], 
         number, slow = value
         if slow:
             gate.open.clear()
-        app.query_one(ContentView).focus()
-        await pilot.press("o")
-        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
-        app.screen.query_one(Input).value = str(files[number])
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not isinstance(app.screen, PathScreen))
+        await open_with_o(app, pilot, files[number])
     await pilot.pause(0.02)
 
 

@@ -9,7 +9,7 @@ import pytest
 from pdfs import USER_PASSWORD, make_encrypted_pdf
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import long_doc, run, settle, wait_until, write_doc
+from tui_support import long_doc, open_with_o, run, settle, wait_until, write_doc
 
 from siftui.doc import Doc
 from siftui.output import rendered_json
@@ -268,10 +268,7 @@ def test_open_another_file(doc_path: Path, tmp_path: Path) -> None:
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
-        await pilot.press("o")
-        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
-        app.screen.query_one(Input).value = str(other)
-        await pilot.press("enter")
+        await open_with_o(app, pilot, other)
         await wait_until(pilot, lambda: app.doc is not None and app.doc.title == "Other")
         await settle(app, pilot)
         assert app.answer is not None

@@ -23,7 +23,7 @@ from hostile import (
 )
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, idle, pdf_doc, run, settle, wait_until
+from tui_support import RecordingApp, idle, open_with_o, pdf_doc, run, settle, wait_until
 
 from siftui.doc import Doc
 from siftui.docjson import to_json
@@ -236,12 +236,7 @@ def test_file_truncated_then_replaced_while_open(tmp_path: Path, clipboard: list
 
     async def reopen(app: SiftApp, pilot: Pilot[int]) -> None:
         before = len(notifications(app))
-        app.query_one(ContentView).focus()
-        await pilot.press("o")
-        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
-        app.screen.query_one(Input).value = str(path)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: not isinstance(app.screen, PathScreen))
+        await open_with_o(app, pilot, path)
         await wait_until(pilot, lambda: len(notifications(app)) > before or app.doc != first)
         await idle(app, pilot)
         await pilot.pause()
