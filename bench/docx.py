@@ -36,8 +36,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import docx  # noqa: E402
 
-from siftui.docx_render import DocxOptions, render_docx  # noqa: E402
-from siftui.ooxml.read import read_docx  # noqa: E402
+from siftui.core.word.render import DocxOptions, render_docx  # noqa: E402
+from siftui.sources.word.read import read_docx  # noqa: E402
 
 
 def write_document(path: Path, paragraphs: int, tables: int) -> None:

@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Benchmark: siftui's extract() against a bare PyMuPDF loop and Poppler's pdftotext.
 
 Run by hand (not by pytest, not in CI), from the repository root:
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pymupdf
 
-from siftui.extract import extract
+from siftui.sources.extract import extract
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 PASSWORDS = {"libreoffice-writer-password.pdf": "openpassword"}

@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Benchmark: siftui's parallel extract() against the bare single-process PyMuPDF loop.
 
 Run by hand (not by pytest, not in CI), from the repository root:
@@ -25,7 +25,7 @@ from pathlib import Path
 import pymupdf
 from common import load, seconds
 
-from siftui.extract import PARALLEL_MIN_PAGES, default_workers, extract
+from siftui.sources.extract import PARALLEL_MIN_PAGES, default_workers, extract
 
 DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfmanual.pdf"
 

@@ -17,10 +17,10 @@ import statistics
 import time
 from pathlib import Path
 
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.load import load_doc
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.render import Options, render
+from siftui.sources.load import load_doc
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Benchmark: inspecting a document for hidden text against extracting it (issue 13).
 
 Run by hand (not by pytest, not in CI), from the repository root:
@@ -30,9 +30,9 @@ from pathlib import Path
 
 from common import CORPUS, load, seconds
 
-from siftui.extract import extract
-from siftui.findings import summary
-from siftui.hidden_doc import inspect_document
+from siftui.core.findings import summary
+from siftui.sources.extract import extract
+from siftui.sources.hidden.document import inspect_document
 
 
 def main() -> int:
@@ -74,15 +74,15 @@ def main() -> int:
 
 
 def stages(pdf: Path, step: int) -> None:
-    """Per-page time of each stage of siftui.hidden.inspect_page, on every step-th page."""
+    """Per-page time of each stage of hidden.detect.inspect_page, on every step-th page."""
     import gc
 
     import pymupdf
 
-    from siftui.hidden import _classify, _page_bound, _pieces
-    from siftui.hidden_paint import Paints, paint_log
-    from siftui.hidden_plain import PlainCheck
-    from siftui.hidden_render import render_check
+    from siftui.sources.hidden.detect import _classify, _page_bound, _pieces
+    from siftui.sources.hidden.looks import render_check
+    from siftui.sources.hidden.paint import Paints, paint_log
+    from siftui.sources.hidden.plain import PlainCheck
 
     times = dict.fromkeys(("page run", "classify", "plain check", "render"), 0.0)
     drawn = 0

@@ -22,9 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from siftui.doc import Doc
-from siftui.extract import extract
-from siftui.render import Options, full, marker, render
+from siftui.core.doc import Doc
+from siftui.core.render import Options, full, marker, render
+from siftui.sources.extract import extract
 
 DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfmanual.pdf"
 MODES = {
@@ -80,7 +80,7 @@ def main() -> int:
     print(f"first render() (builds the index):           {ms(time.perf_counter() - start)}")
     start = time.perf_counter()
     assert full(doc) == text
-    print(f"siftui.render.full() after it:               {ms(time.perf_counter() - start)}")
+    print(f"siftui.core.render.full() after it:               {ms(time.perf_counter() - start)}")
 
     sweep = caps(args.caps)
     samples: dict[str, list[float]] = {mode: [] for mode in MODES}

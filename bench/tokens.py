@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from siftui import tokens
-from siftui.extract import extract
-from siftui.render import full
+from siftui.core.render import full
+from siftui.sources import tokens
+from siftui.sources.extract import extract
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 DEFAULT_FILES = ["lshort-zh-cn.pdf", "beameruserguide.pdf"]

@@ -24,8 +24,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from siftui.doc import Doc
-from siftui.docjson import to_json
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
 from siftui.tui.app import SiftApp
 from siftui.tui.widgets.outcap import OutCapSlider
 from siftui.tui.widgets.view import ContentView

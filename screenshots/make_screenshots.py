@@ -27,7 +27,7 @@ import pymupdf
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from siftui.sample import sample_path
+from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp, create_app
 from siftui.tui.screens import PasswordScreen, WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from pdfs import CORPUS, CorpusDocs, corpus_docs
+from support.pdfs import CORPUS, CorpusDocs, corpus_docs
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,8 +14,8 @@ from siftui import __version__
 from siftui.cli.common import EXIT_DOCUMENT, EXIT_USAGE, Parser, UsageError
 from siftui.cli.documents import cmd_extract, cmd_render, cmd_walk
 from siftui.cli.serving import cmd_log, cmd_mcp
-from siftui.load import LoadError
-from siftui.messages import file_error, one_line, quoted
+from siftui.core.messages import file_error, one_line, quoted
+from siftui.sources.load import LoadError
 
 TUI_EXAMPLES = """commands:
   siftui [FILE]            open FILE (or the bundled sample) in the TUI
@@ -61,7 +61,7 @@ def _cmd_sample_path(argv: Sequence[str]) -> int:
     exactly what `siftui` (no FILE), then c, copies."""
     if argv:
         raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(argv)!r}")
-    from siftui.sample import sample_path
+    from siftui.sources.sample import sample_path
 
     print(sample_path())
     return 0

@@ -6,11 +6,10 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-from siftui.doc import Doc
-from siftui.load import load_doc_report
-from siftui.messages import quoted
-from siftui.outcap import outcap_argument
-from siftui.render import (
+from siftui.core.doc import Doc
+from siftui.core.messages import quoted
+from siftui.core.outcap import outcap_argument
+from siftui.core.render import (
     DEFAULT_OUT_CAP,
     BadGrep,
     BadPages,
@@ -18,8 +17,9 @@ from siftui.render import (
     check_options,
     estimated_tokens,
 )
-from siftui.unreadable import describe
-from siftui.walk import TokenCounter
+from siftui.core.unreadable import describe
+from siftui.core.walk import TokenCounter
+from siftui.sources.load import load_doc_report
 
 EXIT_DOCUMENT = 1
 
@@ -117,7 +117,7 @@ def check_pdf_options(options: Options) -> None:
 
 def token_counter() -> TokenCounter:
     """runes/4, plus o200k_base and cl100k_base counts when their vocabularies load."""
-    from siftui.tokens import token_counts  # tiktoken only for the commands that count
+    from siftui.sources.tokens import token_counts  # tiktoken only for the commands that count
 
     def count(text: str) -> dict[str, int]:
         counts = token_counts(text)

@@ -8,8 +8,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from siftui.agents import AgentsError
-from siftui.agents_load import agents_table, load_agents
 from siftui.cli import word
 from siftui.cli.common import (
     Parser,
@@ -23,12 +21,14 @@ from siftui.cli.common import (
     token_counter,
     write_stdout,
 )
-from siftui.docx_kind import is_docx
-from siftui.load import load_source
-from siftui.output import check_new_file, encode_utf8, rendered_json, write_new_file
-from siftui.render import Options, Rendered, render
-from siftui.unreachable import unreachable, unreachable_json, unreachable_text
-from siftui.walk import runes_estimate, walk, walk_report, walk_text
+from siftui.core.agents import AgentsError
+from siftui.core.render import Options, Rendered, render
+from siftui.core.unreachable import unreachable, unreachable_json, unreachable_text
+from siftui.core.walk import runes_estimate, walk, walk_report, walk_text
+from siftui.sources.agents_load import agents_table, load_agents
+from siftui.sources.load import load_source
+from siftui.sources.output import check_new_file, encode_utf8, rendered_json, write_new_file
+from siftui.sources.word.kind import is_docx
 
 _T = TypeVar("_T")
 

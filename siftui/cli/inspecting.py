@@ -14,13 +14,13 @@ import sys
 from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
-from siftui.docx_kind import is_docx
-from siftui.extract import ExtractError, NotReadable, check_file
-from siftui.findings import Inspection, inspection_json, pages_with, snippet, summary
-from siftui.load import LoadError, is_doc_json, load_doc_report
-from siftui.messages import quoted
-from siftui.output import encode_utf8
-from siftui.unreadable import describe
+from siftui.core.findings import Inspection, inspection_json, pages_with, snippet, summary
+from siftui.core.messages import quoted
+from siftui.core.unreadable import describe
+from siftui.sources.extract import ExtractError, NotReadable, check_file
+from siftui.sources.load import LoadError, is_doc_json, load_doc_report
+from siftui.sources.output import encode_utf8
+from siftui.sources.word.kind import is_docx
 
 EXIT_HIDDEN = 3
 
@@ -78,7 +78,7 @@ def cmd_inspect(argv: Sequence[str]) -> int:
 
 
 def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool) -> Inspection:
-    from siftui.hidden_cache import cached_inspect  # PyMuPDF only for this command
+    from siftui.sources.hidden.cache import cached_inspect  # PyMuPDF only for this command
 
     try:
         check_file(path)

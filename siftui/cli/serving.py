@@ -14,11 +14,11 @@ from siftui.cli.common import (
     whole_number,
     write_stdout,
 )
-from siftui.load import LoadError
-from siftui.messages import quoted
-from siftui.render import (
+from siftui.core.messages import quoted
+from siftui.core.render import (
     DEFAULT_OUT_CAP,
 )
+from siftui.sources.load import LoadError
 
 LOG_EXAMPLES = """examples:
   siftui log calls.jsonl            # the calls an agent made through `siftui mcp --log calls.jsonl`
@@ -54,7 +54,7 @@ def cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
     if args.json and not args.report:
         raise UsageError("--json needs --report")
-    from siftui.serve.calllog import LogError, read_log_skipping
+    from siftui.sources.log.calllog import LogError, read_log_skipping
 
     try:
         entries, skipped = read_log_skipping(args.path)
@@ -74,7 +74,7 @@ def cmd_log(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
     if args.report:
-        from siftui.serve.logreport_run import print_report
+        from siftui.sources.log.report_run import print_report
 
         return print_report(entries, as_json=args.json, write=write_stdout)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
@@ -191,9 +191,9 @@ def cmd_mcp(argv: Sequence[str]) -> int:
     except RootError as error:
         raise UsageError(str(error)) from None
     # The MCP SDK is imported only for this command.
-    from siftui.serve.calllog import CallLog
     from siftui.serve.docstore import DocStore
     from siftui.serve.mcp_server import ReadTool, serve
+    from siftui.sources.log.calllog import CallLog
 
     log = CallLog(args.log) if args.log else None
     store = DocStore(

@@ -14,15 +14,15 @@ import sys
 from typing import TYPE_CHECKING
 
 from siftui import __version__
-from siftui.docx_kind import is_docx_json
-from siftui.docx_load import load_docx
-from siftui.load import LoadError
-from siftui.messages import quoted
+from siftui.core.messages import quoted
+from siftui.sources.load import LoadError
+from siftui.sources.word.kind import is_docx_json
+from siftui.sources.word.load import load_docx
 
 if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
-    from siftui.docx_model import DocxDoc
-    from siftui.docx_render import DocxOptions, Rendered
-    from siftui.walk import TokenCounter
+    from siftui.core.walk import TokenCounter
+    from siftui.core.word.model import DocxDoc
+    from siftui.core.word.render import DocxOptions, Rendered
 
 # Options of the PDF commands that mean nothing for a Word document.
 PDF_ONLY = {
@@ -73,7 +73,7 @@ def refuse_docx_options(args: argparse.Namespace) -> None:
 
 
 def options_of(args: argparse.Namespace) -> DocxOptions:
-    from siftui.docx_render import DEFAULT_WINDOW, DocxOptions
+    from siftui.core.word.render import DEFAULT_WINDOW, DocxOptions
 
     window = DEFAULT_WINDOW if args.window is None else args.window
     return DocxOptions(
@@ -88,7 +88,7 @@ def options_of(args: argparse.Namespace) -> DocxOptions:
 
 def check_options(options: DocxOptions) -> None:
     """What can be checked without the document, before reading it (DOCX.md's order)."""
-    from siftui.docx_render import BadOption, check_docx_options
+    from siftui.core.word.render import BadOption, check_docx_options
 
     if options.out_cap < 1:
         raise BadOption(f"--outcap must be >= 1, not {options.out_cap}")
@@ -102,7 +102,7 @@ def print_notes(doc: DocxDoc) -> None:
 
 def render_answer(args: argparse.Namespace) -> Rendered:
     """`siftui render FILE.docx ...`: the answer (ValueError for a bad option)."""
-    from siftui.docx_render import render_docx
+    from siftui.core.word.render import render_docx
 
     refuse_pdf_options(args)
     options = options_of(args)
@@ -114,8 +114,8 @@ def render_answer(args: argparse.Namespace) -> Rendered:
 
 def extract_json(args: argparse.Namespace) -> str:
     """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
-    from siftui.cache import file_sha256
-    from siftui.docx_json import to_json
+    from siftui.core.word.docjson import to_json
+    from siftui.sources.cache import file_sha256
 
     refuse_pdf_options(args)
     doc = load_docx(args.path)
@@ -125,7 +125,7 @@ def extract_json(args: argparse.Namespace) -> str:
                 f"{quoted(args.path)}: already a JSON file; use siftui render to read it"
             )
     print_notes(doc)
-    from siftui.ooxml.read import lxml_version
+    from siftui.sources.word.read import lxml_version
 
     version = lxml_version()
     source = {
@@ -139,8 +139,8 @@ def extract_json(args: argparse.Namespace) -> str:
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     """`siftui walk FILE.docx`: every call of the walk, as text or JSON."""
-    from siftui.docx_render import DocxOptions
-    from siftui.docx_walk import walk_docx, walk_docx_report, walk_docx_text
+    from siftui.core.word.render import DocxOptions
+    from siftui.core.word.walk import walk_docx, walk_docx_report, walk_docx_text
 
     refuse_pdf_options(args)
     scope = args.scope or "body"

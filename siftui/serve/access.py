@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from siftui.messages import quoted
+from siftui.core.messages import quoted
 from siftui.serve.wire import clip
 
 MAX_PATH_BYTES = 4096

@@ -32,16 +32,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from siftui.doc import Doc
-from siftui.docx_model import DocxDoc
-from siftui.errors import report_unexpected
-from siftui.findings import Inspection
-from siftui.load import LoadError
+from siftui.core.doc import Doc
+from siftui.core.findings import Inspection
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.model import DocxDoc
 from siftui.serve.access import Opened
 from siftui.serve.wire import clip
 from siftui.serve.worker import Running, WorkerFailed, finish, start
 from siftui.serve.worker_read import Read, runes_of
-from siftui.unreadable import UnreadablePage
+from siftui.sources.errors import report_unexpected
+from siftui.sources.load import LoadError
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_BYTES = 200_000_000
@@ -51,7 +51,7 @@ DEFAULT_CACHE_BYTES = 1024**3
 FAILURE_SECONDS = 600.0
 INDEX_FACTOR = 3
 """A Doc in the cache costs its pages' memory this many times: the pages, and the
-blocks, line tables and UTF-8 copies siftui.docindex builds for rendering and grep."""
+blocks, line tables and UTF-8 copies siftui.core.docindex builds for rendering and grep."""
 
 
 def default_workers() -> int:

@@ -1,6 +1,6 @@
 """read_docx: the Word tool's schema, description and arguments (../shared/DOCX.md's options).
 
-Its answer is :func:`siftui.docx_render.render_docx` with the operator's OutCap,
+Its answer is :func:`siftui.core.word.render.render_docx` with the operator's OutCap,
 the very string ``siftui render FILE.docx`` prints for the same options; the
 checks run in DOCX.md's order (scope, range or anchor then window, pattern)
 before the document is read, as the CLI does (siftui.cli_docx.check_options).
@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from siftui.docx_render import (
+from siftui.core.word.render import (
     DEFAULT_WINDOW,
     MAX_WINDOW,
-    DocxOptions,
 )
-from siftui.serve.logfields import DocxArgs
 from siftui.serve.wire import clip
+from siftui.sources.log.fields import DocxArgs
 
 DOCX_TOOL = "read_docx"
 DOCX_ARGUMENTS = ("path", "range", "anchor", "window", "grep", "scope")
@@ -133,14 +132,3 @@ def docx_arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, DocxA
             raise DocxArgumentError(f"window must be 0-{MAX_WINDOW}")
     args = DocxArgs(texts["range"], texts["anchor"], window, texts["scope"])
     return texts["path"], texts["grep"], args
-
-
-def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
-    return DocxOptions(
-        range=args.range,
-        anchor=args.anchor,
-        window=DEFAULT_WINDOW if args.window is None else args.window,
-        grep=grep,
-        scope=args.scope or "body",
-        out_cap=out_cap,
-    )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from siftui.findings import Inspection, in_pages, warning_line
-from siftui.render import Rendered
+from siftui.core.findings import Inspection, in_pages, warning_line
+from siftui.core.render import Rendered
 
 _HIT = re.compile(r"^p\. ([0-9]+): ", re.MULTILINE | re.ASCII)
 

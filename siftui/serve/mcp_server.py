@@ -2,8 +2,8 @@
 
 Two tools: ``read_pdf(path, pages?, grep?)`` and, for Word documents,
 ``read_docx(path, range?, anchor?, window?, grep?, scope?)`` (siftui.serve.docx_tool:
-:func:`siftui.docx_render.render_docx`, ../shared/DOCX.md), both with the same roots,
-OutCap, worker processes and call log. read_pdf's answer is :func:`siftui.render.render`
+:func:`siftui.core.word.render.render_docx`, ../shared/DOCX.md), both with the same roots,
+OutCap, worker processes and call log. read_pdf's answer is :func:`siftui.core.render.render`
 of the document with the operator's OutCap: the first text block is exactly
 ``Rendered.content`` (the bytes ``siftui render`` prints for the same options),
 a second text block holds the note when there is one, and ``structuredContent``
@@ -37,12 +37,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
-from siftui.docx_kind import DOCX_SUFFIXES
-from siftui.docx_model import DocxDoc
-from siftui.docx_render import DEFAULT_WINDOW, BadOption, check_docx_options, render_docx
-from siftui.errors import report_unexpected
-from siftui.load import LoadError
-from siftui.render import (
+from siftui.core.render import (
     DEFAULT_OUT_CAP,
     BadGrep,
     BadPages,
@@ -51,8 +46,9 @@ from siftui.render import (
     check_options,
     render,
 )
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import DEFAULT_WINDOW, BadOption, check_docx_options, render_docx
 from siftui.serve.access import Refused, Roots, Unopenable
-from siftui.serve.calllog import CallLog, LogEntry, now_iso
 from siftui.serve.docstore import DocStore, Failed, Loaded
 from siftui.serve.docx_tool import (
     DOCX_DESCRIPTION,
@@ -61,10 +57,8 @@ from siftui.serve.docx_tool import (
     DOCX_TOOL,
     DocxArgumentError,
     docx_arguments,
-    docx_options,
 )
 from siftui.serve.hidden_warn import hidden_warning
-from siftui.serve.logfields import DocxArgs, HiddenSummary
 from siftui.serve.pdf_tool import (
     DESCRIPTION,
     INPUT_SCHEMA,
@@ -75,6 +69,11 @@ from siftui.serve.pdf_tool import (
 )
 from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
 from siftui.serve.wire import clip
+from siftui.sources.errors import report_unexpected
+from siftui.sources.load import LoadError
+from siftui.sources.log.calllog import CallLog, LogEntry, now_iso
+from siftui.sources.log.fields import DocxArgs, HiddenSummary, docx_options
+from siftui.sources.word.kind import DOCX_SUFFIXES
 
 INSTRUCTIONS = (
     "siftui serves two tools that read documents as text within a fixed budget: read_pdf "

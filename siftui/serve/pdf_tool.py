@@ -1,6 +1,6 @@
 """read_pdf: the PDF tool's schemas, description and arguments.
 
-Its answer is :func:`siftui.render.render` with the operator's OutCap (see
+Its answer is :func:`siftui.core.render.render` with the operator's OutCap (see
 siftui.serve.mcp_server, which serves it).
 """
 

@@ -33,8 +33,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
-from siftui.output import encode_utf8
 from siftui.serve.wire import clip, dump_message
+from siftui.sources.output import encode_utf8
 
 MAX_REQUEST_BYTES = 1_000_000
 """A read_pdf call needs a few kilobytes (a path of at most 4096 bytes, a pattern of

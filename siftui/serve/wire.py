@@ -13,8 +13,8 @@ import json
 import os
 from typing import Any
 
-from siftui.messages import quoted
-from siftui.output import encode_utf8
+from siftui.core.messages import quoted
+from siftui.sources.output import encode_utf8
 
 MAX_QUOTED = 200
 """Characters of user input an error message repeats, at most."""

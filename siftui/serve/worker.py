@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from siftui.messages import one_line, quoted
+from siftui.core.messages import one_line, quoted
 
 _HEADER = struct.Struct("!Q")
 # How MuPDF reports an allocation refused by RLIMIT_AS ("realloc (190824768 bytes) failed").
@@ -137,7 +137,7 @@ def main(argv: list[str]) -> None:
     except MemoryError:
         _send(sock, ("error", _memory_message(name, memory), sha256))
     except Exception as error:
-        from siftui.load import LoadError
+        from siftui.sources.load import LoadError
 
         if isinstance(error, LoadError):
             message = str(error)

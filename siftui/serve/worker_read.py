@@ -1,9 +1,9 @@
 """What the MCP server's worker process does with the bytes it read: one document.
 
 A PDF (or EPUB, XPS, ...) is extracted with its unreadable pages
-(siftui.extract.extract_report, through the disk cache) and inspected for
-hidden text (siftui.hidden_cache, cached too); a Doc JSON is parsed; a Word
-document is read by siftui.ooxml from the same bytes. Runs in the worker only:
+(siftui.sources.extract.extract_report, through the disk cache) and inspected for
+hidden text (siftui.sources.hidden.cache, cached too); a Doc JSON is parsed; a Word
+document is read by siftui.sources.word from the same bytes. Runs in the worker only:
 errors are LoadError with one line, and what the worker sends back is a
 :class:`Read`.
 """
@@ -15,12 +15,12 @@ import io
 import time
 from dataclasses import dataclass
 
-from siftui.doc import Doc
-from siftui.docx_model import DocxDoc
-from siftui.findings import Inspection
-from siftui.load import LoadError
-from siftui.messages import one_line, quoted
-from siftui.unreadable import UnreadablePage
+from siftui.core.doc import Doc
+from siftui.core.findings import Inspection
+from siftui.core.messages import one_line, quoted
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.model import DocxDoc
+from siftui.sources.load import LoadError
 
 KINDS = ("pdf", "docx")
 INSPECT_SHARE = 0.9
@@ -67,8 +67,8 @@ def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
 
 
 def _read_docx(name: str, data: bytes) -> DocxDoc:
-    from siftui.docx_json import SNIFF, BadDocxJson, from_json
-    from siftui.ooxml.read import DocxError, read_docx
+    from siftui.core.word.docjson import SNIFF, BadDocxJson, from_json
+    from siftui.sources.word.read import DocxError, read_docx
 
     if SNIFF.match(data[:256]) is not None:
         try:
@@ -84,10 +84,10 @@ def _read_docx(name: str, data: bytes) -> DocxDoc:
 
 
 def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
-    from siftui.cache import DocCache, cache_key
-    from siftui.damage import ATTACHMENTS_ONLY
-    from siftui.extract import ExtractError, NeedsPassword, extract_report
-    from siftui.load import is_doc_json_bytes
+    from siftui.sources.cache import DocCache, cache_key
+    from siftui.sources.damage import ATTACHMENTS_ONLY
+    from siftui.sources.extract import ExtractError, NeedsPassword, extract_report
+    from siftui.sources.load import is_doc_json_bytes
 
     if is_doc_json_bytes(name, data):
         return _doc_json(name, data)
@@ -113,11 +113,11 @@ def _read_pdf(name: str, data: bytes, deadline: float) -> Read:
 
 
 def _doc_json(name: str, data: bytes) -> Read:
-    """A Doc JSON, with the unreadable pages its "source" records (as siftui.load's
+    """A Doc JSON, with the unreadable pages its "source" records (as siftui.sources.load's
     read_doc_json_report reads them); there is no document to inspect."""
-    from siftui.docjson import BadDocJson, from_json_object
-    from siftui.load import UNREADABLE_KEY
-    from siftui.unreadable import from_records
+    from siftui.core.docjson import BadDocJson, from_json_object
+    from siftui.core.unreadable import from_records
+    from siftui.sources.load import UNREADABLE_KEY
 
     try:
         text = data.decode("utf-8-sig")
@@ -138,8 +138,8 @@ def inspect(
     """The hidden-text findings, bounded by what is left of the call's time, of every
     page but the unreadable ones (``skip``); a failure costs the findings (the log says
     why), never the answer."""
-    from siftui.extract import ExtractError
-    from siftui.hidden_cache import cached_inspect_bytes
+    from siftui.sources.extract import ExtractError
+    from siftui.sources.hidden.cache import cached_inspect_bytes
 
     left = (deadline - time.monotonic()) * INSPECT_SHARE
     if left <= 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from siftui.docx_model import DocxDoc
+from siftui.core.word.model import DocxDoc
 from siftui.tui import commands, hidden_flow
 from siftui.tui.kinds import first_call, next_call_any
 from siftui.tui.screens import HelpScreen, PathScreen

@@ -24,10 +24,10 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from siftui.docx_model import DocxDoc
-from siftui.docx_render import DocxOptions
-from siftui.render import Options
-from siftui.serve.calllog import LogEntry
+from siftui.core.render import Options
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import DocxOptions
+from siftui.sources.log.calllog import LogEntry
 from siftui.tui import background
 from siftui.tui.actions import KeyActions
 from siftui.tui.clipboard import CopyReport
@@ -341,7 +341,7 @@ def create_log_app(entries: list[LogEntry]) -> SiftApp:
 def create_app(path: str | Path | None = None, password: str | None = None) -> SiftApp:
     """The app for ``path``; the bundled sample when ``path`` is None."""
     if path is None:
-        from siftui.sample import sample_path
+        from siftui.sources.sample import sample_path
 
         path = sample_path()
     return SiftApp(path, password)

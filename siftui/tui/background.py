@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.load import is_doc_json
-from siftui.tokens import VocabularyError, count_pages
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.unreadable import describe
+from siftui.sources.load import is_doc_json
+from siftui.sources.tokens import VocabularyError, count_pages
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
 from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
-from siftui.unreadable import describe
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp
@@ -100,7 +100,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
         app.call_from_thread(show)
 
     def images() -> None:
-        from siftui.pageimages import pages_with_images
+        from siftui.sources.pageimages import pages_with_images
 
         try:
             if not empty or is_doc_json(source.path):

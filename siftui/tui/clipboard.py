@@ -13,7 +13,7 @@ from typing import Literal
 
 import pyperclip
 
-from siftui.output import encode_utf8
+from siftui.sources.output import encode_utf8
 
 # Many terminals drop OSC 52 payloads past roughly this many base64 bytes
 # (xterm's and several emulators' defaults sit around 100 kB).
@@ -28,7 +28,7 @@ def copy_system(text: str) -> str | None:
     """Copy with pyperclip and read it back: None when confirmed, else why not.
 
     What is copied is what ``siftui render`` prints: a lone surrogate (not
-    encodable) becomes U+FFFD, one for one, as in :func:`siftui.output.encode_utf8`.
+    encodable) becomes U+FFFD, one for one, as in :func:`siftui.sources.output.encode_utf8`.
     """
     text = encode_utf8(text).decode("utf-8")
     try:

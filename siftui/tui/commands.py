@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from siftui.docx_model import SCOPES, DocxDoc
-from siftui.docx_render import DocxOptions
-from siftui.docx_walk import DocxCall, walk_docx
+from siftui.core.unreachable import Unreachable, unreachable
+from siftui.core.walk import Call
+from siftui.core.walk import walk as walk_calls
+from siftui.core.word.model import SCOPES, DocxDoc
+from siftui.core.word.render import DocxOptions
+from siftui.core.word.walk import DocxCall, walk_docx
 from siftui.tui.kinds import AnyOptions
 from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Answer
-from siftui.unreachable import Unreachable, unreachable
-from siftui.walk import Call
-from siftui.walk import walk as walk_calls
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp
@@ -57,7 +57,7 @@ def toggle_ocr(app: SiftApp) -> None:
     opened = app.opened
     if opened is None:
         return
-    from siftui.extract import ocr_unavailable_reason
+    from siftui.sources.extract import ocr_unavailable_reason
 
     if not app.ocr and (reason := ocr_unavailable_reason()) is not None:
         app.notify(reason, title="OCR", severity="error", timeout=8)

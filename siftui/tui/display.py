@@ -1,7 +1,7 @@
 """How the content is shown on a terminal: every unsafe character made visible.
 
 Display only: the copied string is never touched. (Each line's role comes
-from siftui.layout.)
+from siftui.core.layout.)
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.app import App
 
-from siftui.output import encode_utf8, rendered_json, write_new_file
+from siftui.sources.output import encode_utf8, rendered_json, write_new_file
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
 from siftui.tui.screens import ConfirmScreen, PathScreen
 from siftui.tui.state import Answer

@@ -2,8 +2,8 @@
 
 The answer is drawn at once; then workers find more: the document's
 hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
-at the answer's OutCap (:func:`siftui.unreachable.unreachable`, cached per
-document and OutCap), the agents table (siftui.agents_load) and the token
+at the answer's OutCap (:func:`siftui.core.unreachable.unreachable`, cached per
+document and OutCap), the agents table (siftui.sources.agents_load) and the token
 line's counts of the content. Each result is kept here, and the answer shown
 is shown again *dressed* with it (:meth:`Extras.dress`), so every widget still
 draws from the one answer.
@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from siftui.doc import Doc
-from siftui.errors import report_unexpected
-from siftui.findings import Inspection
-from siftui.tokens import TokenCounts
+from siftui.core.doc import Doc
+from siftui.core.findings import Inspection
+from siftui.core.unreachable import Unreachable, unreachable
+from siftui.sources.errors import report_unexpected
+from siftui.sources.tokens import TokenCounts
 from siftui.tui.state import Agents, Answer, Source
-from siftui.unreachable import Unreachable, unreachable
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp
@@ -150,8 +150,8 @@ class Extras:
             self._reach_next(*wanted)
 
     def _load_agents(self) -> None:
-        from siftui.agents import AgentsError
-        from siftui.agents_load import load_agents
+        from siftui.core.agents import AgentsError
+        from siftui.sources.agents_load import load_agents
 
         try:
             agents = Agents(tuple(load_agents()))

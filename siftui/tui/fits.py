@@ -4,13 +4,13 @@ Pure: the sizes in characters, bytes and lines are measured on the content;
 the sizes in tokens are the token line's counts of it (``Answer.counts``), so
 nothing is counted twice. Until they are known a token cap reads "counting".
 An entry whose tokenizer is not the agent's own is labelled an estimate, as
-siftui.agents labels it.
+siftui.core.agents labels it.
 """
 
 from __future__ import annotations
 
-from siftui.agents import Fit, TokenCount, fit
-from siftui.tokens import TokenCounts
+from siftui.core.agents import Fit, TokenCount, fit
+from siftui.sources.tokens import TokenCounts
 from siftui.tui.state import Answer
 
 COUNTING = "counting tokens …"

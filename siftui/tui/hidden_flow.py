@@ -1,7 +1,7 @@
 """Hidden text in the TUI (issue 13): the inspection worker, and `h`.
 
 After the first answer is painted, a worker inspects the file
-(:func:`siftui.hidden_cache.cached_inspect`, through the disk cache); the app
+(:func:`siftui.sources.hidden.cache.cached_inspect`, through the disk cache); the app
 then shows its answer again with the findings in its facts, so the strip, the
 view and the counter draw them from the answer. `h` lists every finding and
 Enter asks for its page, as an agent would (``pages=P``).
@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from siftui.errors import report_unexpected
-from siftui.extract import ExtractError
-from siftui.load import is_doc_json
-from siftui.render import Options
+from siftui.core.render import Options
+from siftui.sources.errors import report_unexpected
+from siftui.sources.extract import ExtractError
+from siftui.sources.load import is_doc_json
 from siftui.tui.screens.findings import FindingsScreen
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def start(app: SiftApp, opened: Opened) -> None:
             raise Stopped
 
     def work() -> None:
-        from siftui.hidden_cache import cached_inspect
+        from siftui.sources.hidden.cache import cached_inspect
 
         try:
             found = cached_inspect(source.path, password=opened.password, progress=progress)
@@ -64,7 +64,7 @@ def start(app: SiftApp, opened: Opened) -> None:
             app.extras.hidden_note = message
 
     def done(found: object) -> None:
-        from siftui.findings import Inspection
+        from siftui.core.findings import Inspection
 
         if not app.is_running or app.opened is not opened or not isinstance(found, Inspection):
             return

@@ -1,9 +1,9 @@
 """Where an answer shows hidden text: the findings of its pages, mapped to its lines.
 
 Pure (no Textual): the view highlights these spans, the counter counts their
-findings. Page blocks are mapped through the answer's :class:`~siftui.layout.Layout`
+findings. Page blocks are mapped through the answer's :class:`~siftui.core.layout.Layout`
 (which line opens which page) and the Doc's page text, located with
-:func:`siftui.findings.marks`; the content string is never parsed again. A grep
+:func:`siftui.core.findings.marks`; the content string is never parsed again. A grep
 line shows a window of one line of the page: a finding is marked there where a
 line of its text occurs in that window. Display only: the content is unchanged.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from siftui.doc import Doc
-from siftui.findings import Finding, counter_line
-from siftui.findings import marks as place
-from siftui.layout import Kind, Layout, Role
+from siftui.core.doc import Doc
+from siftui.core.findings import Finding, counter_line
+from siftui.core.findings import marks as place
+from siftui.core.layout import Kind, Layout, Role
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The two kinds of document the app shows, behind one set of functions.
 
-A PDF (or anything PyMuPDF opens) is a :class:`~siftui.doc.Doc` asked with
-:class:`~siftui.render.Options`; a Word document is a
-:class:`~siftui.docx_model.DocxDoc` asked with
-:class:`~siftui.docx_render.DocxOptions`. The request's options say which kind
+A PDF (or anything PyMuPDF opens) is a :class:`~siftui.core.doc.Doc` asked with
+:class:`~siftui.core.render.Options`; a Word document is a
+:class:`~siftui.core.word.model.DocxDoc` asked with
+:class:`~siftui.core.word.render.DocxOptions`. The request's options say which kind
 it is, so the app, its workers and its widgets ask here instead of testing the
 kind themselves: the rendering, the layout, the strip's facts, the next call,
 and the words that name an answer.
@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.docx_index import index_story
-from siftui.docx_layout import docx_layout_of
-from siftui.docx_model import SCOPES, DocxDoc
-from siftui.docx_render import DEFAULT_WINDOW, BadOption, DocxOptions, render_docx
-from siftui.docx_walk import next_docx_call, paragraphs_shown
-from siftui.layout import Kind, Layout, layout_of, pages_label
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.layout import Kind, Layout, layout_of, pages_label
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.walk import next_call
+from siftui.core.word.index import index_story
+from siftui.core.word.layout import docx_layout_of
+from siftui.core.word.model import SCOPES, DocxDoc
+from siftui.core.word.render import DEFAULT_WINDOW, BadOption, DocxOptions, render_docx
+from siftui.core.word.walk import next_docx_call, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.strip_model import PageFacts, docx_facts_of, facts_of
-from siftui.walk import next_call
 
 AnyDoc = Doc | DocxDoc
 AnyOptions = Options | DocxOptions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from siftui.serve.calllog import LogEntry
+from siftui.sources.log.calllog import LogEntry
 from siftui.tui import preload
 
 
@@ -14,7 +14,7 @@ def run_tui(path: str | None, password: str | None = None) -> int:
     The document starts loading before Textual is imported (siftui.tui.preload).
     """
     if path is None:
-        from siftui.sample import sample_path
+        from siftui.sources.sample import sample_path
 
         path = str(sample_path())
     preload.start(Path(path), password)

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from siftui.docx_kind import is_docx
+from siftui.core.unreadable import UnreadablePage
+from siftui.sources.word.kind import is_docx
 from siftui.tui.kinds import AnyDoc, AnyOptions, first_call
 from siftui.tui.screens import PasswordScreen
 from siftui.tui.state import Answer, Request, Source
 from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
-from siftui.unreadable import UnreadablePage
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp

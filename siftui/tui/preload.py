@@ -15,13 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from siftui.cache import file_sha256
-from siftui.doc import Doc
-from siftui.docx_kind import is_docx
-from siftui.docx_model import DocxDoc
-from siftui.extract import Progress
-from siftui.load import load_doc_report
-from siftui.unreadable import UnreadablePage
+from siftui.core.doc import Doc
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.model import DocxDoc
+from siftui.sources.cache import file_sha256
+from siftui.sources.extract import Progress
+from siftui.sources.load import load_doc_report
+from siftui.sources.word.kind import is_docx
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,10 @@ class LoadedDocument:
 def load_any(
     path: Path, password: str | None = None, *, ocr: bool = False, progress: Progress | None = None
 ) -> LoadedDocument:
-    """The CLI's loaders: siftui.docx_load for a Word document (or its JSON), else
-    siftui.load (the disk cache, the parallel extraction). LoadError with one line."""
+    """The CLI's loaders: siftui.sources.word.load for a Word document (or its JSON), else
+    siftui.sources.load (the disk cache, the parallel extraction). LoadError with one line."""
     if is_docx(os.fspath(path)):
-        from siftui.docx_load import load_docx
+        from siftui.sources.word.load import load_docx
 
         return LoadedDocument(load_docx(path))
     found = load_doc_report(path, password=password, ocr=ocr, progress=progress)

@@ -6,7 +6,7 @@ document (opening it first if needed); when today's siftui gives the same
 bytes the live answer stays, so OutCap can be moved from there; otherwise the
 logged answer stays, flagged.
 
-`r` shows the log's report (siftui.serve.logreport) made in a worker: the
+`r` shows the log's report (siftui.sources.log.report) made in a worker: the
 documents are loaded only when the file still has the logged sha256; choosing a
 call number there jumps the replay to that call.
 """
@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from siftui.docx_render import DocxOptions
-from siftui.docx_walk import describe_docx_options
-from siftui.errors import report_unexpected
-from siftui.serve.calllog import LogEntry
-from siftui.serve.logreport import report
-from siftui.serve.logreport_run import documents_of
-from siftui.serve.logreport_text import summary_line
+from siftui.core.walk import describe_options
+from siftui.core.word.render import DocxOptions
+from siftui.core.word.walk import describe_docx_options
+from siftui.sources.errors import report_unexpected
+from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.report import report
+from siftui.sources.log.report_run import documents_of
+from siftui.sources.log.report_text import summary_line
 from siftui.tui.report_model import Node, report_tree
 from siftui.tui.screens import LogReportScreen
 from siftui.tui.state import Answer, Request, Source, logged_answer
 from siftui.tui.widgets.replay import CallList, ReplayStatus
-from siftui.walk import describe_options
 
 if TYPE_CHECKING:
     from siftui.tui.app import SiftApp

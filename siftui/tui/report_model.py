@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from siftui.serve.logreport import LogReport
-from siftui.serve.logreport_text import (
+from siftui.sources.log.report import LogReport
+from siftui.sources.log.report_text import (
     cut_line,
     document_lines,
     document_title,

@@ -13,11 +13,12 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from siftui.agents import Agent
-from siftui.errors import report_unexpected
-from siftui.layout import Layout
-from siftui.render import Rendered
-from siftui.tokens import TokenCounts
+from siftui.core.agents import Agent
+from siftui.core.layout import Layout
+from siftui.core.render import Rendered
+from siftui.core.unreachable import Unreachable
+from siftui.sources.errors import report_unexpected
+from siftui.sources.tokens import TokenCounts
 from siftui.tui.display import escape_controls
 from siftui.tui.kinds import (
     REFUSALS,
@@ -30,12 +31,11 @@ from siftui.tui.kinds import (
     render_any,
 )
 from siftui.tui.strip_model import PageFacts
-from siftui.unreachable import Unreachable
 
 
 @dataclass(frozen=True)
 class Agents:
-    """The agents table (siftui.agents_load), or why it could not be read."""
+    """The agents table (siftui.sources.agents_load), or why it could not be read."""
 
     table: tuple[Agent, ...] = ()
     error: str = ""
@@ -61,7 +61,7 @@ class Source:
 @dataclass(frozen=True)
 class Request:
     """What the app asks for: a document (None while one is being opened) and the options
-    (:class:`~siftui.render.Options` for a PDF, :class:`~siftui.docx_render.DocxOptions`
+    (:class:`~siftui.core.render.Options` for a PDF, :class:`~siftui.core.word.render.DocxOptions`
     for a Word document)."""
 
     source: Source | None

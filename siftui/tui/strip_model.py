@@ -3,7 +3,7 @@
 Pure: it reads a Doc's page sizes and an answer's layout, and says for each
 cell which pages it covers, how large they are and what the answer did with
 them. Nothing here reads the answer's content. For a Word document the units
-are the story's paragraph blocks (siftui.docx_layout), not pages.
+are the story's paragraph blocks (siftui.core.word.layout), not pages.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from math import ceil
 
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.docx_index import index_story
-from siftui.docx_model import DocxDoc
-from siftui.findings import Inspection
-from siftui.layout import Layout
-from siftui.unreachable import Unreachable
-from siftui.unreadable import UnreadablePage
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.findings import Inspection
+from siftui.core.layout import Layout
+from siftui.core.unreachable import Unreachable
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.index import index_story
+from siftui.core.word.model import DocxDoc
 
 LEVELS = "▁▂▃▄▅▆▇█"
 

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_support import TIMEOUT, siftui
-from pdfs import (
+from support.cli_support import TIMEOUT, siftui
+from support.pdfs import (
     CJK_TEXT,
     CORPUS,
     CORPUS_MANIFEST,
@@ -26,11 +26,11 @@ from pdfs import (
     needs_corpus,
 )
 
-from siftui.doc import Doc
-from siftui.docjson import from_json, to_json
-from siftui.extract import extract
-from siftui.output import encode_utf8, write_new_file
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.docjson import from_json, to_json
+from siftui.core.render import Options, render
+from siftui.sources.extract import extract
+from siftui.sources.output import encode_utf8, write_new_file
 
 
 def expected(doc: Doc, options: Options) -> bytes:

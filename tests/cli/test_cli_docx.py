@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from docx_build import comments, p, write_docx
+from support.docx_build import comments, p, write_docx
 
-from siftui.docx_render import DocxOptions, render_docx
-from siftui.docx_walk import walk_docx
-from siftui.ooxml.read import read_docx
-from siftui.sample import sample_path
+from siftui.core.word.render import DocxOptions, render_docx
+from siftui.core.word.walk import walk_docx
+from siftui.sources.sample import sample_path
+from siftui.sources.word.read import read_docx
 
 CORPUS = Path("/work/shared/corpus-docx")
 _local = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from siftui.load import load_doc
-from siftui.render import Options, render
-from siftui.sample import sample_path
+from siftui.core.render import Options, render
+from siftui.sources.load import load_doc
+from siftui.sources.sample import sample_path
 
 
 def siftui(*args: str) -> subprocess.CompletedProcess[bytes]:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from damaged import NOT_A_PDF, cut_pdf, encrypted_attachment_pdf, page_tree_pdf
+from support.damaged import NOT_A_PDF, cut_pdf, encrypted_attachment_pdf, page_tree_pdf
 
 TIMEOUT = 60
 ATTACHMENTS = (

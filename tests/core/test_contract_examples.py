@@ -1,7 +1,7 @@
 """The contract's worked examples, byte for byte."""
 
-from siftui.doc import Doc, OutlineItem
-from siftui.render import Options, Rendered, render
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.render import Options, Rendered, render
 
 SHORT = Doc(title="Short", page_count=3, pages=("Alpha\nbeta", " Gamma ", "delta"))
 

@@ -1,10 +1,12 @@
 """The layers of docs/ARCHITECTURE.md, enforced: who may import whom.
 
 Every module under siftui/ is parsed (imports inside functions count too, so
-a lazy import cannot hide) and put in its layer: the core (listed below), the
-surfaces (siftui/cli.py, siftui/__main__.py, siftui/tui/, siftui/serve/) and
-the sources (every other module). A fresh interpreter then checks what the
-core and the CLI really load when imported.
+a lazy import cannot hide) and put in its layer by its folder: ``siftui/core/``,
+``siftui/sources/``, the surfaces ``siftui/cli/``, ``siftui/tui/``,
+``siftui/serve/``, and the package's front door (``siftui/__init__.py``,
+``__main__.py`` and the modules that re-export CONTRACT.md's public names). A
+fresh interpreter then checks what the core and the CLI really load when
+imported.
 """
 
 from __future__ import annotations
@@ -19,32 +21,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "siftui"
 
-# Pure modules: no I/O, imports only the standard library, RE2 and each other.
-CORE = {
-    "siftui",
-    "siftui.doc",
-    "siftui.docindex",
-    "siftui.docjson",
-    "siftui.grep",
-    "siftui.messages",
-    "siftui.render",
-    "siftui.walk",
-    "siftui.unreachable",
-    "siftui.unreadable",
-    "siftui.findings",
-    "siftui.agents",
-    "siftui.docx_model",
-    "siftui.docx_index",
-    "siftui.docx_grep",
-    "siftui.docx_render",
-    "siftui.docx_json",
-    "siftui.docx_walk",
-    "siftui.layout",
-    "siftui.docx_layout",
-    "siftui.docx_layout_rows",
-    "siftui.docx_layout_grep",
-    "siftui.outcap",
-}
+FOLDERS = ("core", "sources", "cli", "tui", "serve")
+# The package's front door: the version, `python -m siftui`, and CONTRACT.md's names.
+FRONT = {"siftui", "siftui.__main__", "siftui.doc", "siftui.render", "siftui.extract"}
 CORE_THIRD_PARTY = {"re2"}
 # Document libraries (PyMuPDF; python-docx and lxml for Word): only sources read documents.
 DOCUMENT_LIBRARIES = {"pymupdf", "fitz", "docx", "lxml"}
@@ -73,20 +52,18 @@ def imports_of(path: Path) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             found.add(base)
-            # `from siftui import cache` imports the module siftui.cache
+            # `from siftui import cache` imports the module siftui.sources.cache
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
 
 def layer(name: str) -> str:
-    if name in CORE:
-        return "core"
-    if name in ("siftui.cli", "siftui.__main__") or name.startswith("siftui.cli."):
-        return "cli"
-    for surface in ("tui", "serve"):
-        if name == f"siftui.{surface}" or name.startswith(f"siftui.{surface}."):
-            return surface
-    return "sources"
+    if name in FRONT:
+        return "front"
+    parts = name.split(".")
+    if len(parts) >= 2 and parts[1] in FOLDERS:
+        return parts[1]
+    raise AssertionError(f"{name} is in no layer's folder (siftui/{{{','.join(FOLDERS)}}}/)")
 
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
@@ -94,8 +71,13 @@ SIFTUI_MODULES = set(MODULES)
 
 
 def own_imports(name: str) -> set[str]:
-    """The siftui modules ``name`` imports (names that are attributes are dropped)."""
-    return {target for target in imports_of(MODULES[name]) if target in SIFTUI_MODULES} - {name}
+    """The siftui modules ``name`` imports (names that are attributes are dropped).
+
+    The package itself (``from siftui import __version__``) is left out: every layer
+    may read the version, and siftui/__init__.py imports nothing.
+    """
+    found = {target for target in imports_of(MODULES[name]) if target in SIFTUI_MODULES}
+    return found - {name, "siftui"}
 
 
 def top_levels(name: str) -> set[str]:
@@ -109,19 +91,39 @@ def by_layer(*layers: str) -> list[str]:
 
 def test_every_layer_is_found() -> None:
     """The walk above sees the package: each layer has the modules it must have."""
-    assert {"siftui.render", "siftui.doc", "siftui.grep"} <= set(by_layer("core"))
-    assert {"siftui.extract", "siftui.load", "siftui.cache"} <= set(by_layer("sources"))
+    assert {"siftui.core.render", "siftui.core.doc", "siftui.core.grep"} <= set(by_layer("core"))
+    assert {"siftui.sources.extract", "siftui.sources.load", "siftui.sources.cache"} <= set(
+        by_layer("sources")
+    )
     assert "siftui.cli" in by_layer("cli")
     assert any(name.startswith("siftui.tui.") for name in by_layer("tui"))
     assert "siftui.serve.mcp_server" in by_layer("serve")
-    assert CORE <= SIFTUI_MODULES, f"listed as core but missing: {CORE - SIFTUI_MODULES}"
+    assert set(by_layer("front")) == FRONT
+
+
+def test_the_package_itself_imports_nothing() -> None:
+    assert not imports_of(MODULES["siftui"]) - {"__future__"}
+
+
+def test_every_module_is_in_a_folder_of_its_layer() -> None:
+    """Nothing but the front door lives at the top: a new module is put in a layer's folder."""
+    for name in MODULES:
+        layer(name)  # raises for a module outside the layers' folders
+
+
+@pytest.mark.parametrize("name", sorted(FRONT - {"siftui", "siftui.__main__"}))
+def test_front_modules_only_re_export(name: str) -> None:
+    """siftui.doc, siftui.render, siftui.extract hold no code of their own: names only."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    kinds = {type(node) for node in tree.body} - {ast.Expr, ast.ImportFrom, ast.Assign}
+    assert not kinds, f"{name} holds {sorted(kind.__name__ for kind in kinds)}"
 
 
 def test_imports_are_read_from_every_place() -> None:
     """The parser sees imports inside functions and resolves `from siftui import x`."""
     assert "siftui.tui.launch" in own_imports("siftui.cli")  # imported inside a function
-    assert "siftui.doc" in own_imports("siftui.render")
-    assert "pymupdf" in top_levels("siftui.extract")
+    assert "siftui.core.doc" in own_imports("siftui.core.render")
+    assert "pymupdf" in top_levels("siftui.sources.extract")
 
 
 @pytest.mark.parametrize("name", by_layer("core"))
@@ -154,14 +156,6 @@ def test_each_library_stays_in_its_layer(name: str) -> None:
 def test_surfaces_do_not_reach_into_each_other(name: str) -> None:
     allowed = {"core", "sources", layer(name)}
     crossing = {target for target in own_imports(name) if layer(target) not in allowed}
-    if layer(name) == "tui":  # the replay reads the MCP call log's format and its report
-        crossing -= {
-            "siftui.serve",
-            "siftui.serve.calllog",
-            "siftui.serve.logreport",
-            "siftui.serve.logreport_text",
-            "siftui.serve.logreport_run",
-        }
     assert not crossing, f"{name} ({layer(name)}) imports {sorted(crossing)}"
 
 
@@ -181,8 +175,9 @@ def modules_after(imports: list[str]) -> set[str]:
 
 def test_core_and_cli_load_no_heavy_library() -> None:
     """What really loads: the core nothing outside it; the CLI's start nothing a command owns."""
-    modules = modules_after(sorted(CORE))
-    assert modules >= CORE
+    core = set(by_layer("core"))
+    modules = modules_after(sorted(core))
+    assert modules >= core
     loaded = {name.split(".")[0] for name in modules}
     assert not loaded & (DOCUMENT_LIBRARIES | TUI_TOOLKIT | MCP_SDK | {"tiktoken"})
     cli = {name.split(".")[0] for name in modules_after(["siftui.cli"])}

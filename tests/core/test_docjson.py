@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from siftui.doc import Doc, OutlineItem
-from siftui.docjson import BadDocJson, from_json, to_json
-from siftui.load import LoadError, is_doc_json, load_doc
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.docjson import BadDocJson, from_json, to_json
+from siftui.sources.load import LoadError, is_doc_json, load_doc
 
 DOC = Doc(
     title="  A   Thesis ",

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from siftui.docx_json import SNIFF, BadDocxJson, from_json, to_json
-from siftui.docx_model import DocxDoc, Para, Story, Table
+from siftui.core.word.docjson import SNIFF, BadDocxJson, from_json, to_json
+from siftui.core.word.model import DocxDoc, Para, Story, Table
 
 
 def test_round_trip_and_sniff() -> None:

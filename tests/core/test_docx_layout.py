@@ -1,21 +1,21 @@
-"""siftui.docx_layout: a Word answer's blocks and line roles (DOCX.md D1-D5)."""
+"""siftui.core.word.layout: a Word answer's blocks and line roles (DOCX.md D1-D5)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from docx_worked import WORKED, WORKED_DOC
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.docx_worked import WORKED, WORKED_DOC
 from test_docx_properties import PATTERNS, paras, stories, texts
 
-from siftui.docx_index import index_story
-from siftui.docx_layout import docx_layout_of
-from siftui.docx_layout_rows import anchor_length
-from siftui.docx_model import SCOPES, DocxDoc, Para, Story, Table
-from siftui.docx_render import BadGrep, BadOption, DocxOptions, full_projection, render_docx
-from siftui.layout import Kind, Layout, Role
+from siftui.core.layout import Kind, Layout, Role
+from siftui.core.word.index import index_story
+from siftui.core.word.layout import docx_layout_of
+from siftui.core.word.layout_rows import anchor_length
+from siftui.core.word.model import SCOPES, DocxDoc, Para, Story, Table
+from siftui.core.word.render import BadGrep, BadOption, DocxOptions, full_projection, render_docx
 
 _ANCHOR = re.compile(r"\[P([0-9]+)#[0-9a-f]{4}(?:  [^\]]*)?\]")
 

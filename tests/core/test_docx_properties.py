@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from siftui.docx_index import index_story
-from siftui.docx_json import from_json, to_json
-from siftui.docx_model import DocxDoc, Para, Story, Table, line
-from siftui.docx_render import BadOption, DocxOptions, full_projection, render_docx
-from siftui.docx_walk import walk_docx
+from siftui.core.word.docjson import from_json, to_json
+from siftui.core.word.index import index_story
+from siftui.core.word.model import DocxDoc, Para, Story, Table, line
+from siftui.core.word.render import BadOption, DocxOptions, full_projection, render_docx
+from siftui.core.word.walk import walk_docx
 
 ALPHABET = st.characters(
     codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), include_characters="|# "

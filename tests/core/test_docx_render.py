@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from docx_worked import WORKED, WORKED_DOC
+from support.docx_worked import WORKED, WORKED_DOC
 
-from siftui.docx_model import DocxDoc, Para, Story, Table
-from siftui.docx_render import BadOption, DocxOptions, full_projection, render_docx
-from siftui.grep import BadGrep
+from siftui.core.grep import BadGrep
+from siftui.core.word.model import DocxDoc, Para, Story, Table
+from siftui.core.word.render import BadOption, DocxOptions, full_projection, render_docx
 
 
 def doc_of(*paragraphs: str, tables: tuple[Table, ...] = (), title: str = "") -> DocxDoc:

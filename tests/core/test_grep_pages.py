@@ -7,12 +7,12 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pdfs import CorpusDocs
+from support.pdfs import CorpusDocs
 
-from siftui import grep as grep_module
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.render import Options, render
+from siftui.core import grep as grep_module
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.render import Options, render
 
 TRICKY = [
     "node",

@@ -1,14 +1,14 @@
-"""siftui.layout: an answer's pages and line roles, from the structure render() builds."""
+"""siftui.core.layout: an answer's pages and line roles, from the structure render() builds."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from siftui.doc import Doc, OutlineItem
-from siftui.docindex import index_of, marker
-from siftui.layout import Kind, Role, layout_of, pages_label
-from siftui.render import BadGrep, BadPages, Options, render
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.docindex import index_of, marker
+from siftui.core.layout import Kind, Role, layout_of, pages_label
+from siftui.core.render import BadGrep, BadPages, Options, render
 
 DOC = Doc(
     "Title",

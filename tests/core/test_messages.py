@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 
-from siftui.messages import file_error, one_line, quoted
+from siftui.core.messages import file_error, one_line, quoted
 
 
 def test_quoted_escapes_control_characters() -> None:

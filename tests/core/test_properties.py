@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from doc_strategies import (
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+from support.doc_strategies import (
     KINDS,
     Outcome,
     cases,
@@ -13,12 +15,10 @@ from doc_strategies import (
     page_texts,
     titles,
 )
-from hypothesis import HealthCheck, assume, event, given, settings
-from hypothesis import strategies as st
-from reference import ref_block, ref_full, reference
+from support.reference import ref_block, ref_full, reference
 
-from siftui.doc import Doc, OutlineItem
-from siftui.render import BadGrep, BadPages, Options, Rendered, full, render
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, full, render
 
 
 def outcome_of_render(doc: Doc, options: Options) -> Outcome:

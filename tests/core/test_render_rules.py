@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from siftui.doc import Doc, OutlineItem
-from siftui.render import (
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.render import (
     BadGrep,
     BadPages,
     MalformedPages,

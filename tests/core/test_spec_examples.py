@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from siftui.doc import Doc, OutlineItem
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "SPEC.md"
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)

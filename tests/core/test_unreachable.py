@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdfs import CORPUS, CorpusDocs, corpus_docs
+from support.pdfs import CORPUS, CorpusDocs, corpus_docs
 
-from siftui.doc import Doc
-from siftui.docjson import to_json
-from siftui.grep import LINE_WINDOW, _block
-from siftui.render import INSTRUCTION, Options, render
-from siftui.unreachable import (
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.grep import LINE_WINDOW, _block
+from siftui.core.render import INSTRUCTION, Options, render
+from siftui.core.unreachable import (
     GREP_HEADER_MIN,
     counter_line,
     unreachable,

@@ -1,9 +1,9 @@
-"""siftui.unreadable: the pages that could not be read, their wording and JSON form."""
+"""siftui.core.unreadable: the pages that could not be read, their wording and JSON form."""
 
 from __future__ import annotations
 
-from siftui.doc import Doc
-from siftui.unreadable import (
+from siftui.core.doc import Doc
+from siftui.core.unreadable import (
     Extraction,
     UnreadablePage,
     describe,

@@ -9,13 +9,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from pdfs import CorpusDocs
+from support.pdfs import CorpusDocs
 
-from siftui.doc import Doc
-from siftui.docjson import to_json
-from siftui.render import Options, Rendered, estimated_tokens, marker, render
-from siftui.tokens import count_tokens
-from siftui.walk import next_call, walk, walk_report, walk_text
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.render import Options, Rendered, estimated_tokens, marker, render
+from siftui.core.walk import next_call, walk, walk_report, walk_text
+from siftui.sources.tokens import count_tokens
 
 
 def pages_doc(sizes: list[int], page_count: int | None = None) -> Doc:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile import emoji_doc, megabyte_doc
+from support.hostile import emoji_doc, megabyte_doc
 from test_e2e_tmux import (
     COPY_FOOTER,
     KSP,
@@ -31,8 +31,8 @@ from test_e2e_tmux import (
     render_bytes,
 )
 
-from siftui.docjson import to_json
-from siftui.output import encode_utf8
+from siftui.core.docjson import to_json
+from siftui.sources.output import encode_utf8
 
 MISSING = [tool for tool in ("tmux", "Xvfb", "xclip") if shutil.which(tool) is None]
 pytestmark = [

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from siftui.agents import Agent, AgentsError, fit, fit_text, parse_agents
-from siftui.agents_load import load_agents, user_file
-from siftui.doc import Doc
-from siftui.docjson import to_json
-from siftui.render import Options, render
-from siftui.tokens import count_tokens
+from siftui.core.agents import Agent, AgentsError, fit, fit_text, parse_agents
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.render import Options, render
+from siftui.sources.agents_load import load_agents, user_file
+from siftui.sources.tokens import count_tokens
 
 NO_USER_FILE = Path("/nonexistent/siftui/agents.toml")
 

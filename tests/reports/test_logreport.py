@@ -20,14 +20,14 @@ pytest.importorskip("mcp")
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from pdfs import make_pdf
+from support.pdfs import make_pdf
 
-from siftui.doc import Doc
-from siftui.load import load_doc
-from siftui.render import Options, Rendered, render
-from siftui.serve.calllog import LogEntry, read_log
-from siftui.serve.logreport import report, report_json, shown_pages, spans
-from siftui.serve.logreport_text import report_text
+from siftui.core.doc import Doc
+from siftui.core.render import Options, Rendered, render
+from siftui.sources.load import load_doc
+from siftui.sources.log.calllog import LogEntry, read_log
+from siftui.sources.log.report import report, report_json, shown_pages, spans
+from siftui.sources.log.report_text import report_text
 
 TIMEOUT = 60
 OUTCAP = 1200

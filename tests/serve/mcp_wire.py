@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """A raw JSON-RPC client for `siftui mcp` over stdio, and /proc probes, for the attack tests.
 
 Raw, not the SDK's client: an attacker sends what it likes (50 MB lines,

@@ -25,9 +25,9 @@ from mcp_wire import (
     text_of,
     wait_for,
 )
-from pdfs import make_pdf
+from support.pdfs import make_pdf
 
-from siftui.serve.calllog import read_log
+from siftui.sources.log.calllog import read_log
 
 SECRET = "SECRETOUTSIDE"
 SLACK = 2.0  # seconds an answer may come after --timeout

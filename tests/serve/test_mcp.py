@@ -24,15 +24,15 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
-from pdfs import make_pdf
+from support.pdfs import make_pdf
 
-from siftui.doc import Doc
-from siftui.load import load_doc
-from siftui.output import rendered_json
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.render import Options, render
 from siftui.serve.access import Refused, Roots
-from siftui.serve.calllog import read_log
 from siftui.serve.pdf_tool import OUTPUT_SCHEMA
+from siftui.sources.load import load_doc
+from siftui.sources.log.calllog import read_log
+from siftui.sources.output import rendered_json
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
@@ -338,9 +338,8 @@ def test_help_names_the_command() -> None:
 
 def test_render_does_not_import_the_sdk() -> None:
     """`siftui render` and the TUI do not pay for the MCP SDK: only `siftui mcp` loads it."""
-    probe = (
-        "import sys, siftui.cli, siftui.serve.access, siftui.serve.calllog, siftui.serve.docstore\n"
-    )
+    modules = "siftui.cli, siftui.serve.access, siftui.sources.log.calllog, siftui.serve.docstore"
+    probe = f"import sys, {modules}\n"
     probe += "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'anyio'}))"
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=TIMEOUT

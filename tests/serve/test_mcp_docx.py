@@ -19,17 +19,17 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from docx_build import NS, docx_bytes, notes, p, t, write_docx
 from mcp import ClientSession
 from mcp.types import CallToolResult
-from pdfs import make_pdf
+from support.docx_build import NS, docx_bytes, notes, p, t, write_docx
+from support.pdfs import make_pdf
 from test_mcp import error_of, run_server, texts
 
-from siftui.docx_model import DocxDoc
-from siftui.ooxml.read import read_docx
-from siftui.serve.calllog import read_log
+from siftui.core.word.model import DocxDoc
 from siftui.serve.docx_tool import DOCX_OUTPUT_SCHEMA
-from siftui.serve.logfields import DocxArgs
+from siftui.sources.log.calllog import read_log
+from siftui.sources.log.fields import DocxArgs
+from siftui.sources.word.read import read_docx
 
 CORPUS_DOCX = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"
 OUTCAP = 1500

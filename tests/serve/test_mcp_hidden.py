@@ -17,16 +17,16 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from damaged import page_tree_pdf
-from hidden_pdfs import HIDDEN, make_hidden_pdf
 from mcp import ClientSession
 from mcp.types import CallToolResult
+from support.damaged import page_tree_pdf
+from support.hidden_pdfs import HIDDEN, make_hidden_pdf
 from test_mcp import cli_render, run_server, texts
 
-from siftui.render import Options
-from siftui.serve.calllog import read_log
-from siftui.serve.logfields import HiddenSummary
-from siftui.unreadable import UnreadablePage
+from siftui.core.render import Options
+from siftui.core.unreadable import UnreadablePage
+from siftui.sources.log.calllog import read_log
+from siftui.sources.log.fields import HiddenSummary
 
 OUTCAP = 800
 WARNING = "warning: this answer contains text that is invisible on the page"

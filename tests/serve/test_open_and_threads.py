@@ -1,6 +1,6 @@
 """The pieces under the attack tests, deterministic: opening below a root when the
 tree changed after the check (siftui.serve.access), and many threads sharing one Doc's
-tables (siftui.grep and siftui.docindex, as the MCP server's calls do)."""
+tables (siftui.core.grep and siftui.core.docindex, as the MCP server's calls do)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pdfs import make_pdf
+from support.pdfs import make_pdf
 
-from siftui.doc import Doc
-from siftui.docindex import index_of
-from siftui.extract import ocr_unavailable_reason
-from siftui.grep import grep
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.grep import grep
 from siftui.serve.access import Refused, Roots, Unopenable
+from siftui.sources.extract import ocr_unavailable_reason
 
 
 class StaleRoots(Roots):
@@ -106,7 +106,7 @@ def test_many_threads_grep_one_doc() -> None:
 
 def test_ocr_failure_says_what_failed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 9: any failure to find Tesseract's data was reported as "not installed"."""
-    from siftui import extract as extract_module
+    from siftui.sources import extract as extract_module
 
     def broken() -> str:
         raise RuntimeError("TESSDATA_PREFIX names /nowhere, which does not exist")

@@ -15,26 +15,26 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from docx_build import NS, docx_bytes, p, t
-from hidden_pdfs import make_hidden_pdf
-from hostile import raw_pdf
-from pdfs import CORPUS
+from support.docx_build import NS, docx_bytes, p, t
+from support.hidden_pdfs import make_hidden_pdf
+from support.hostile import raw_pdf
+from support.pdfs import CORPUS
 
-from siftui.doc import Doc
-from siftui.findings import Finding, Inspection
-from siftui.load import LoadError
-from siftui.ooxml.read import read_docx
-from siftui.render import Options, Rendered, render
+from siftui.core.doc import Doc
+from siftui.core.findings import Finding, Inspection
+from siftui.core.render import Options, Rendered, render
+from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
-from siftui.serve.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
 from siftui.serve.docstore import DocStore
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
-from siftui.serve.logfields import DocxArgs, HiddenSummary
-from siftui.serve.logreport import report
 from siftui.serve.mcp_server import ReadTool
 from siftui.serve.worker import Running, _inspected
 from siftui.serve.worker_read import Read, inspect, read_document, runes_of
-from siftui.unreadable import UnreadablePage
+from siftui.sources.load import LoadError
+from siftui.sources.log.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
+from siftui.sources.log.fields import DocxArgs, HiddenSummary
+from siftui.sources.log.report import report
+from siftui.sources.word.read import read_docx
 
 BOX = (0.0, 0.0, 1.0, 1.0)
 

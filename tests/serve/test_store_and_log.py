@@ -10,16 +10,16 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from pdfs import make_pdf
+from support.pdfs import make_pdf
 
-from siftui.cache import file_sha256
-from siftui.doc import Doc
-from siftui.load import LoadError, load_doc
-from siftui.render import Rendered
+from siftui.core.doc import Doc
+from siftui.core.render import Rendered
 from siftui.serve.access import Opened, Roots
-from siftui.serve.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
 from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
 from siftui.serve.mcp_server import ReadTool
+from siftui.sources.cache import file_sha256
+from siftui.sources.load import LoadError, load_doc
+from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
 
 
 class CountingLoader:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from siftui.output import write_new_file
+from siftui.sources.output import write_new_file
 
 
 def _crash(*args: object, **kwargs: object) -> None:

@@ -9,11 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import siftui
-from pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
+from support.cli_support import siftui
+from support.pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
 
-import siftui.cache as cache_module
-from siftui.cache import (
+import siftui.sources.cache as cache_module
+from siftui.core.doc import Doc, OutlineItem
+from siftui.core.unreadable import Extraction
+from siftui.sources.cache import (
     DEFAULT_MAX_BYTES,
     MAGIC,
     DocCache,
@@ -25,10 +27,8 @@ from siftui.cache import (
     file_sha256,
     max_bytes_from_env,
 )
-from siftui.doc import Doc, OutlineItem
-from siftui.extract import NeedsPassword, extract, extract_report, pymupdf_version
-from siftui.load import load_doc
-from siftui.unreadable import Extraction
+from siftui.sources.extract import NeedsPassword, extract, extract_report, pymupdf_version
+from siftui.sources.load import load_doc
 
 
 @pytest.fixture(autouse=True)
@@ -110,7 +110,7 @@ def test_pymupdf_version_without_importing_it() -> None:
 
     probe = (
         "import sys\n"
-        "from siftui.extract import pymupdf_version\n"
+        "from siftui.sources.extract import pymupdf_version\n"
         "print(pymupdf_version(), 'pymupdf' in sys.modules)\n"
     )
     done = subprocess.run(
@@ -326,8 +326,8 @@ def test_cli_no_cache(pdf: Path, cache_home: Path, tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from siftui.cache import DocCache
-from siftui.doc import Doc
+from siftui.sources.cache import DocCache
+from siftui.core.doc import Doc
 store = DocCache(Path(sys.argv[1]))
 doc = Doc(sys.argv[2], 2, ("x" * 300_000, "y" * 300_000))
 for _ in range(int(sys.argv[3])):

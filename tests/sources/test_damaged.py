@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from damaged import (
+from support.damaged import (
     NOT_A_PDF,
     cut_pdf,
     encrypted_attachment_pdf,
@@ -21,10 +21,19 @@ from damaged import (
     page_tree_pdf,
 )
 
-from siftui import parallel as parallel_module
-from siftui.cache import MAGIC, DocCache, cached_extract_report, decode, decode_report, encode
-from siftui.doc import Doc
-from siftui.extract import (
+from siftui.core.doc import Doc
+from siftui.core.render import Options, render
+from siftui.core.unreadable import Extraction, UnreadablePage
+from siftui.sources import parallel as parallel_module
+from siftui.sources.cache import (
+    MAGIC,
+    DocCache,
+    cached_extract_report,
+    decode,
+    decode_report,
+    encode,
+)
+from siftui.sources.extract import (
     NeedsPassword,
     NoPages,
     NotReadable,
@@ -32,9 +41,7 @@ from siftui.extract import (
     extract,
     extract_report,
 )
-from siftui.load import LoadError, load_doc_report, load_source
-from siftui.render import Options, render
-from siftui.unreadable import Extraction, UnreadablePage
+from siftui.sources.load import LoadError, load_doc_report, load_source
 
 CYCLE = "cycle in page tree"
 
@@ -165,7 +172,7 @@ def test_a_helper_reports_the_pages_it_could_not_read(tmp_path: Path) -> None:
 
 
 def test_ocr_leaves_unreadable_pages_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from siftui import extract as extract_module
+    from siftui.sources import extract as extract_module
 
     path = write(tmp_path, "cycle.pdf", page_tree_pdf(2, {2}))
     monkeypatch.setattr(extract_module, "ocr_unavailable_reason", lambda language: None)

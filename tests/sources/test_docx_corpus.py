@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from siftui.docx_model import SCOPES
-from siftui.docx_render import DocxOptions, full_projection, render_docx
-from siftui.docx_walk import walk_docx
-from siftui.ooxml.read import read_docx
+from siftui.core.word.model import SCOPES
+from siftui.core.word.render import DocxOptions, full_projection, render_docx
+from siftui.core.word.walk import walk_docx
+from siftui.sources.word.read import read_docx
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"
 if not CORPUS.is_dir():

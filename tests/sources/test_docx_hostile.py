@@ -6,14 +6,14 @@ import io
 import zipfile
 
 import pytest
-from docx_build import NS, docx_bytes, p, read
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.docx_build import NS, docx_bytes, p, read
 
-from siftui.docx_render import DocxOptions, render_docx
-from siftui.ooxml import package
-from siftui.ooxml import read as reader
-from siftui.ooxml.read import DocxError, read_docx
+from siftui.core.word.render import DocxOptions, render_docx
+from siftui.sources.word import package
+from siftui.sources.word import read as reader
+from siftui.sources.word.read import DocxError, read_docx
 
 
 def error_of(data: bytes) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docx_build import (
+from support.docx_build import (
     BASED_ON_NORMAL,
     abstract,
     notes,

@@ -8,11 +8,11 @@ import io
 import docx
 from docx.enum.section import WD_SECTION
 from docx.oxml import parse_xml
-from docx_build import W
-from docx_worked import WORKED
+from support.docx_build import W
+from support.docx_worked import WORKED
 
-from siftui.docx_render import DocxOptions, render_docx
-from siftui.ooxml.read import read_docx
+from siftui.core.word.render import DocxOptions, render_docx
+from siftui.sources.word.read import read_docx
 
 
 def build() -> bytes:

@@ -7,12 +7,12 @@ import html
 import re
 
 import pytest
-from docx_build import abstract, numbering, p, read, tbl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.docx_build import abstract, numbering, p, read, tbl
 
-from siftui.docx_render import DocxOptions, full_projection, render_docx
-from siftui.docx_walk import walk_docx
+from siftui.core.word.render import DocxOptions, full_projection, render_docx
+from siftui.core.word.walk import walk_docx
 
 XML_SAFE = st.characters(
     codec="utf-8",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from docx_build import NS, comments, notes, p, projection, read, tbl
+from support.docx_build import NS, comments, notes, p, projection, read, tbl
 
-from siftui.docx_model import Para
-from siftui.docx_render import DocxOptions, render_docx
+from siftui.core.word.model import Para
+from siftui.core.word.render import DocxOptions, render_docx
 
 
 def part(kind: str, *paragraphs: str) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from docx_build import comments, notes, p, projection, t, tbl, texts
+from support.docx_build import comments, notes, p, projection, t, tbl, texts
 
-from siftui.docx_model import Para
+from siftui.core.word.model import Para
 
 
 def r(inner: str, props: str = "") -> str:
@@ -12,7 +12,7 @@ def r(inner: str, props: str = "") -> str:
 
 
 def test_worked_example_from_ooxml() -> None:
-    from docx_build import abstract, numbering
+    from support.docx_build import abstract, numbering
 
     num = numbering(
         abstract(1, (0, "decimal", "%1.", 1)),

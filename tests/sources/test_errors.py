@@ -1,4 +1,4 @@
-"""siftui.errors: one line to show, the traceback in $XDG_STATE_HOME/siftui/errors.log."""
+"""siftui.sources.errors: one line to show, the traceback in $XDG_STATE_HOME/siftui/errors.log."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from siftui.errors import MAX_LOG_BYTES, error_log_path, report_unexpected
+from siftui.sources.errors import MAX_LOG_BYTES, error_log_path, report_unexpected
 
 
 def _raised() -> ValueError:

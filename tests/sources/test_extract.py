@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """extract(): the Doc of the contract, from documents the tests make and from the corpus."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from pdfs import (
+from support.pdfs import (
     CJK_TEXT,
     CORPUS,
     CORPUS_MANIFEST,
@@ -26,8 +26,8 @@ from pdfs import (
     needs_corpus,
 )
 
-from siftui.doc import Doc, OutlineItem
-from siftui.extract import (
+from siftui.core.doc import Doc, OutlineItem
+from siftui.sources.extract import (
     ExtractError,
     NeedsPassword,
     NoPages,
@@ -216,7 +216,7 @@ def test_no_read_permission_as_seen_by_access(
 ) -> None:
     """The same check as above, reachable as root: os.access() says no."""
     path = make_pdf(tmp_path / "private.pdf", ["hidden"])
-    monkeypatch.setattr("siftui.extract.os.access", lambda *args, **kwargs: False)
+    monkeypatch.setattr("siftui.sources.extract.os.access", lambda *args, **kwargs: False)
     assert _one_line_error(path, NotReadable) == f"{path}: permission denied"
 
 

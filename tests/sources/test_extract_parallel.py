@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Parallel extraction: the same Doc as one process, progress, passwords, errors."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from pdfs import CORPUS, make_pdf
+from support.pdfs import CORPUS, make_pdf
 
-from siftui import parallel as parallel_module
-from siftui.doc import Doc
-from siftui.extract import (
+from siftui.core.doc import Doc
+from siftui.sources import parallel as parallel_module
+from siftui.sources.extract import (
     CHUNK_PAGES,
     ExtractError,
     NeedsPassword,
@@ -190,7 +190,7 @@ def test_unguarded_main_script_runs_once(many: Path, tmp_path: Path) -> None:
     ``if __name__ == "__main__"`` guard is not run again by each of them."""
     script = tmp_path / "script.py"
     script.write_text(
-        "from siftui.extract import extract\n"
+        "from siftui.sources.extract import extract\n"
         f"doc = extract({str(many)!r}, workers=2, parallel_min_pages=1)\n"
         "print(len(doc.pages))\n"
     )

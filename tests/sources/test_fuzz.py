@@ -20,18 +20,18 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from doc_strategies import cases
-from hostile import CORPUS
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support.doc_strategies import cases
+from support.hostile import CORPUS
 
 from siftui import cli
-from siftui.doc import Doc
-from siftui.docjson import from_json, to_json
-from siftui.load import load_doc
-from siftui.messages import quoted
-from siftui.output import encode_utf8, rendered_json
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.doc import Doc
+from siftui.core.docjson import from_json, to_json
+from siftui.core.messages import quoted
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.sources.load import load_doc
+from siftui.sources.output import encode_utf8, rendered_json
 
 HERE = Path(__file__).resolve().parents[1]  # tests/, where hostile.py lives
 
@@ -177,8 +177,8 @@ def test_any_text_as_a_doc_json_file(text: str) -> None:
 _RUNNER = r"""
 import json, os, sys, time, traceback, random
 sys.path.insert(0, sys.argv[1])
-from hostile import check_doc, check_renders, mutate
-from siftui.extract import ExtractError, extract
+from support.hostile import check_doc, check_renders, mutate
+from siftui.sources.extract import ExtractError, extract
 budget, seed, count, folder = float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 sources = json.loads(sys.argv[6])
 datas = [(name, open(path, "rb").read(), password) for name, path, password in sources]
@@ -215,7 +215,7 @@ json.dump({"tried": tried, "tally": tally, "bugs": bugs}, sys.stdout)
 
 
 def _sources(folder: Path) -> list[tuple[str, str, str | None]]:
-    from hostile import control_pdf, past_last_page_pdf, sample_pdf
+    from support.hostile import control_pdf, past_last_page_pdf, sample_pdf
 
     made: list[tuple[str, str, str | None]] = []
     for name, data in [

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hidden_pdfs import make_hidden_pdf
+from support.hidden_pdfs import make_hidden_pdf
 
-from siftui import hidden_cache
-from siftui.cache import DocCache
-from siftui.findings import Inspection
-from siftui.hidden_cache import cached_inspect
-from siftui.hidden_doc import inspect_document
+from siftui.core.findings import Inspection
+from siftui.sources.cache import DocCache
+from siftui.sources.hidden import cache as hidden_cache
+from siftui.sources.hidden.cache import cached_inspect
+from siftui.sources.hidden.document import inspect_document
 
 
 @pytest.fixture

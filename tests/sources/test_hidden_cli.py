@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hidden_pdfs import HIDDEN, make_hidden_pdf, make_scan_pdf
-from pdfs import make_encrypted_pdf, make_pdf
+from support.hidden_pdfs import HIDDEN, make_hidden_pdf, make_scan_pdf
+from support.pdfs import make_encrypted_pdf, make_pdf
 
-from siftui.findings import KINDS
+from siftui.core.findings import KINDS
 
 
 def run(*args: str, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -158,7 +158,7 @@ def test_bad_options_exit_2(hidden_pdf: Path, args: list[str]) -> None:
 def test_a_damaged_page_costs_its_own_findings_only(tmp_path: Path, cached: bool) -> None:
     """Page 2 is in a page-tree cycle: extraction reads pages 1 and 3 (issue 16), and
     so does the inspection, with the same one warning line, instead of refusing."""
-    from damaged import page_tree_pdf
+    from support.damaged import page_tree_pdf
 
     cycle = tmp_path / "cycle.pdf"
     cycle.write_bytes(page_tree_pdf(3, {2}))

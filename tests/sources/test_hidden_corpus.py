@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdfs import CORPUS, CORPUS_PASSWORDS
+from support.pdfs import CORPUS, CORPUS_PASSWORDS
 
-from siftui.findings import KINDS
-from siftui.hidden_doc import inspect_document
+from siftui.core.findings import KINDS
+from siftui.sources.hidden.document import inspect_document
 
 SMALL = ["c03-29.pdf", "ksp-thesis.pdf", "libreoffice-writer-password.pdf", "sample-sigconf.pdf"]
 LONG = ["beameruserguide.pdf", "lshort-zh-cn.pdf"]

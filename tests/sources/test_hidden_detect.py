@@ -6,11 +6,18 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from hidden_pdfs import CONTROLS, HIDDEN, VISIBLE, make_hidden_pdf, make_scan_pdf, make_visible_pdf
+from support.hidden_pdfs import (
+    CONTROLS,
+    HIDDEN,
+    VISIBLE,
+    make_hidden_pdf,
+    make_scan_pdf,
+    make_visible_pdf,
+)
 
-from siftui.extract import extract
-from siftui.findings import Finding, locate
-from siftui.hidden_doc import inspect_document
+from siftui.core.findings import Finding, locate
+from siftui.sources.extract import extract
+from siftui.sources.hidden.document import inspect_document
 
 
 @pytest.fixture(scope="module")

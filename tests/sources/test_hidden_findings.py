@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from siftui.findings import (
+from siftui.core.findings import (
     Finding,
     Inspection,
     counter_line,

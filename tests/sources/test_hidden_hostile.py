@@ -6,12 +6,12 @@ import random
 from pathlib import Path
 
 import pytest
-from hidden_pdfs import make_hidden_pdf
-from hostile import mutations, zero_page_pdf
-from pdfs import make_cbz
+from support.hidden_pdfs import make_hidden_pdf
+from support.hostile import mutations, zero_page_pdf
+from support.pdfs import make_cbz
 
-from siftui.extract import ExtractError, NoPages
-from siftui.hidden_doc import inspect_document
+from siftui.sources.extract import ExtractError, NoPages
+from siftui.sources.hidden.document import inspect_document
 
 
 def test_a_document_that_is_not_a_pdf(tmp_path: Path) -> None:

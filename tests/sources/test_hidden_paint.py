@@ -1,7 +1,7 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
-"""The one run of a page hidden-text detection makes (siftui.hidden_paint), and
-text on a plain rectangle decided without drawing the page (siftui.hidden_plain)."""
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
+"""The one run of a page hidden-text detection makes (siftui.sources.hidden.paint), and
+text on a plain rectangle decided without drawing the page (siftui.sources.hidden.plain)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from hidden_pdfs import make_hidden_pdf, make_scan_pdf, make_visible_pdf
-from pdfs import CORPUS
+from support.hidden_pdfs import make_hidden_pdf, make_scan_pdf, make_visible_pdf
+from support.pdfs import CORPUS
 
-import siftui.hidden
-from siftui.hidden import inspect_page
-from siftui.hidden_doc import inspect_document
-from siftui.hidden_paint import PAINTS, paint_log
+import siftui.sources.hidden.detect
+from siftui.sources.hidden.detect import inspect_page
+from siftui.sources.hidden.document import inspect_document
+from siftui.sources.hidden.paint import PAINTS, paint_log
 
 PGF = CORPUS / "pgfmanual.pdf"
 
@@ -68,7 +68,7 @@ def test_text_on_a_plain_box_far_from_its_colour_needs_no_render(
     def no_render(*_: object) -> None:
         raise AssertionError("the page was drawn")
 
-    monkeypatch.setattr(siftui.hidden, "render_check", no_render)
+    monkeypatch.setattr(siftui.sources.hidden.detect, "render_check", no_render)
     with pymupdf.open(path) as document:
         assert inspect_page(document[0], 1) == []
 

@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Hidden-text inspection in helper processes: chunks handed out ahead, and
 the chunks of a helper that dies done in this process."""
 
@@ -13,9 +13,9 @@ from typing import Any
 import pymupdf
 import pytest
 
-import siftui.hidden_doc as hidden_doc
-from siftui.findings import Finding, Inspection
-from siftui.hidden_doc import inspect_document
+import siftui.sources.hidden.document as hidden_doc
+from siftui.core.findings import Finding, Inspection
+from siftui.sources.hidden.document import inspect_document
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def many(tmp_path_factory: pytest.TempPathFactory, hidden_pdf_module: Path) -> P
 
 @pytest.fixture(scope="module")
 def hidden_pdf_module(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from hidden_pdfs import make_hidden_pdf
+    from support.hidden_pdfs import make_hidden_pdf
 
     return make_hidden_pdf(tmp_path_factory.mktemp("hidden") / "hidden.pdf")
 

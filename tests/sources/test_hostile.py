@@ -11,10 +11,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-import cli_support
 import pytest
-from damaged import cut_pdf, page_tree_pdf
-from hostile import (
+from support import cli_support
+from support.damaged import cut_pdf, page_tree_pdf
+from support.hostile import (
     CONTROL_TEXT,
     CORPUS,
     OSC52,
@@ -38,14 +38,14 @@ from hostile import (
     zero_page_pdf,
 )
 
-from siftui.doc import Doc
-from siftui.docjson import to_json
-from siftui.extract import ExtractError, extract
-from siftui.load import LoadError, load_doc, load_doc_report
-from siftui.messages import quoted
-from siftui.output import encode_utf8, rendered_json
-from siftui.render import Options, render
-from siftui.unreadable import describe
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.messages import quoted
+from siftui.core.render import Options, render
+from siftui.core.unreadable import describe
+from siftui.sources.extract import ExtractError, extract
+from siftui.sources.load import LoadError, load_doc, load_doc_report
+from siftui.sources.output import encode_utf8, rendered_json
 
 KSP = CORPUS / "ksp-thesis.pdf"
 

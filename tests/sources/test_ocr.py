@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdfs import CORPUS
+from support.pdfs import CORPUS
 
-from siftui import extract as extract_module
-from siftui.cache import cached_extract
-from siftui.extract import OcrUnavailable, extract, ocr_unavailable_reason
-from siftui.sample import sample_path
+from siftui.sources import extract as extract_module
+from siftui.sources.cache import cached_extract
+from siftui.sources.extract import OcrUnavailable, extract, ocr_unavailable_reason
+from siftui.sources.sample import sample_path
 
 MISSING = ocr_unavailable_reason()
 needs_tesseract = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -83,10 +83,10 @@ def test_cli_without_tesseract_exits_1(tmp_path: Path) -> None:
 
 @needs_tesseract
 def test_tui_toggle_reads_pages_without_text() -> None:
+    from support.tui_support import run, settle, wait_until
     from textual.pilot import Pilot
-    from tui_support import run, settle, wait_until
 
-    from siftui.render import Options, render
+    from siftui.core.render import Options, render
     from siftui.tui.app import SiftApp
     from siftui.tui.widgets.view import ContentView
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from hostile import deep_outline_pdf
-from pdfs import CORPUS, CORPUS_PASSWORDS, make_rich_pdf
+from support.hostile import deep_outline_pdf
+from support.pdfs import CORPUS, CORPUS_PASSWORDS, make_rich_pdf
 
-from siftui.extract import extract
-from siftui.pdf_outline import walk_outline
+from siftui.sources.extract import extract
+from siftui.sources.pdf_outline import walk_outline
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.glob("*.pdf")) or ["missing"])

@@ -1,7 +1,7 @@
 """The bundled sample PDF: its shape, and that it matches tests/tools/make_sample.py."""
 
 # mypy: allow-untyped-calls
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml.)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml.)
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from typing import Any
 import pymupdf
 import pytest
 
-from siftui.doc import Doc
-from siftui.extract import extract
-from siftui.render import Options, full, render
-from siftui.sample import sample_path
+from siftui.core.doc import Doc
+from siftui.core.render import Options, full, render
+from siftui.sources.extract import extract
+from siftui.sources.sample import sample_path
 
 SCRIPT = Path(__file__).parents[1] / "tools" / "make_sample.py"
 

@@ -1,4 +1,4 @@
-"""siftui.tokens: exact o200k_base / cl100k_base counts from the shipped vocabularies, offline."""
+"""siftui.sources.tokens: exact o200k_base / cl100k_base counts, offline."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 import tiktoken.load
 import tiktoken_ext.openai_public as openai_public  # type: ignore[import-untyped]
 
-from siftui import tokens
-from siftui.doc import Doc
-from siftui.tokens import (
+from siftui.core.doc import Doc
+from siftui.sources import tokens
+from siftui.sources.tokens import (
     ENCODINGS,
     VocabularyError,
     count_pages,
@@ -240,8 +240,8 @@ needs_zh = pytest.mark.skipif(
 def test_runes_over_four_misleads_for_chinese() -> None:
     """lshort-zh-cn.pdf: measured 170,302 runes (42,575 by runes/4), 88,089 o200k_base
     tokens (2.07x) and 101,638 cl100k_base tokens (2.39x), with PyMuPDF 1.26."""
-    from siftui.extract import extract
-    from siftui.render import full
+    from siftui.core.render import full
+    from siftui.sources.extract import extract
 
     text = full(extract(CORPUS / "lshort-zh-cn.pdf"))
     counts = token_counts(text)
@@ -260,8 +260,8 @@ def test_runes_over_four_misleads_for_chinese() -> None:
 def test_runes_over_four_is_close_for_english() -> None:
     """beameruserguide.pdf: 669,504 runes, 167,376 by runes/4; 169,399 o200k_base (1.01x),
     165,287 cl100k_base (0.99x)."""
-    from siftui.extract import extract
-    from siftui.render import full
+    from siftui.core.render import full
+    from siftui.sources.extract import extract
 
     counts = token_counts(full(extract(CORPUS / "beameruserguide.pdf")))
     assert [name for name, _ in counts.tokens] == list(ENCODINGS)

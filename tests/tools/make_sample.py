@@ -11,7 +11,7 @@ run of this script).
 """
 
 # mypy: allow-untyped-calls
-# (PyMuPDF's annotations are partial, as for siftui.extract in pyproject.toml.)
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml.)
 
 from __future__ import annotations
 

@@ -11,13 +11,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
-from docx_worked import WORKED_DOC
 from rich.text import Text
+from support.docx_worked import WORKED_DOC
 from textual.app import App, ComposeResult
 
-from siftui.docx_layout import docx_layout_of
-from siftui.docx_model import DocxDoc, Para, Story, Table
-from siftui.docx_render import DocxOptions, render_docx
+from siftui.core.word.layout import docx_layout_of
+from siftui.core.word.model import DocxDoc, Para, Story, Table
+from siftui.core.word.render import DocxOptions, render_docx
 from siftui.tui.state import Answer
 from siftui.tui.strip_model import (
     Kind,

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pdfs import make_pdf
+from support.pdfs import make_pdf
+from support.tui_support import RecordingApp, gate_extraction, idle, run, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, gate_extraction, idle, run, wait_until
 
-from siftui.extract import extract
-from siftui.render import Options, Rendered, render
-from siftui.sample import sample_path
+from siftui.core.render import Options, Rendered, render
+from siftui.sources.extract import extract
+from siftui.sources.sample import sample_path
 from siftui.tui.screens import PathScreen
 
 try:

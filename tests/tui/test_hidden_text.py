@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hidden_pdfs import HIDDEN, make_hidden_pdf, make_visible_pdf
+from support.hidden_pdfs import HIDDEN, make_hidden_pdf, make_visible_pdf
+from support.tui_support import RecordingApp, idle, pdf_options, run, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
-from tui_support import RecordingApp, idle, pdf_options, run, settle, wait_until
 
-from siftui.doc import Doc
-from siftui.findings import Finding, Inspection, counter_line
-from siftui.layout import layout_of
-from siftui.load import load_doc
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.findings import Finding, Inspection, counter_line
+from siftui.core.layout import layout_of
+from siftui.core.render import Options, render
+from siftui.sources.load import load_doc
 from siftui.tui.app import SiftApp
 from siftui.tui.hidden_marks import hidden_marks
 from siftui.tui.screens.findings import FindingsScreen
@@ -206,7 +206,7 @@ def test_quitting_stops_a_running_inspection(
                 raise
         raise AssertionError("the inspection was never stopped")
 
-    monkeypatch.setattr("siftui.hidden_cache.cached_inspect", slow)
+    monkeypatch.setattr("siftui.sources.hidden.cache.cached_inspect", slow)
     app = SiftApp(hidden_pdf)
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:

@@ -6,11 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
-from textual.widgets import Tree
-from textual.widgets._footer import FooterKey
-from textual.widgets.tree import TreeNode
-from tui_support import (
+from support.tui_support import (
     RecordingApp,
     book_doc,
     careless_log,
@@ -19,10 +15,14 @@ from tui_support import (
     wait_until,
     write_doc,
 )
+from textual.pilot import Pilot
+from textual.widgets import Tree
+from textual.widgets._footer import FooterKey
+from textual.widgets.tree import TreeNode
 
-from siftui.serve.calllog import read_log
-from siftui.serve.logreport import report
-from siftui.serve.logreport_text import document_lines, report_text
+from siftui.sources.log.calllog import read_log
+from siftui.sources.log.report import report
+from siftui.sources.log.report_text import document_lines, report_text
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.keys import system_commands
 from siftui.tui.report_model import NO_DOCUMENT, Node, report_tree

@@ -14,8 +14,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
-from siftui.outcap import ENTRY_MAX, INVALID_MESSAGE, parse_outcap
-from siftui.render import DEFAULT_OUT_CAP as DEFAULT_OUTCAP
+from siftui.core.outcap import ENTRY_MAX, INVALID_MESSAGE, parse_outcap
+from siftui.core.render import DEFAULT_OUT_CAP as DEFAULT_OUTCAP
 from siftui.tui.widgets.outcap import OutCapControl, OutCapSlider
 from siftui.tui.widgets.outcap_scale import (
     LADDER,

@@ -5,19 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.tui_support import idle, run, settle, wait_until, write_doc
 from textual.pilot import Pilot
-from tui_support import idle, run, settle, wait_until, write_doc
 
-from siftui.agents import fit
-from siftui.agents_load import count_tokens, load_agents
-from siftui.doc import Doc
+from siftui.core.agents import fit
+from siftui.core.doc import Doc
+from siftui.core.unreachable import counter_line, unreachable
+from siftui.sources.agents_load import count_tokens, load_agents
 from siftui.tui.app import SiftApp
 from siftui.tui.fits import measured
 from siftui.tui.strip_model import UNREACHABLE_GLYPH
 from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.unreachable import counter_line, unreachable
 
 DOC = Doc("Reach", 3, ("a " * 50, "word " * 1000, "c " * 50), ())
 

@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from pdfs import make_pdf
+from support.pdfs import make_pdf
+from support.tui_support import run, settle, wait_until, word_options
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_support import run, settle, wait_until, word_options
 
-from siftui.extract import extract
-from siftui.render import Options, Rendered, render
-from siftui.serve.calllog import LogEntry, entry_to_line, read_log
+from siftui.core.render import Options, Rendered, render
+from siftui.sources.extract import extract
+from siftui.sources.log.calllog import LogEntry, entry_to_line, read_log
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import CallList, ReplayStatus
@@ -161,7 +161,7 @@ def word_log(folder: Path, word: Path, doc_sha: str | None, answer: Rendered) ->
     """A log of one read_docx call (range P2..P3, OutCap 300) on ``word``."""
     from dataclasses import replace
 
-    from siftui.serve.logfields import DocxArgs
+    from siftui.sources.log.fields import DocxArgs
 
     entry = LogEntry(
         "2026-01-01T10:00:00Z", word.name, str(word), doc_sha, "", "", 300, 1.0, answer
@@ -175,10 +175,10 @@ def word_log(folder: Path, word: Path, doc_sha: str | None, answer: Rendered) ->
 def test_a_word_call_is_rerun_as_read_docx_on_the_unchanged_file(tmp_path: Path) -> None:
     """A read_docx call is made again the Word way (range, scope and window as logged):
     the live answer is the logged one, and OutCap can be moved from there."""
-    from docx_build import p, write_docx
+    from support.docx_build import p, write_docx
 
-    from siftui.docx_load import load_docx
-    from siftui.docx_render import DocxOptions, render_docx
+    from siftui.core.word.render import DocxOptions, render_docx
+    from siftui.sources.word.load import load_docx
 
     word = write_docx(
         tmp_path / "memo.docx", "".join(p(f"Line {n} of the memo.") for n in range(9))

@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pdfs import make_encrypted_pdf
-from textual.pilot import Pilot
-from textual.widgets import Input
-from tui_support import (
+from support.pdfs import make_encrypted_pdf
+from support.tui_support import (
     book_doc,
     careless_log,
     idle,
@@ -24,8 +22,10 @@ from tui_support import (
     wait_until,
     write_doc,
 )
+from textual.pilot import Pilot
+from textual.widgets import Input
 
-from siftui.serve.calllog import read_log
+from siftui.sources.log.calllog import read_log
 from siftui.tui.app import SiftApp, create_log_app
 from siftui.tui.screens import HelpScreen, LogReportScreen, PasswordScreen, WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl

@@ -19,22 +19,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docx_build import notes, p, read, t, tbl, write_docx
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from pdfs import make_pdf
+from support.docx_build import notes, p, read, t, tbl, write_docx
+from support.pdfs import make_pdf
+from support.tui_support import RecordingApp, idle, open_with_o, wait_until
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, idle, open_with_o, wait_until
 
-from siftui.doc import Doc
-from siftui.docx_layout import docx_layout_of
-from siftui.docx_load import load_docx
-from siftui.docx_model import DocxDoc
-from siftui.docx_render import BadOption, DocxOptions, render_docx
-from siftui.layout import layout_of
-from siftui.load import load_doc
-from siftui.output import encode_utf8, rendered_json
-from siftui.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.doc import Doc
+from siftui.core.layout import layout_of
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.word.layout import docx_layout_of
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import BadOption, DocxOptions, render_docx
+from siftui.sources.load import load_doc
+from siftui.sources.output import encode_utf8, rendered_json
+from siftui.sources.word.load import load_docx
 from siftui.tui.preload import load_any
 from siftui.tui.screens import PathScreen
 from siftui.tui.strip_model import docx_facts_of, facts_of, page_kinds

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.tui_support import long_doc, run, settle, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
-from tui_support import long_doc, run, settle, wait_until, write_doc
 
-from siftui.doc import Doc
-from siftui.layout import layout_of
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.layout import layout_of
+from siftui.core.render import Options, render
+from siftui.core.walk import walk
 from siftui.tui.app import SiftApp
 from siftui.tui.history import CallHistory
 from siftui.tui.screens import WalkScreen
@@ -18,7 +19,6 @@ from siftui.tui.state import Request
 from siftui.tui.strip_model import Kind, cells, facts_of, page_kinds
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.walk import walk
 
 DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
 

@@ -6,15 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from pdfs import USER_PASSWORD, make_encrypted_pdf
+from support.pdfs import USER_PASSWORD, make_encrypted_pdf
+from support.tui_support import long_doc, open_with_o, run, settle, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import long_doc, open_with_o, run, settle, wait_until, write_doc
 
-from siftui.doc import Doc
-from siftui.output import rendered_json
-from siftui.render import Options, render
-from siftui.tokens import count_tokens
+from siftui.core.doc import Doc
+from siftui.core.render import Options, render
+from siftui.sources.output import rendered_json
+from siftui.sources.tokens import count_tokens
 from siftui.tui import exporting
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import ConfirmScreen, PasswordScreen, PathScreen

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyperclip
 import pytest
-from hostile import (
+from support.hostile import (
     OSC52,
     big_page_doc,
     control_doc,
@@ -21,15 +21,15 @@ from hostile import (
     sample_pdf,
     zero_page_pdf,
 )
+from support.tui_support import RecordingApp, idle, open_with_o, pdf_doc, run, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import RecordingApp, idle, open_with_o, pdf_doc, run, settle, wait_until
 
-from siftui.doc import Doc
-from siftui.docjson import to_json
-from siftui.load import load_doc
-from siftui.output import encode_utf8
-from siftui.render import Options, render
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.render import Options, render
+from siftui.sources.load import load_doc
+from siftui.sources.output import encode_utf8
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import PathScreen
 from siftui.tui.widgets.loader import Loader
@@ -320,8 +320,8 @@ def test_a_word_document_is_shown_as_its_projection_not_as_mupdf_reads_it(
 ) -> None:
     """MuPDF opens some .docx files, but its text is not what read_docx gives an agent:
     the TUI shows the projection (render_docx), never MuPDF's text."""
-    from siftui.docx_load import load_docx
-    from siftui.docx_render import DocxOptions, render_docx
+    from siftui.core.word.render import DocxOptions, render_docx
+    from siftui.sources.word.load import load_docx
 
     word = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx" / "delins.docx"
     if not word.is_file():

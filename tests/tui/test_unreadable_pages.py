@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from damaged import page_text, page_tree_pdf
+from support.damaged import page_text, page_tree_pdf
+from support.tui_support import RecordingApp, pdf_options, run, settle, wait_until
 from textual.pilot import Pilot
-from tui_support import RecordingApp, pdf_options, run, settle, wait_until
 
 from siftui.tui.app import SiftApp
 from siftui.tui.strip_model import UNREADABLE_GLYPH, Kind

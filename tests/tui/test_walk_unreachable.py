@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.tui_support import run, settle, uneven_doc, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from tui_support import run, settle, uneven_doc, wait_until, write_doc
 
-from siftui.docindex import index_of
-from siftui.render import Options, render
+from siftui.core.docindex import index_of
+from siftui.core.render import Options, render
+from siftui.core.unreachable import unreachable
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.unreachable import unreachable
 
 OUT_CAP = 3_000
 

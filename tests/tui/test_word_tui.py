@@ -8,18 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docx_build import NS, notes, p, read, t, tbl, write_docx
-from pdfs import make_pdf
+from support.docx_build import NS, notes, p, read, t, tbl, write_docx
+from support.pdfs import make_pdf
+from support.tui_support import RecordingApp, idle, run, settle, wait_until, word_options
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
-from tui_support import RecordingApp, idle, run, settle, wait_until, word_options
 
-from siftui.docx_index import index_story
-from siftui.docx_model import DocxDoc
-from siftui.docx_render import DocxOptions, render_docx
-from siftui.docx_walk import walk_docx
-from siftui.layout import Role
-from siftui.render import Options
+from siftui.core.layout import Role
+from siftui.core.render import Options
+from siftui.core.word.index import index_story
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import DocxOptions, render_docx
+from siftui.core.word.walk import walk_docx
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
@@ -332,7 +332,7 @@ def test_a_zip_bomb_and_a_word_json_file(tmp_path: Path) -> None:
     `siftui extract FILE.docx` writes opens as the same projection."""
     import zipfile
 
-    from siftui.docx_json import to_json
+    from siftui.core.word.docjson import to_json
 
     bomb = tmp_path / "bomb.docx"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as package:

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
-from siftui.findings import Finding, Inspection, snippet, summary
+from siftui.core.findings import Finding, Inspection, snippet, summary
 
 
 def summary_text(name: str, inspection: Inspection) -> str:

@@ -1,7 +1,7 @@
 """The whole reading an agent makes by following the map and the notes, and what it leaves out.
 
 Two lists: the calls of the walk, and the pages whose block is longer than the
-OutCap (their tail no ``pages=`` call shows; see :mod:`siftui.unreachable`).
+OutCap (their tail no ``pages=`` call shows; see :mod:`siftui.core.unreachable`).
 Enter on a call proposes that call; Enter on a page proposes ``pages=P``.
 """
 
@@ -16,13 +16,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
-from siftui.docx_render import DocxOptions
-from siftui.docx_walk import DocxCall, describe_docx_options, paragraphs_shown
-from siftui.render import Options
+from siftui.core.render import Options
+from siftui.core.unreachable import Unreachable, counter_line, smallest_line
+from siftui.core.walk import Call, describe_options, pages_shown
+from siftui.core.word.render import DocxOptions
+from siftui.core.word.walk import DocxCall, describe_docx_options, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.kinds import AnyOptions
-from siftui.unreachable import Unreachable, counter_line, smallest_line
-from siftui.walk import Call, describe_options, pages_shown
 
 
 def unreachable_title(found: Unreachable) -> str:

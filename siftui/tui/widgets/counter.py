@@ -6,14 +6,14 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from siftui.agents import Fit
-from siftui.layout import Kind
+from siftui.core.agents import Fit
+from siftui.core.layout import Kind
+from siftui.core.unreachable import counter_line as unreachable_line
 from siftui.tui.display import plural
 from siftui.tui.fits import answer_fits, measured
 from siftui.tui.kinds import document_words, shown_units
 from siftui.tui.state import Answer
 from siftui.tui.widgets.view import hidden_of
-from siftui.unreachable import counter_line as unreachable_line
 
 BAR_CELLS = 20
 

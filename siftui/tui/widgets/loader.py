@@ -18,16 +18,16 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ProgressBar
 
-from siftui.cache import file_sha256
-from siftui.errors import report_unexpected
-from siftui.extract import NeedsPassword, WrongPassword
-from siftui.load import LoadError
-from siftui.messages import quoted
+from siftui.core.messages import quoted
+from siftui.core.unreadable import UnreadablePage
+from siftui.sources.cache import file_sha256
+from siftui.sources.errors import report_unexpected
+from siftui.sources.extract import NeedsPassword, WrongPassword
+from siftui.sources.load import LoadError
 from siftui.tui import preload
 from siftui.tui.kinds import AnyDoc
 from siftui.tui.preload import load_any
 from siftui.tui.state import Source
-from siftui.unreadable import UnreadablePage
 
 
 class Loader(Widget):

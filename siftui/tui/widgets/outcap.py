@@ -2,7 +2,7 @@
 
 OutCap bounds the read tool's answer, counted in code points (runes). The
 slider covers 1,000 .. 1,000,000 on a log scale; the entry accepts any whole
-number from 1 to 1,000,000,000 (parsed by siftui.outcap, as the CLI's --outcap).
+number from 1 to 1,000,000,000 (parsed by siftui.core.outcap, as the CLI's --outcap).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
-from siftui.outcap import ENTRY_MAX, ENTRY_MIN, INVALID_MESSAGE, parse_outcap
+from siftui.core.outcap import ENTRY_MAX, ENTRY_MIN, INVALID_MESSAGE, parse_outcap
 from siftui.tui.widgets.outcap_scale import DEFAULT_OUT_CAP
 from siftui.tui.widgets.outcap_slider import OutCapSlider
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from siftui.render import DEFAULT_OUT_CAP
+from siftui.core.render import DEFAULT_OUT_CAP
 
 __all__ = [
     "DEFAULT_OUT_CAP",

@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from siftui.core.unreachable import Unreachable
 from siftui.tui.state import Answer
 from siftui.tui.strip_model import (
     HIDDEN_GLYPH,
@@ -27,7 +28,6 @@ from siftui.tui.strip_model import (
     page_kinds,
     span_label,
 )
-from siftui.unreachable import Unreachable
 
 _LEGEND = (
     (Kind.WHOLE, "▆", "whole"),

@@ -17,9 +17,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from siftui.cache import file_sha256
-from siftui.serve.calllog import LogEntry
-from siftui.walk import describe_options
+from siftui.core.walk import describe_options
+from siftui.sources.cache import file_sha256
+from siftui.sources.log.calllog import LogEntry
 
 
 class CallList(DataTable[str | Text]):

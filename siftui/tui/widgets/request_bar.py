@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label
 
-from siftui.docx_model import SCOPES
+from siftui.core.word.model import SCOPES
 
 WORD_FIELDS = ("range", "anchor", "window", "scope")
 PDF_FIELDS = ("pages",)

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from siftui.tokens import TokenCounts, token_counts
+from siftui.sources.tokens import TokenCounts, token_counts
 from siftui.tui.state import Answer
 
 CACHE_SIZE = 16

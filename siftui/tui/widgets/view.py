@@ -3,8 +3,8 @@
 Only the visible lines are turned into strips, so a 1M-rune answer scrolls as
 fast as a short one. Long lines are not wrapped (nothing is ever inserted into
 the content); the pane scrolls sideways instead. Each line's role and page
-come from the answer's layout (siftui.layout); grep hits are highlighted with
-the pattern compiled by siftui.grep's own rule (smart case).
+come from the answer's layout (siftui.core.layout); grep hits are highlighted with
+the pattern compiled by siftui.core.grep's own rule (smart case).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from siftui.doc import Doc
-from siftui.docindex import without_surrogates
-from siftui.grep import compile_pattern
-from siftui.layout import Layout, Role
-from siftui.render import BadGrep
+from siftui.core.doc import Doc
+from siftui.core.docindex import without_surrogates
+from siftui.core.grep import compile_pattern
+from siftui.core.layout import Layout, Role
+from siftui.core.render import BadGrep
 from siftui.tui.display import escape_controls
 from siftui.tui.hidden_marks import NONE, HiddenMarks, hidden_marks
 from siftui.tui.kinds import is_word

@@ -1,0 +1,166 @@
+"""What every rendering of a Doc needs, computed once per Doc.
+
+render() is called on every slider step, so anything that does not depend on
+the options lives here: page blocks, their lengths and prefix sums, the map's
+fixed lines, and per-page stripped line tables for grep.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from siftui.core.doc import Doc
+
+SEPARATOR = "\n\n"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate (a Doc read from JSON can hold one, and it
+    has no UTF-8 form) as U+FFFD: one code point for one, so positions and
+    lengths stay those of the original."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def marker(page: int) -> str:
+    """The line that opens page ``page`` (1-based) in every rendering."""
+    return f"--- page {page} ---"
+
+
+def page_block(page: int, text: str) -> str:
+    return marker(page) + SEPARATOR + text.strip()
+
+
+def collapse_whitespace(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass
+class DocIndex:
+    """Option-independent facts about one Doc. Build with :func:`index_of`."""
+
+    pages: tuple[str, ...]
+    blocks: tuple[str, ...]
+    # ends[i] = len of blocks[0..i] joined by SEPARATOR, so a run of pages is sized in O(1).
+    ends: tuple[int, ...]
+    outline_lines: tuple[str, ...]
+    # outline_sizes[k] = len of the first k outline lines, each followed by "\n"
+    outline_sizes: tuple[int, ...] = (0,)
+    _full: str | None = field(default=None, repr=False)
+    _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _bytes: dict[int, bytes] = field(default_factory=dict, repr=False)
+    # Results of option-independent work keyed by its inputs (grep: hits per pattern).
+    # One Doc may be rendered by many threads at once (the MCP server's calls): read
+    # and change ``memo`` only under ``memo_lock``. The other tables are filled by
+    # single dict stores, atomic under the GIL; two threads may build the same entry.
+    memo: dict[object, object] = field(default_factory=dict, repr=False)
+    memo_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def extracted(self) -> int:
+        return len(self.blocks)
+
+    @property
+    def full_length(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = SEPARATOR.join(self.blocks)
+        return self._full
+
+    def last_fitting(self, first: int, last: int, budget: int) -> int:
+        """The last page p in first..last with pages first..p fitting ``budget``;
+        first - 1 when not even page ``first`` fits."""
+        before = self.ends[first - 2] + len(SEPARATOR) if first > 1 else 0
+        # ends[p-1] - before <= budget  <=>  ends[p-1] <= budget + before
+        p = bisect_right(self.ends, budget + before, first - 1, last)
+        return p
+
+    def join(self, first: int, last: int) -> str:
+        return SEPARATOR.join(self.blocks[first - 1 : last])
+
+    def page_bytes(self, page: int) -> bytes:
+        """Page ``page``'s stripped lines joined by "\n", in UTF-8: grep searches a
+        page in one RE2 call.
+
+        A lone surrogate (possible in a Doc read from JSON) has no UTF-8 form: it
+        is encoded as U+FFFD, which keeps every line's code point count.
+        """
+        found = self._bytes.get(page)
+        if found is None:
+            joined = "\n".join(self.lines(page))
+            try:
+                found = joined.encode("utf-8")
+            except UnicodeEncodeError:
+                found = without_surrogates(joined).encode("utf-8")
+            self._bytes[page] = found
+        return found
+
+    def prepare_grep(self) -> None:
+        """Build every page's grep tables now (the TUI does it in a worker after
+        opening a file), so that the first search pays only for searching."""
+        for page in range(1, self.extracted + 1):
+            self.page_bytes(page)
+
+    def lines(self, page: int) -> tuple[str, ...]:
+        """The stripped lines of page ``page``, as grep sees them."""
+        table = self._lines.get(page)
+        if table is None:
+            table = tuple(line.strip() for line in self.pages[page - 1].split("\n"))
+            self._lines[page] = table
+        return table
+
+
+def _outline_line(level: int, title: str, page: int) -> str:
+    indent = "  " * (max(level, 1) - 1)
+    where = f" (p. {page})" if page >= 1 else ""
+    return f"{indent}- {collapse_whitespace(title)}{where}"
+
+
+def _build(doc: Doc) -> DocIndex:
+    blocks = tuple(page_block(i, text) for i, text in enumerate(doc.pages, start=1))
+    lengths = [len(b) + len(SEPARATOR) for b in blocks]
+    ends = tuple(end - len(SEPARATOR) for end in accumulate(lengths))
+    outline = tuple(_outline_line(it.level, it.title, it.page) for it in doc.outline)
+    sizes = (0, *accumulate(len(line) + 1 for line in outline))
+    return DocIndex(
+        pages=doc.pages, blocks=blocks, ends=ends, outline_lines=outline, outline_sizes=sizes
+    )
+
+
+_cache: weakref.WeakKeyDictionary[Doc, DocIndex] = weakref.WeakKeyDictionary()
+# The same Doc object again (every slider step) is found by identity, without
+# hashing and comparing its pages and outline: id -> (weak ref to it, its index).
+_by_id: dict[int, tuple[weakref.ref[Doc], DocIndex]] = {}
+_lock = threading.Lock()
+
+
+def index_of(doc: Doc) -> DocIndex:
+    """The DocIndex of ``doc``, built on first use and kept while the Doc lives."""
+    key = id(doc)
+    seen = _by_id.get(key)
+    if seen is not None and seen[0]() is doc:
+        return seen[1]
+    # The index holds the pages, never the Doc itself, so the weak key can die.
+    with _lock:
+        found = _cache.get(doc)
+    if found is None:
+        built = _build(doc)
+        with _lock:
+            found = _cache.setdefault(doc, built)
+
+    def forget(ref: weakref.ref[Doc]) -> None:
+        with _lock:
+            current = _by_id.get(key)
+            if current is not None and current[0] is ref:
+                del _by_id[key]
+
+    with _lock:
+        _by_id[key] = (weakref.ref(doc, forget), found)
+    return found

@@ -1,0 +1,216 @@
+"""The agent-eye view: the exact string of docs/SPEC.md, rules R1-R5.
+
+Pure: no I/O, no Textual, no PyMuPDF. Same Doc and Options, same Rendered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from siftui.core.doc import Doc
+from siftui.core.docindex import SEPARATOR, DocIndex, collapse_whitespace, index_of, marker
+from siftui.core.grep import BadGrep, compile_pattern, grep
+
+__all__ = [
+    "DEFAULT_OUT_CAP",
+    "MAX_PAGES_PER_ANSWER",
+    "BadGrep",
+    "BadPages",
+    "MalformedPages",
+    "Options",
+    "Rendered",
+    "check_options",
+    "estimated_tokens",
+    "full",
+    "marker",
+    "parse_pages",
+    "render",
+]
+
+DEFAULT_OUT_CAP = 100_000
+MAX_PAGES_PER_ANSWER = 100
+UNTITLED = "Untitled PDF"
+INSTRUCTION = 'This document is longer than one answer: ask for pages="a-b" or grep="pattern".'
+_PAGES = re.compile(r"([0-9]+)(-([0-9]*))?", re.ASCII)
+# Any page number with more significant digits than this is beyond every E; int()
+# would refuse a digit string past 4300 digits with a plain ValueError (R5).
+_MAX_DIGITS = 18
+_HUGE = 10**_MAX_DIGITS
+
+
+class BadPages(ValueError):
+    """A page range the contract rejects; the message is shown to users as is."""
+
+
+class MalformedPages(BadPages):
+    """A page range whose syntax is wrong: known without the document."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the agent asked for. ``out_cap`` bounds the answer, in code points."""
+
+    pages: str = ""
+    grep: str = ""
+    out_cap: int = DEFAULT_OUT_CAP
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The answer the agent receives (``content``) and how it was cut."""
+
+    content: str
+    map: bool
+    first: int
+    last: int
+    grep_hits: int
+    note: str
+
+
+def estimated_tokens(runes: int) -> int:
+    """The contract's token estimate (R2's T): runes // 4. The only one in siftui."""
+    return runes // 4
+
+
+def full(doc: Doc) -> str:
+    """R1: every extracted page behind its marker."""
+    return index_of(doc).full()
+
+
+def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
+    """R3's range check: (a, b) with b clamped to E, None for no range."""
+    found = _range_syntax(pages)
+    if found is None:
+        return None
+    first = _number(found.group(1))
+    if found.group(2) is None:
+        last = first
+    elif found.group(3):
+        last = _number(found.group(3))
+    else:
+        last = extracted
+    if first < 1 or last < first or first > extracted:
+        raise BadPages(f"pages out of range (1-{extracted})")
+    return first, min(last, extracted)
+
+
+def _range_syntax(pages: str) -> re.Match[str] | None:
+    """The range's parts, None for no range, or :class:`MalformedPages`."""
+    text = pages.strip()
+    if not text:
+        return None
+    found = _PAGES.fullmatch(text)
+    if found is None:
+        raise MalformedPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
+    return found
+
+
+def _number(digits: str) -> int:
+    """The value of an ASCII digit string, or _HUGE (> any E) when it is longer."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= _MAX_DIGITS else _HUGE
+
+
+def check_options(opt: Options) -> None:
+    """Raise what render() would raise for ``opt`` whatever the document is.
+
+    OutCap (ValueError), the range's syntax (:class:`MalformedPages`) and, when
+    no range is given, the pattern (:class:`BadGrep`): with a range, an
+    out-of-range page (known only with the document) is reported first (R5's
+    order), so the pattern waits for render(). Lets a caller refuse a bad call
+    before a long extraction instead of after it.
+    """
+    out_cap = opt.out_cap
+    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
+        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    if _range_syntax(opt.pages) is None and opt.grep:
+        compile_pattern(opt.grep)
+
+
+def render(doc: Doc, opt: Options) -> Rendered:
+    """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
+    out_cap = opt.out_cap
+    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
+        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    index = index_of(doc)
+    span = parse_pages(opt.pages, index.extracted)
+    if opt.grep:
+        first, last = span if span is not None else (1, index.extracted)
+        found = grep(index, opt.grep, first, last, out_cap)
+        return Rendered(found.content, False, 0, 0, found.hits, found.note)
+    if span is not None:
+        return _page_range(index, span[0], span[1], out_cap)
+    if index.full_length <= out_cap:
+        last = index.extracted
+        return Rendered(index.full(), False, 1 if last else 0, last, 0, "")
+    return _map(doc, index, out_cap)
+
+
+def _page_range(index: DocIndex, first: int, last: int, out_cap: int) -> Rendered:
+    limit = min(last, first + MAX_PAGES_PER_ANSWER - 1)
+    shown = index.last_fitting(first, limit, out_cap)
+    if shown < first:
+        block = index.blocks[first - 1]
+        note = f"page {first} cut to {out_cap} of {len(block)} characters"
+        if first < last:
+            note += f'; ask for pages="{first + 1}-{last}"'
+        return Rendered(block[:out_cap], False, first, first, 0, note)
+    note = f'cut at page {shown}; ask for pages="{shown + 1}-{last}"' if shown < last else ""
+    return Rendered(index.join(first, shown), False, first, shown, 0, note)
+
+
+def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
+    count = "1 page" if doc.page_count == 1 else f"{doc.page_count} pages"
+    stats = f"{count} · ~{estimated_tokens(index.full_length)} tokens"
+    if index.extracted < doc.page_count:
+        stats += f" · pages 1-{index.extracted} extracted"
+    title = collapse_whitespace(doc.title) or UNTITLED
+
+    budget = out_cap // 4
+    last = index.last_fitting(1, index.extracted, budget)
+    if last >= 1:
+        leading = index.join(1, last)
+    else:
+        last = 1
+        leading = index.blocks[0][:budget]
+
+    head = f"# {title}{SEPARATOR}{stats}"
+    tail = f"{INSTRUCTION}{SEPARATOR}{leading}"
+    fixed = len(head) + len(SEPARATOR) + len(tail)
+    outline = _fit_outline(index, out_cap - fixed - len(SEPARATOR))
+    sections = [head, outline, tail] if outline is not None else [head, tail]
+    content = SEPARATOR.join(sections)[:out_cap]
+    return Rendered(content, True, 1, last, 0, "")
+
+
+def _fit_outline(index: DocIndex, room: int) -> str | None:
+    """The outline section in at most ``room`` characters, cut as R2 says, or None."""
+    lines = index.outline_lines
+    if not lines:
+        return None
+    heading = "## Outline\n"
+    # sizes[k] = length of the first k lines joined by "\n" plus the "\n" after them
+    sizes = index.outline_sizes
+    if len(heading) + sizes[-1] - 1 <= room:
+        return heading + "\n".join(lines)
+
+    # With k lines kept: heading + sizes[k] + len(more-line). This grows with k
+    # (each line adds >= 3, the count shrinks by at most one digit), so bisect.
+    def size(k: int) -> int:
+        return len(heading) + sizes[k] + len(_more(len(lines) - k))
+
+    lo, hi = 0, len(lines) - 1
+    if size(lo) > room:
+        return None
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if size(mid) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return heading + "\n".join([*lines[:lo], _more(len(lines) - lo)])
+
+
+def _more(left_out: int) -> str:
+    return f"- … ({left_out} more)"

@@ -1,0 +1,127 @@
+"""Following the answers as an agent would: the next call, and a whole reading.
+
+Pure: no I/O. An agent that reads the map and obeys every note makes exactly
+the calls :func:`walk` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.doc import Doc
+from siftui.core.render import Options, Rendered, estimated_tokens, render
+
+_ASK = re.compile(r'ask for pages="([0-9]+-[0-9]*)"')
+
+
+def next_call(options: Options, answer: Rendered, extracted: int) -> Options | None:
+    """The call that continues ``answer``, or None when nothing is left to ask.
+
+    A map whose leading pages end at page k continues with ``pages="k+1-"``;
+    a note that names a call (``ask for pages="16-30"``) continues with it.
+    The OutCap stays the same: it is the tool's, not the agent's.
+    """
+    found = _ASK.search(answer.note)
+    if found is not None:
+        return Options(pages=found.group(1), out_cap=options.out_cap)
+    if answer.map and not options.grep and answer.last < extracted:
+        return Options(pages=f"{answer.last + 1}-", out_cap=options.out_cap)
+    return None
+
+
+@dataclass(frozen=True)
+class Call:
+    options: Options
+    answer: Rendered
+
+
+def walk(doc: Doc, out_cap: int) -> list[Call]:
+    """Every call needed to see each extracted page once.
+
+    A page cut to the OutCap counts as seen: the rest of it is what
+    :func:`siftui.core.unreachable.unreachable` reports.
+    """
+    options: Options | None = Options(out_cap=out_cap)
+    calls: list[Call] = []
+    while options is not None:
+        answer = render(doc, options)
+        calls.append(Call(options, answer))
+        options = next_call(options, answer, doc.extracted)
+    return calls
+
+
+TokenCounter = Callable[[str], dict[str, int]]
+
+
+def runes_estimate(text: str) -> dict[str, int]:
+    """The counter that loads no vocabulary: the contract's estimate alone."""
+    return {"runes/4": estimated_tokens(len(text))}
+
+
+def describe_options(options: Options) -> str:
+    """The request as the agent writes it: `pages="12-40", grep="x"` or "(no options)"."""
+    parts = [f'pages="{options.pages}"'] if options.pages else []
+    if options.grep:
+        parts.append(f'grep="{options.grep}"')
+    return ", ".join(parts) or "(no options)"
+
+
+def pages_shown(first: int, last: int) -> str:
+    """The pages an answer holds (Rendered.first, .last): "-" for none, "7" or "7-9"."""
+    if first < 1:
+        return "-"
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
+    """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens."""
+    entries: list[dict[str, Any]] = []
+    for call in calls:
+        entries.append(
+            {
+                "pages": call.options.pages,
+                "grep": call.options.grep,
+                "first": call.answer.first,
+                "last": call.answer.last,
+                "map": call.answer.map,
+                "runes": len(call.answer.content),
+                "tokens": count(call.answer.content),
+                "note": call.answer.note,
+            }
+        )
+    return with_totals(entries)
+
+
+def with_totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """A walk report from its calls' entries: the entries, their runes and tokens added
+    up (`siftui walk --json`'s shape, for PDFs and Word documents alike)."""
+    totals: dict[str, int] = {}
+    for entry in entries:
+        for name, value in entry["tokens"].items():
+            totals[name] = totals.get(name, 0) + value
+    return {
+        "calls": entries,
+        "total_runes": sum(entry["runes"] for entry in entries),
+        "total_tokens": totals,
+    }
+
+
+def walk_text(report: dict[str, Any], out_cap: int) -> str:
+    """One line per call, then the totals: what `siftui walk` prints."""
+    lines = []
+    for number, entry in enumerate(report["calls"], 1):
+        options = describe_options(Options(pages=entry["pages"], grep=entry["grep"]))
+        shown = pages_shown(entry["first"], entry["last"])
+        kind = "map" if entry["map"] else "text"
+        tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
+        runes = f"{entry['runes']:>9,} runes"
+        lines.append(f"{number:>4}  {options:<22} {kind:<4}  pages {shown:<11} {runes}  {tokens}")
+    totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
+    lines.append(
+        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
+        f"{report['total_runes']:,} runes  {totals}"
+    )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,101 @@
+"""Following a Word document's answers as an agent would: the map, then every note.
+
+Pure: no I/O. An agent that reads the map and obeys every note makes exactly
+the calls :func:`walk_docx` returns, and sees every shown line once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.walk import TokenCounter, runes_estimate, with_totals
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import DocxOptions, Rendered, render_docx
+
+_ASK = re.compile(r'ask for range="(P[0-9]+\.\.P[0-9]+)"')
+
+
+def next_docx_call(options: DocxOptions, answer: Rendered, count: int) -> DocxOptions | None:
+    """The call that continues ``answer`` (same scope and OutCap), or None."""
+    found = _ASK.search(answer.note)
+    if found is not None:
+        return DocxOptions(range=found.group(1), scope=options.scope, out_cap=options.out_cap)
+    if answer.map and answer.last < count:
+        return DocxOptions(
+            range=f"P{answer.last + 1}..", scope=options.scope, out_cap=options.out_cap
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class DocxCall:
+    options: DocxOptions
+    answer: Rendered
+
+
+def walk_docx(doc: DocxDoc, out_cap: int, scope: str = "body") -> list[DocxCall]:
+    """Every call needed to read the story once: no options first, then the notes."""
+    options: DocxOptions | None = DocxOptions(scope=scope, out_cap=out_cap)
+    count = doc.stories[scope or "body"].count if (scope or "body") in doc.stories else 0
+    calls: list[DocxCall] = []
+    while options is not None:
+        answer = render_docx(doc, options)
+        calls.append(DocxCall(options, answer))
+        options = next_docx_call(options, answer, count)
+    return calls
+
+
+def describe_docx_options(options: DocxOptions) -> str:
+    """The request as the agent writes it: `range="P5..P9"` or "(no options)"."""
+    parts = [f'range="{options.range}"'] if options.range else []
+    if options.anchor:
+        parts.append(f'anchor="{options.anchor}", window={options.window}')
+    if options.grep:
+        parts.append(f'grep="{options.grep}"')
+    return ", ".join(parts) or "(no options)"
+
+
+def paragraphs_shown(first: int, last: int) -> str:
+    if first < 1:
+        return "-"
+    return f"P{first}" if first == last else f"P{first}..P{last}"
+
+
+def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate) -> dict[str, Any]:
+    """The walk as `siftui walk FILE.docx --json` prints it."""
+    entries: list[dict[str, Any]] = [
+        {
+            "range": call.options.range,
+            "scope": call.options.scope,
+            "first": call.answer.first,
+            "last": call.answer.last,
+            "map": call.answer.map,
+            "runes": len(call.answer.content),
+            "tokens": count(call.answer.content),
+            "note": call.answer.note,
+        }
+        for call in calls
+    ]
+    return with_totals(entries)
+
+
+def walk_docx_text(report: dict[str, Any], out_cap: int) -> str:
+    """One line per call, then the totals: what `siftui walk FILE.docx` prints."""
+    lines = []
+    for number, entry in enumerate(report["calls"], 1):
+        options = describe_docx_options(DocxOptions(range=entry["range"]))
+        shown = paragraphs_shown(entry["first"], entry["last"])
+        kind = "map" if entry["map"] else "text"
+        tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
+        runes = f"{entry['runes']:>9,} runes"
+        lines.append(
+            f"{number:>4}  {options:<22} {kind:<4}  paragraphs {shown:<13} {runes}  {tokens}"
+        )
+    totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
+    lines.append(
+        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
+        f"{report['total_runes']:,} runes  {totals}"
+    )
+    return "\n".join(lines) + "\n"

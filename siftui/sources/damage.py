@@ -1,0 +1,92 @@
+"""What MuPDF's failures mean, in words for users (the sources layer, beside extract.py).
+
+It reads open PyMuPDF documents and MuPDF's messages but never imports
+PyMuPDF itself: siftui.sources.extract hands it what it needs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from siftui.core.messages import one_line
+
+ATTACHMENTS_ONLY = (
+    "only its attachments are encrypted, and MuPDF cannot open such files without the password"
+)
+REPAIRED_NO_PAGES = "damaged or truncated: MuPDF repaired it and found no pages"
+
+_ERROR_CODE = re.compile(r"^code=-?[0-9]+: ")
+_FAILED_TO_OPEN = re.compile(r"^Failed to open file '.*' as type ([^ ]+?)\.?$", re.S)
+_MUPDF_ERROR = re.compile(r"^[a-z ]*error: ")
+
+
+def mupdf_reason(error: BaseException) -> str:
+    """MuPDF's message in one line, without its internal error code ("code=7: ")."""
+    return _ERROR_CODE.sub("", one_line(error)) or type(error).__name__
+
+
+def open_failure(error: BaseException, path: str | os.PathLike[str], noted: str) -> str:
+    """Why MuPDF could not open the file, without the path it echoes.
+
+    "Failed to open file '/x.pdf' as type pdf." becomes "MuPDF cannot open it as
+    a PDF", followed by the first error among ``noted`` (MuPDF's warnings while
+    it tried, one a line), which is its real reason: "cannot find version marker".
+    """
+    reason = mupdf_reason(error)
+    where = os.fspath(path)
+    failed = _FAILED_TO_OPEN.match(reason)
+    if failed is None:
+        return reason.replace(f"'{where}'", "the file")
+    kind = failed.group(1).upper()
+    said = f"MuPDF cannot open it as {'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
+    first = first_error(noted, where)
+    return f"{said}: {first}" if first else said
+
+
+def first_error(noted: str, path: str) -> str:
+    """The X of the first "... error: X" line of MuPDF's warnings (not naming ``path``), or ""."""
+    for line in noted.splitlines():
+        if _MUPDF_ERROR.match(line) and path not in line:
+            return " ".join(_MUPDF_ERROR.sub("", line).split())
+    return ""
+
+
+def repaired(document: Any) -> bool:
+    """True when MuPDF had to repair the PDF (its cross-reference table was broken)."""
+    try:
+        return bool(document.is_repaired)
+    except Exception:  # not a PDF (EPUB, XPS, ...): nothing was repaired
+        return False
+
+
+_NO_ENCRYPTION = {"", "/Identity", "/None"}
+
+
+def only_attachments_encrypted(document: Any) -> bool:
+    """True when the encryption dictionary encrypts embedded files and nothing else.
+
+    Streams and strings use /StmF and /StrF (absent: /Identity, no encryption);
+    embedded files use /EFF (absent: /StmF). A crypt filter named there
+    encrypts unless it is /Identity or its /CFM is /None. Read through
+    PyMuPDF's low-level xref access, which works before authentication.
+    """
+
+    def value(key: str) -> str:
+        kind, text = document.xref_get_key(-1, f"Encrypt/{key}")
+        return "" if kind == "null" else str(text)
+
+    def encrypts(name: str) -> bool:
+        if name in _NO_ENCRYPTION:
+            return False
+        return value(f"CF/{name.lstrip('/')}/CFM") not in _NO_ENCRYPTION
+
+    try:
+        if document.xref_get_key(-1, "Encrypt")[0] == "null":
+            return False
+        streams, strings = value("StmF"), value("StrF")
+        files = value("EFF") or streams
+        return not encrypts(streams) and not encrypts(strings) and encrypts(files)
+    except Exception:  # no trailer, a broken dictionary: say what MuPDF says
+        return False

@@ -1,0 +1,192 @@
+"""Hidden-text inspections cached on disk beside the extracted Docs (siftui.sources.cache).
+
+Same directory, same rules as the Doc cache: one entry per file version
+(the sha256 of its bytes) and options, keyed also by this format, siftui's
+and PyMuPDF's versions; written atomically; a bad entry is a miss; never for
+a document opened with a password; counted in the same size limit (entries
+end in ``.hidden``). An entry is zlib of one JSON object: the key, the page
+counts and the findings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import zlib
+from typing import Any
+
+from siftui import __version__
+from siftui.core.findings import Inspection, finding_from_json, finding_json
+from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity, file_sha256
+from siftui.sources.extract import check_file, pymupdf_version
+from siftui.sources.hidden.document import Progress, inspect_document
+
+FORMAT = 2  # 2: the detection changed (plain rectangles decided without a render)
+MAGIC = b"siftui hidden cache 2\n"
+SUFFIX = ".hidden"
+
+
+def hidden_key(sha256: str, max_pages: int | None) -> str:
+    parts = {
+        "what": "hidden",
+        "format": FORMAT,
+        "sha256": sha256,
+        "max_pages": max_pages,
+        "siftui": __version__,
+        "pymupdf": pymupdf_version(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def encode(inspection: Inspection, key: str) -> bytes:
+    body = {
+        "key": key,
+        "page_count": inspection.page_count,
+        "pages_inspected": inspection.pages_inspected,
+        "findings": [finding_json(finding) for finding in inspection.findings],
+    }
+    text = json.dumps(body, ensure_ascii=True, separators=(",", ":"))
+    return MAGIC + zlib.compress(text.encode("ascii"), 1)
+
+
+def decode(data: bytes, key: str) -> Inspection:
+    """The inspection of an entry; ValueError for anything but a whole entry of ``key``."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a siftui hidden-text entry")
+    try:
+        body: Any = json.loads(zlib.decompress(data[len(MAGIC) :]))
+    except zlib.error as error:
+        raise ValueError(str(error)) from None
+    if not isinstance(body, dict) or body.get("key") != key:
+        raise ValueError("another key")
+    page_count, inspected, findings = (
+        body.get(name) for name in ("page_count", "pages_inspected", "findings")
+    )
+    if not (isinstance(page_count, int) and isinstance(inspected, int)):
+        raise ValueError("bad page counts")
+    if not isinstance(findings, list):
+        raise ValueError("bad findings")
+    return Inspection(page_count, inspected, tuple(finding_from_json(f) for f in findings))
+
+
+def _entry(cache: DocCache, key: str) -> Any:
+    return cache.directory / f"{key}{SUFFIX}"
+
+
+def _get(cache: DocCache, key: str) -> Inspection | None:
+    where = _entry(cache, key)
+    try:
+        data = where.read_bytes()
+        inspection = decode(data, key)
+    except (OSError, ValueError):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(where)
+    return inspection
+
+
+def _put(cache: DocCache, key: str, inspection: Inspection) -> None:
+    if cache.max_bytes <= 0:
+        return
+    data = encode(inspection, key)
+    if len(data) > cache.max_bytes:
+        return
+    import tempfile
+
+    try:
+        cache.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, temporary = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=SUFFIX, dir=cache.directory)
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, _entry(cache, key))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return
+    cache.evict()
+
+
+def _skipping(key: str, skip: frozenset[int]) -> str:
+    """The entry of the findings without the pages in ``skip`` (not the whole document's)."""
+    if not skip:
+        return key
+    pages = ",".join(str(page) for page in sorted(skip))
+    return hashlib.sha256(f"{key} skip {pages}".encode()).hexdigest()
+
+
+def cached_inspect(
+    path: str | os.PathLike[str],
+    *,
+    password: str | None = None,
+    max_pages: int | None = None,
+    progress: Progress | None = None,
+    timeout: float | None = None,
+    use_cache: bool = True,
+    cache: DocCache | None = None,
+    skip: frozenset[int] = frozenset(),
+) -> Inspection:
+    """``inspect_document()`` through the disk cache: the same result, the same errors.
+
+    ``skip``: the pages extraction could not read, left out (see inspect_document)."""
+    if not use_cache or password is not None:
+        return inspect_document(
+            path,
+            password=password,
+            max_pages=max_pages,
+            progress=progress,
+            timeout=timeout,
+            skip=skip,
+        )
+    where = check_file(path)
+    store = DocCache.default() if cache is None else cache
+    try:
+        before = file_identity(where)
+        key = _skipping(hidden_key(file_sha256(where), max_pages), skip)
+    except OSError:
+        return inspect_document(
+            path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
+        )
+    found = _get(store, key)
+    if found is not None:
+        if progress is not None and found.pages_inspected:
+            progress(found.pages_inspected, found.pages_inspected)
+        return found
+    inspection = inspect_document(
+        path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
+    )
+    try:
+        unchanged = file_identity(where) == before
+    except OSError:
+        unchanged = False
+    if unchanged:  # written to while it was read: its hash may not be these findings'
+        _put(store, key, inspection)
+    return inspection
+
+
+def cached_inspect_bytes(
+    name: str | os.PathLike[str],
+    data: bytes,
+    *,
+    sha256: str | None = None,
+    timeout: float | None = None,
+    cache: DocCache | None = None,
+    skip: frozenset[int] = frozenset(),
+) -> Inspection:
+    """:func:`cached_inspect` for a file already read into ``data`` (``name`` only
+    names it): what the MCP server's worker inspects, from the very bytes it served.
+    ``skip``: the pages extraction could not read (a fact of these bytes), left out."""
+    store = DocCache.default() if cache is None else cache
+    key = _skipping(hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None), skip)
+    found = _get(store, key)
+    if found is not None:
+        return found
+    inspection = inspect_document(name, data=data, workers=1, timeout=timeout, skip=skip)
+    _put(store, key, inspection)
+    return inspection

@@ -1,0 +1,179 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
+"""Inspect a whole document for hidden text, in helper processes for long ones.
+
+The same approach as siftui.sources.extract: from ``PARALLEL_MIN_PAGES`` pages on,
+``workers - 1`` plain ``python -S -c`` helper processes (each opening the file
+itself) inspect chunks of pages beside this process, which takes chunks too;
+the findings are the same, in page order, whatever the split.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from siftui.core.findings import Finding, Inspection
+from siftui.core.messages import one_line, quoted
+from siftui.sources.extract import (
+    CHUNK_PAGES,
+    PARALLEL_MIN_PAGES,
+    NotReadable,
+    TimedOut,
+    default_workers,
+    open_document,
+)
+from siftui.sources.hidden.detect import inspect_page
+from siftui.sources.parallel import (
+    may_start_processes,
+    serve_chunks,
+    share_chunks,
+    start_helper_process,
+)
+
+Progress = Callable[[int, int], None]
+
+
+def inspect_document(
+    path: str | os.PathLike[str],
+    *,
+    password: str | None = None,
+    max_pages: int | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    timeout: float | None = None,
+    parallel_min_pages: int = PARALLEL_MIN_PAGES,
+    data: bytes | None = None,
+    skip: frozenset[int] = frozenset(),
+) -> Inspection:
+    """Every finding of pages 1..E (E = min(page count, max_pages)), in page order.
+
+    Errors are siftui.sources.extract's (one line each); ``timeout`` (seconds, for the
+    whole inspection) raises TimedOut. ``progress(done, total)`` is called here.
+    With ``data`` (the file's bytes, read by the caller) ``path`` only names the
+    document and no helper process is started (they would reopen ``path``).
+    Pages in ``skip`` (1-based: those extraction found unreadable, whose text is
+    empty) are not inspected, so that one damaged page costs its own findings only;
+    with ``skip``, no helper process is started either.
+    """
+    if max_pages is not None and max_pages < 0:
+        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    document = open_document(path, password, data=data)
+    try:
+        page_count = document.page_count
+        pages = page_count if max_pages is None else min(page_count, max_pages)
+        helpers = (default_workers() if workers is None else max(1, workers)) - 1
+        helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
+        found: list[list[Finding] | None] = [None] * pages
+        if data is not None or skip:
+            helpers = 0
+        if pages >= parallel_min_pages and helpers > 0 and may_start_processes():
+            _parallel(document, path, password, found, helpers, progress, deadline, timeout)
+        done = sum(1 for page in found if page is not None)
+        for number in range(pages):  # serial, or what the helpers left
+            if found[number] is None and number + 1 in skip:
+                found[number] = []
+                done += 1
+            if found[number] is None:
+                _check_deadline(path, deadline, timeout)
+                found[number] = _inspect(document, number, path)
+                done += 1
+                if progress is not None:
+                    progress(done, pages)
+    finally:
+        document.close()
+    findings = tuple(finding for page in found for finding in page or ())
+    return Inspection(page_count=page_count, pages_inspected=pages, findings=findings)
+
+
+def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> list[Finding]:
+    # A page's text trace is tens of thousands of small tuples without cycles:
+    # the cyclic garbage collector, run again and again while they are made,
+    # costs ~10% and finds nothing. It is paused for one page at a time only.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return inspect_page(document[number], number + 1)
+    except Exception as error:  # a damaged page: say which one, in one line
+        raise NotReadable(
+            f"{quoted(path)}: page {number + 1} cannot be inspected ({one_line(error)})"
+        ) from None
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check_deadline(
+    path: str | os.PathLike[str], deadline: float | None, timeout: float | None
+) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimedOut(f"{quoted(path)}: inspection took longer than {timeout:g} s; stopped")
+
+
+_HELPER_CODE = (
+    "import sys; from siftui.sources.hidden.document import _helper_main; "
+    "_helper_main(int(sys.argv[1]))"
+)
+
+
+def _start_helper() -> tuple[Any, Any]:
+    """A hidden-text helper (:func:`_helper_main`) and a connection to it."""
+    return start_helper_process(_HELPER_CODE)
+
+
+def _helper_main(fd: int) -> None:
+    """A hidden-text helper: each chunk's findings (see siftui.sources.parallel.serve_chunks)."""
+
+    def chunk(document: Any, path: str, start: int, end: int) -> tuple[Any, ...]:
+        return ([_inspect(document, number, path) for number in range(start, end)],)
+
+    serve_chunks(fd, chunk)
+
+
+def _parallel(
+    document: Any,
+    path: str | os.PathLike[str],
+    password: str | None,
+    found: list[list[Finding] | None],
+    helpers: int,
+    progress: Progress | None,
+    deadline: float | None,
+    timeout: float | None,
+) -> None:
+    """Fill ``found`` with this process and ``helpers`` helpers sharing the pages
+    (siftui.sources.parallel.share_chunks, extraction's scheduler). A chunk a helper did
+    not send back stays None (done by the caller)."""
+    pages = len(found)
+    done = 0
+
+    def tick(count: int) -> None:
+        nonlocal done
+        done += count
+        if progress is not None:
+            progress(done, pages)
+
+    def work(number: int) -> None:
+        found[number] = _inspect(document, number, path)
+        tick(1)
+
+    def received(start: int, rest: tuple[Any, ...]) -> None:
+        (chunk,) = rest
+        found[start : start + len(chunk)] = chunk
+        tick(len(chunk))
+
+    share_chunks(
+        _start_helper,
+        (os.fspath(path), password, pages),
+        pages,
+        helpers,
+        work=work,
+        received=received,
+        failure=lambda message: NotReadable(message[2]),
+        check=lambda: _check_deadline(path, deadline, timeout),
+        deadline=deadline,
+    )

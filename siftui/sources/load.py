@@ -1,0 +1,187 @@
+"""Open what the user named: a document (through extract) or a saved Doc JSON."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from siftui import __version__
+from siftui.core.doc import Doc
+from siftui.core.docjson import BadDocJson, from_json, from_json_object, to_json
+from siftui.core.messages import file_error, quoted
+from siftui.core.unreadable import Extraction, from_records, to_records
+from siftui.sources.cache import cached_extract_report, file_sha256
+from siftui.sources.extract import ExtractError, Progress, check_file, pymupdf_version
+from siftui.sources.word.kind import is_docx
+
+JSON_SNIFF_BYTES = 64
+WORD_ELSEWHERE = (
+    "a Word document, not read as a PDF: `siftui render FILE.docx` prints what an "
+    "agent receives (read_docx over MCP)"
+)
+
+
+class LoadError(Exception):
+    """The file cannot be turned into a Doc; ``str(error)`` is one line for users.
+
+    ``reason`` is the extraction error's type when there was one (the TUI asks
+    for a password on :class:`siftui.sources.extract.NeedsPassword`).
+    """
+
+    def __init__(self, message: str, reason: type[Exception] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def is_doc_json(path: str | os.PathLike[str]) -> bool:
+    """True when the file is meant as JSON: a ``.json`` name or a leading ``{``.
+
+    Leading white space (and a UTF-8 byte order mark) is skipped however long it
+    is; no document format PyMuPDF opens starts with ``{``.
+    """
+    if Path(path).suffix.lower() == ".json":
+        return True
+    with open(path, "rb") as handle:
+        head = handle.read(JSON_SNIFF_BYTES)
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
+        while head and not head.lstrip(b" \t\r\n"):
+            head = handle.read(JSON_SNIFF_BYTES)
+    return head.lstrip(b" \t\r\n").startswith(b"{")
+
+
+def is_doc_json_bytes(name: str | os.PathLike[str], data: bytes) -> bool:
+    """:func:`is_doc_json` for a file already read into ``data`` (``name`` only names it)."""
+    if Path(name).suffix.lower() == ".json":
+        return True
+    return data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")
+
+
+def doc_json_from_bytes(name: str | os.PathLike[str], data: bytes) -> Doc:
+    """:func:`read_doc_json` for a file already read into ``data``."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        return from_json(text)
+    except BadDocJson as error:
+        raise LoadError(f"{quoted(name)}: {error}") from None
+
+
+def read_doc_json(path: str | os.PathLike[str]) -> Doc:
+    return read_doc_json_report(path).doc
+
+
+def read_doc_json_report(path: str | os.PathLike[str]) -> Extraction:
+    """A Doc JSON file's Doc, with the unreadable pages its "source" key records
+    (as `siftui extract` writes them; none when the key is missing or malformed)."""
+    try:
+        # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise LoadError(f"{quoted(path)}: not a Doc JSON file (not UTF-8 text)") from None
+    try:
+        doc, data = from_json_object(text)
+    except BadDocJson as error:
+        raise LoadError(f"{quoted(path)}: {error}") from None
+    source = data.get("source")
+    records = source.get(UNREADABLE_KEY) if isinstance(source, dict) else None
+    return Extraction(doc, from_records(records, len(doc.pages)) or ())
+
+
+UNREADABLE_KEY = "unreadable_pages"
+"""The key of the Doc JSON's source info that lists the pages that could not be read."""
+
+
+def load_doc(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    use_cache: bool = True,
+    ocr: bool = False,
+    progress: Progress | None = None,
+) -> Doc:
+    """A Doc JSON as it is, or a document extracted through the disk cache
+    (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it).
+    ``progress(done, total)`` is called as pages are extracted."""
+    return load_doc_report(
+        path,
+        max_pages=max_pages,
+        password=password,
+        use_cache=use_cache,
+        ocr=ocr,
+        progress=progress,
+    ).doc
+
+
+def load_doc_report(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    use_cache: bool = True,
+    ocr: bool = False,
+    progress: Progress | None = None,
+) -> Extraction:
+    """What :func:`load_doc` loads, with the pages that could not be read.
+
+    A Word document is refused: MuPDF opens some, but its text is not the
+    projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
+    try:
+        check_file(path)
+        if is_docx(os.fspath(path)):
+            raise LoadError(f"{quoted(path)}: {WORD_ELSEWHERE}")
+        if is_doc_json(path):
+            found = read_doc_json_report(path)
+            return found if max_pages is None else found.first_pages(max_pages)
+        return cached_extract_report(
+            path,
+            max_pages=max_pages,
+            password=password,
+            use_cache=use_cache,
+            ocr=ocr,
+            progress=progress,
+        )
+    except ExtractError as error:
+        raise LoadError(str(error), type(error)) from None
+    except OSError as error:
+        raise LoadError(file_error(path, error)) from None
+
+
+def source_info(path: str | os.PathLike[str], found: Extraction | None = None) -> dict[str, Any]:
+    """The Doc JSON's "source": the file, the extractor, and the pages it could not read."""
+    return {
+        "path": str(path),
+        "size": os.path.getsize(path),
+        "sha256": file_sha256(path),
+        "extractor": f"siftui {__version__}, PyMuPDF {pymupdf_version()}",
+        UNREADABLE_KEY: to_records(found.unreadable if found is not None else ()),
+    }
+
+
+def load_source(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    password: str | None = None,
+    use_cache: bool = True,
+    ocr: bool = False,
+) -> str:
+    """The Doc JSON of a document, with a "source" key describing the file."""
+    try:
+        check_file(path)
+        if is_doc_json(path):
+            raise LoadError(
+                f"{quoted(path)}: already a Doc JSON file; use siftui render to read it"
+            )
+        found = cached_extract_report(
+            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+        )
+        return to_json(found.doc, source_info(path, found))
+    except ExtractError as error:
+        raise LoadError(str(error)) from None
+    except OSError as error:
+        raise LoadError(file_error(path, error)) from None

@@ -1,0 +1,311 @@
+"""The MCP server's call log: one JSON object per call (read_pdf, read_docx), one a line.
+
+A line records what the agent asked and exactly what it got back::
+
+    {"time": "2025-01-31T12:00:00.123456Z", "requested": "thesis.pdf",
+     "path": "/data/pdfs/thesis.pdf", "sha256": "9a1f...", "options":
+     {"pages": "12-40", "grep": ""}, "out_cap": 20000, "duration_ms": 812.5,
+     "error": false, "content": "--- page 12 ---...", "map": false, "first": 12,
+     "last": 15, "grep_hits": 0, "note": "cut at page 15; ask for pages=\\"16-40\\""}
+
+A failed call has ``"error": true`` and ``"message"`` (the one-line error the
+agent saw) instead of the answer's fields; ``sha256`` is null when the file was
+never read. ``path`` is the real path the server resolved (the name as the agent
+gave it when it could not be resolved). Readers ignore extra keys.
+
+A call of another tool than read_pdf has ``"tool"``; read_docx's ``options`` are
+``{"range", "anchor", "window", "grep", "scope"}`` (``window`` null when not
+given). A PDF served has ``"unreadable"`` (its pages that could not be read, as
+``[{"page": 2, "reason": "..."}]``) and ``"hidden"`` (its hidden-text findings:
+``{"findings": N, "kinds": {kind: count}, "pages": [...], "alarm_pages": [...]}``,
+or ``{"error": "..."}`` when the inspection failed); an answer that carried the
+--warn-hidden line has ``"warning"``; a Word document the reader could not read
+exactly has ``"reader_notes"`` (what `siftui render` prints as notes on stderr).
+Older logs without these keys read as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from siftui.core.messages import quoted
+from siftui.core.render import Options, Rendered
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.render import DocxOptions
+from siftui.sources.log.fields import (
+    DocxArgs,
+    HiddenSummary,
+    docx_args_of,
+    docx_options,
+    docx_options_dict,
+    hidden_dict,
+    hidden_of,
+    unreadable_list,
+    unreadable_of,
+)
+from siftui.sources.output import encode_utf8
+
+
+class LogError(Exception):
+    """A call log that cannot be read; ``str(error)`` is one line naming the line."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    time: str  # ISO 8601, UTC
+    requested: str  # the path argument as the agent gave it
+    path: str  # the real path opened (or ``requested`` if it was never resolved)
+    sha256: str | None  # of the file's bytes; None when the file was not read
+    pages: str
+    grep: str
+    out_cap: int
+    duration_ms: float
+    rendered: Rendered | None  # what the agent received; None for a failed call
+    message: str = ""  # the error the agent received, for a failed call
+    tool: str = "read_pdf"  # the tool the agent called ("" when the request was unreadable)
+    docx: DocxArgs | None = None  # read_docx's other options
+    unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
+    hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
+    warning: str = ""  # the --warn-hidden line the agent received
+    reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
+
+    @property
+    def error(self) -> bool:
+        return self.rendered is None
+
+    @property
+    def options(self) -> Options:
+        return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap)
+
+    @property
+    def call_options(self) -> Options | DocxOptions:
+        """The options of the call as the tool read them: read_docx's for a Word call."""
+        if self.docx is None:
+            return self.options
+        return docx_options(self.docx, self.grep, self.out_cap)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "time": entry.time,
+        "requested": entry.requested,
+        "path": entry.path,
+        "sha256": entry.sha256,
+        "options": (
+            {"pages": entry.pages, "grep": entry.grep}
+            if entry.docx is None
+            else docx_options_dict(entry.docx, entry.grep)
+        ),
+        "out_cap": entry.out_cap,
+        "duration_ms": entry.duration_ms,
+        "error": entry.rendered is None,
+    }
+    if entry.tool != "read_pdf":
+        data["tool"] = entry.tool
+    if entry.rendered is None:
+        data["message"] = entry.message
+    else:
+        answer = entry.rendered
+        data.update(
+            content=answer.content,
+            map=answer.map,
+            first=answer.first,
+            last=answer.last,
+            grep_hits=answer.grep_hits,
+            note=answer.note,
+        )
+        if entry.warning:
+            data["warning"] = entry.warning
+    if entry.unreadable is not None:
+        data["unreadable"] = unreadable_list(entry.unreadable)
+    if entry.hidden is not None:
+        data["hidden"] = hidden_dict(entry.hidden)
+    if entry.reader_notes:
+        data["reader_notes"] = list(entry.reader_notes)
+    return data
+
+
+def entry_to_line(entry: LogEntry) -> str:
+    """One JSON Lines line (with its newline); never holds a raw newline inside."""
+    return json.dumps(entry_to_dict(entry), ensure_ascii=False) + "\n"
+
+
+class CallLog:
+    """Appends entries to a JSON Lines file, one ``write()`` a line; thread-safe.
+
+    The file is created readable by its owner only (it holds document text).
+    A line that cannot be written (a full disk) costs that line, never the
+    call: the first failure is reported once on stderr, later ones silently,
+    and the next line that gets through starts on a fresh line, so a torn
+    line stays one bad line that readers skip.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK
+        # O_NONBLOCK: a FIFO nobody reads is an error now, not a server stuck at start.
+        self._fd = os.open(self.path, flags, 0o600)
+        os.set_blocking(self._fd, True)
+        self._torn = False
+        self.failures = 0
+
+    def append(self, entry: LogEntry) -> None:
+        data = encode_utf8(entry_to_line(entry))
+        with self._lock:
+            if self._fd < 0:
+                return
+            if self._torn:
+                data = b"\n" + data
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(self._fd, view)
+                    self._torn = True
+                    view = view[written:]
+                self._torn = False
+            except OSError as error:
+                self.failures += 1
+                if self.failures == 1:
+                    print(
+                        f"siftui mcp: cannot write the call log {quoted(self.path)}: "
+                        f"{error.strerror or error}; serving on without it",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+
+
+def _fail(where: str, line: int, reason: str) -> LogError:
+    return LogError(f"{where}: line {line}: {reason}")
+
+
+def _take(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    if key not in data:
+        raise ValueError(f'key "{key}": missing')
+    value = data[key]
+    # JSON true/false are Python bools, and bool is a subclass of int: keep them apart.
+    if kind is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if not ok:
+        raise ValueError(f'key "{key}": expected {what}')
+    return value
+
+
+def entry_from_dict(data: Any) -> LogEntry:
+    """A :class:`LogEntry` from one parsed line; ValueError names the first wrong key."""
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    options = _take(data, "options", dict, "an object")
+    pages = _take(options, "pages", str, "a string") if "pages" in options else ""
+    grep = _take(options, "grep", str, "a string") if "grep" in options else ""
+    sha = data.get("sha256")
+    if sha is not None and not isinstance(sha, str):
+        raise ValueError('key "sha256": expected a string or null')
+    failed = _take(data, "error", bool, "true or false")
+    rendered: Rendered | None = None
+    message = ""
+    if failed:
+        message = _take(data, "message", str, "a string")
+    else:
+        rendered = Rendered(
+            content=_take(data, "content", str, "a string"),
+            map=_take(data, "map", bool, "true or false"),
+            first=_take(data, "first", int, "a whole number"),
+            last=_take(data, "last", int, "a whole number"),
+            grep_hits=_take(data, "grep_hits", int, "a whole number"),
+            note=_take(data, "note", str, "a string"),
+        )
+    path = _take(data, "path", str, "a string")
+    tool = data["tool"] if isinstance(data.get("tool"), str) else "read_pdf"
+    warning = data.get("warning", "")
+    if not isinstance(warning, str):
+        raise ValueError('key "warning": expected a string')
+    notes = data.get("reader_notes", [])
+    if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
+        raise ValueError('key "reader_notes": expected a list of strings')
+    return LogEntry(
+        time=_take(data, "time", str, "a string"),
+        requested=data["requested"] if isinstance(data.get("requested"), str) else path,
+        path=path,
+        sha256=sha,
+        pages=pages,
+        grep=grep,
+        out_cap=_take(data, "out_cap", int, "a whole number"),
+        duration_ms=float(_take(data, "duration_ms", float, "a number")),
+        rendered=rendered,
+        message=message,
+        tool=tool,
+        docx=docx_args_of(options) if tool == "read_docx" else None,
+        unreadable=unreadable_of(data["unreadable"]) if "unreadable" in data else None,
+        hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
+        warning=warning,
+        reader_notes=tuple(notes),
+    )
+
+
+def read_log(path: str | os.PathLike[str]) -> list[LogEntry]:
+    """Every entry of a call log, in order. Empty lines are skipped.
+
+    Raises :class:`LogError` with a one-line message (naming the line number for
+    a malformed line) when the file cannot be read or a line is not an entry.
+    """
+    entries, skipped = read_log_skipping(path)
+    if skipped:
+        raise LogError(skipped[0])
+    return entries
+
+
+def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], list[str]]:
+    """The entries of a call log, and one line per line that is not an entry (a torn
+    line from a full disk, say), naming it: those are skipped, not fatal.
+
+    Raises :class:`LogError` only when the file cannot be read at all.
+    """
+    where = quoted(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise LogError(f"{where}: {error.strerror or error}") from None
+    entries: list[LogEntry] = []
+    skipped: list[str] = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            entries.append(_entry_of(line))
+        except ValueError as error:
+            skipped.append(str(_fail(where, number, str(error))))
+    return entries, skipped
+
+
+def _entry_of(line: bytes) -> LogEntry:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+    return entry_from_dict(data)

@@ -1,0 +1,139 @@
+"""The call log's fields beyond a read_pdf answer: read_docx's options, the pages that
+could not be read, and the hidden-text findings of the document served.
+
+Pure values and their JSON form (written by siftui.sources.log.calllog, read back by
+its ``read_log``, which names the first wrong key with ValueError).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.findings import KINDS, Inspection, pages_with, summary
+from siftui.core.unreadable import UnreadablePage, to_records
+from siftui.core.word.render import DEFAULT_WINDOW, DocxOptions
+
+
+@dataclass(frozen=True)
+class DocxArgs:
+    """What a read_docx call asked besides its path and grep."""
+
+    range: str = ""
+    anchor: str = ""
+    window: int | None = None  # None: not given (the default window)
+    scope: str = ""
+
+
+@dataclass(frozen=True)
+class HiddenSummary:
+    """The hidden-text findings of a document served: how many of each kind, the pages
+    holding any finding and those holding an alarm (every kind but ocr_layer); or,
+    when the inspection failed, ``error``."""
+
+    kinds: tuple[tuple[str, int], ...] = ()
+    pages: tuple[int, ...] = ()
+    alarm_pages: tuple[int, ...] = ()
+    error: str = ""
+
+    @classmethod
+    def of(cls, inspection: Inspection | None, error: str = "") -> HiddenSummary:
+        if inspection is None:
+            return cls(error=error or "not inspected")
+        findings = inspection.findings
+        return cls(
+            kinds=tuple(summary(findings).items()),
+            pages=tuple(pages_with(findings, alarms_only=False)),
+            alarm_pages=tuple(pages_with(findings)),
+        )
+
+
+def docx_options_dict(args: DocxArgs, grep: str) -> dict[str, Any]:
+    return {
+        "range": args.range,
+        "anchor": args.anchor,
+        "window": args.window,
+        "grep": grep,
+        "scope": args.scope,
+    }
+
+
+def docx_args_of(options: dict[str, Any]) -> DocxArgs:
+    """read_docx's options read back (each optional); ValueError names a wrong key."""
+    texts = {}
+    for key in ("range", "anchor", "scope"):
+        value = options.get(key, "")
+        if not isinstance(value, str):
+            raise ValueError(f'key "{key}": expected a string')
+        texts[key] = value
+    window = options.get("window")
+    if window is not None and (isinstance(window, bool) or not isinstance(window, int)):
+        raise ValueError('key "window": expected a whole number or null')
+    return DocxArgs(texts["range"], texts["anchor"], window, texts["scope"])
+
+
+def unreadable_of(records: Any) -> tuple[UnreadablePage, ...]:
+    """The "unreadable" key read back: [{"page": 2, "reason": "..."}, ...]."""
+    if not isinstance(records, list):
+        raise ValueError('key "unreadable": expected a list')
+    found = []
+    for record in records:
+        page = record.get("page") if isinstance(record, dict) else None
+        reason = record.get("reason") if isinstance(record, dict) else None
+        if isinstance(page, bool) or not isinstance(page, int) or not isinstance(reason, str):
+            raise ValueError('key "unreadable": expected [{"page": N, "reason": "..."}]')
+        found.append(UnreadablePage(page, reason))
+    return tuple(found)
+
+
+def unreadable_list(unreadable: tuple[UnreadablePage, ...]) -> list[dict[str, Any]]:
+    return to_records(unreadable)
+
+
+def hidden_dict(hidden: HiddenSummary) -> dict[str, Any]:
+    if hidden.error:
+        return {"error": hidden.error}
+    return {
+        "findings": sum(count for _, count in hidden.kinds),
+        "kinds": dict(hidden.kinds),
+        "pages": list(hidden.pages),
+        "alarm_pages": list(hidden.alarm_pages),
+    }
+
+
+def _pages(data: dict[str, Any], key: str) -> tuple[int, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(
+        isinstance(page, int) and not isinstance(page, bool) for page in value
+    ):
+        raise ValueError(f'key "hidden": "{key}" must be a list of page numbers')
+    return tuple(value)
+
+
+def hidden_of(data: Any) -> HiddenSummary:
+    """The "hidden" key read back."""
+    if not isinstance(data, dict):
+        raise ValueError('key "hidden": expected an object')
+    if "error" in data:
+        if not isinstance(data["error"], str):
+            raise ValueError('key "hidden": "error" must be a string')
+        return HiddenSummary(error=data["error"])
+    kinds = data.get("kinds", {})
+    if not isinstance(kinds, dict) or not all(
+        isinstance(count, int) and not isinstance(count, bool) for count in kinds.values()
+    ):
+        raise ValueError('key "hidden": "kinds" must map kinds to counts')
+    order = {kind: at for at, kind in enumerate(KINDS)}
+    ordered = sorted(kinds.items(), key=lambda item: order.get(item[0], len(order)))
+    return HiddenSummary(tuple(ordered), _pages(data, "pages"), _pages(data, "alarm_pages"))
+
+
+def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
+    return DocxOptions(
+        range=args.range,
+        anchor=args.anchor,
+        window=DEFAULT_WINDOW if args.window is None else args.window,
+        grep=grep,
+        scope=args.scope or "body",
+        out_cap=out_cap,
+    )

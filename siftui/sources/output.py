@@ -1,0 +1,105 @@
+"""How an answer leaves siftui: UTF-8 bytes, JSON, files that are never clobbered."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from siftui.core.messages import encode_utf8
+from siftui.core.render import Rendered
+
+__all__ = ["encode_utf8"]  # where the surfaces have always found it
+
+
+def rendered_json(answer: Rendered) -> str:
+    """The answer as `siftui render --json` prints it and the TUI's `j` copies it."""
+    return json.dumps(
+        {
+            "content": answer.content,
+            "map": answer.map,
+            "first": answer.first,
+            "last": answer.last,
+            "grep_hits": answer.grep_hits,
+            "note": answer.note,
+        },
+        ensure_ascii=False,
+    )
+
+
+def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+    """Raise the OSError :func:`write_new_file` would raise before any data is made."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    if not overwrite and (target.exists() or target.is_symlink()):
+        raise FileExistsError(errno.EEXIST, "exists already; use --force to overwrite", str(target))
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
+
+
+def _umask() -> int:
+    # os.umask() can only be read by setting it, which races with other threads;
+    # Linux shows it in /proc, elsewhere the set-and-restore is the only way.
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> None:
+    """Write ``data`` atomically; an existing file is kept unless ``overwrite``.
+
+    The bytes go to a temporary file beside the target first, so a crash or a
+    full disk never leaves a half-written file under the user's name.
+    """
+    target = Path(path)
+    check_new_file(target, overwrite=overwrite)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            # mkstemp makes the file private (0600); a new output file gets the
+            # permissions any other new file would get (0666 minus the umask).
+            os.fchmod(stream.fileno(), 0o666 & ~_umask())
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            # link() refuses an existing name, so a file that appeared meanwhile survives.
+            try:
+                os.link(temporary, target)
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                _write_exclusive(target, data)  # a file system without hard links
+            os.unlink(temporary)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}
+
+
+def _write_exclusive(target: Path, data: bytes) -> None:
+    """Create ``target`` (never an existing one) and write ``data`` to it."""
+    handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        os.unlink(target)
+        raise

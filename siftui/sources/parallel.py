@@ -1,0 +1,303 @@
+"""Parallel extraction: helper processes that each open the file and extract chunks of pages.
+
+The scheduler (:func:`share_chunks`, this process) and the helper's loop
+(:func:`serve_chunks`) also serve the hidden-text inspection (siftui.sources.hidden.document),
+whose chunks carry findings instead of texts.
+
+The protocol, between this process and a helper, over a socket pair:
+to the helper (path, password, extracted) and then chunk starts (negative: stop);
+from the helper ("ready",), ("pages", start, texts, failed) per chunk, or ("error", kind, message),
+where ``failed`` lists (page, reason) for the chunk's pages MuPDF could not read (their text is "").
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from siftui.core.messages import one_line, quoted
+from siftui.sources.extract import (
+    CHUNK_PAGES,
+    ExtractError,
+    NeedsPassword,
+    NoPages,
+    NotAFile,
+    NotFound,
+    NotReadable,
+    Progress,
+    WrongPassword,
+    _check_deadline,
+    open_document,
+    read_page,
+)
+
+
+def may_start_processes() -> bool:
+    # A daemonic multiprocessing process may not have children;
+    # it is bounded by its parent already: stay in one process there.
+    import multiprocessing
+
+    return not multiprocessing.current_process().daemon
+
+
+_HELPER_CODE = (
+    "import sys; from siftui.sources.parallel import helper_main; helper_main(int(sys.argv[1]))"
+)
+
+
+def start_helper_process(code: str) -> tuple[Any, Any]:
+    """A helper process running ``code`` (its argv[1]: the descriptor of its end of
+    the connection) and this process's end of that two-way connection.
+
+    A plain ``python -c`` child, not a multiprocessing one: it never imports
+    the caller's ``__main__`` again (an unguarded script would run twice), it
+    is safe to start from a threaded parent (nothing is forked), and its
+    stdout and stderr are /dev/null (the parent's stdout may be an MCP wire).
+    """
+    import socket
+    import subprocess
+    import sys
+    from multiprocessing.connection import Connection
+
+    parent, child = socket.socketpair()
+    environment = dict(os.environ)
+    # The parent's import path, siftui's own directory first, given whole: with
+    # -S the helper skips site (its .pth files cost ~0.08 s of a ~0.3 s start).
+    here = str(Path(__file__).resolve().parents[2])
+    environment["PYTHONPATH"] = os.pathsep.join(
+        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
+    )
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-S", "-c", code, str(child.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(child.fileno(),),
+            env=environment,
+        )
+    except BaseException:
+        parent.close()
+        raise
+    finally:
+        child.close()
+    return process, Connection(parent.detach())
+
+
+def _start_helper() -> tuple[Any, Any]:
+    """An extraction helper (:func:`helper_main`) and a connection to it."""
+    return start_helper_process(_HELPER_CODE)
+
+
+def helper_main(fd: int) -> None:
+    """An extraction helper: each chunk's texts and the pages it could not read
+    (see :func:`serve_chunks`)."""
+
+    def chunk(document: Any, path: str, start: int, end: int) -> tuple[Any, ...]:
+        texts: list[str] = []
+        failed: list[tuple[int, str]] = []
+        for number in range(start, end):
+            text, reason = read_page(document, number)
+            texts.append(text)
+            if reason is not None:
+                failed.append((number + 1, reason))
+        return texts, failed
+
+    serve_chunks(fd, chunk)
+
+
+def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]) -> None:
+    """The helper side of :func:`share_chunks`: open the file, then answer each chunk.
+
+    From the parent: (path, password, pages), then chunk starts; a negative start
+    means stop. To the parent: ("ready",), then ("pages", start, *chunk(document,
+    path, start, end)) per chunk, or ("error", kind, message) with the name of the
+    ExtractError (a MuPDF surprise is a NotReadable, still one line).
+    """
+    from multiprocessing.connection import Connection
+
+    conn = Connection(fd)
+    path = "?"
+    try:
+        path, password, pages = conn.recv()
+        document = open_document(path, password)
+        conn.send(("ready",))
+        while (start := conn.recv()) >= 0:
+            conn.send(
+                ("pages", start, *chunk(document, path, start, min(start + CHUNK_PAGES, pages)))
+            )
+        document.close()
+    except ExtractError as error:
+        conn.send(("error", type(error).__name__, str(error)))
+    except (EOFError, OSError):  # the parent is gone or has what it needs
+        pass
+    except Exception as error:  # a MuPDF surprise: still one line
+        conn.send(("error", "NotReadable", f"{quoted(path)}: {one_line(error)}"))
+    finally:
+        conn.close()
+
+
+_ERRORS: dict[str, type[ExtractError]] = {
+    kind.__name__: kind
+    for kind in (NotFound, NotAFile, NotReadable, NeedsPassword, WrongPassword, NoPages)
+}
+
+
+class _Helper:
+    def __init__(self, process: Any, conn: Any) -> None:
+        self.process = process
+        self.conn = conn
+        self.chunks: set[int] = set()  # handed out, not back yet
+
+
+def share_chunks(
+    start_helper: Callable[[], tuple[Any, Any]],
+    opening: tuple[Any, ...],
+    pages: int,
+    helpers: int,
+    *,
+    work: Callable[[int], None],
+    received: Callable[[int, tuple[Any, ...]], None],
+    failure: Callable[[tuple[Any, ...]], Exception],
+    check: Callable[[], None],
+    deadline: float | None,
+) -> None:
+    """This process and ``helpers`` helper processes (each from ``start_helper()``) share
+    pages 0..pages-1 in chunks of CHUNK_PAGES; the one scheduler of extraction and
+    of the hidden-text inspection.
+
+    This process starts at once, taking chunks from the front and calling
+    ``work(number)`` per page; a helper is sent ``opening`` and, once it has opened
+    the file (~0.3 s) and said ("ready",), gets the next two chunks (so it never
+    waits for an answer while this process is busy with a page) and one more for
+    each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
+    This process looks for helpers' messages after every page. An ("error", ...)
+    message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
+    a helper did not send back (it died) is left to the caller.
+    """
+    from multiprocessing.connection import wait
+
+    claimed = 0
+    started: list[_Helper] = []
+    running: list[_Helper] = []
+
+    def claim() -> int:
+        nonlocal claimed
+        start, claimed = claimed, claimed + CHUNK_PAGES
+        return start if start < pages else -1
+
+    def hand_out(helper: _Helper) -> None:
+        start = claim()
+        helper.conn.send(start)
+        if start >= 0:
+            helper.chunks.add(start)
+
+    def stop(helper: _Helper) -> None:
+        running.remove(helper)
+        helper.conn.close()
+
+    def receive(ready: list[Any]) -> None:
+        for helper in [h for h in running if h.conn in ready]:
+            try:
+                message = helper.conn.recv()
+                if message[0] == "error":
+                    raise failure(message)
+                if message[0] == "pages":
+                    received(message[1], message[2:])
+                    helper.chunks.discard(message[1])
+                    hand_out(helper)
+                else:  # ready
+                    hand_out(helper)
+                    hand_out(helper)
+            except (EOFError, OSError):  # it died: its chunks are left to the caller
+                stop(helper)
+                continue
+            if claimed >= pages and not helper.chunks:
+                stop(helper)
+
+    try:
+        for _ in range(helpers):
+            helper = _Helper(*start_helper())
+            started.append(helper)
+            running.append(helper)
+            helper.conn.send(opening)
+        while (start := claim()) >= 0:
+            for number in range(start, min(start + CHUNK_PAGES, pages)):
+                check()
+                work(number)
+                if running:
+                    receive(wait([h.conn for h in running], 0))
+        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
+            stop(helper)
+        while running:
+            check()
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            receive(wait([h.conn for h in running], left))
+    finally:
+        for helper in started:
+            helper.conn.close()
+            if helper.process.poll() is None:
+                helper.process.kill()
+            helper.process.wait()
+
+
+def extract_parallel(
+    document: Any,
+    path: str | os.PathLike[str],
+    password: str | None,
+    extracted: int,
+    helpers: int,
+    progress: Progress | None,
+    deadline: float | None,
+    timeout: float | None,
+) -> tuple[list[str], dict[int, str]]:
+    """This process and ``helpers`` helper processes extract chunks of pages:
+    the texts, and why each page that could not be read (1-based) could not.
+
+    This process starts at once, taking chunks from the front; a helper, once
+    it has opened the file (~0.3 s), gets the next two chunks (so it never
+    waits for an answer) and one more for each it sends back. Chunks a helper
+    could not finish (it died) are done here at the end.
+    """
+    texts: list[str | None] = [None] * extracted
+    failed: dict[int, str] = {}
+    done = 0
+
+    def read(number: int) -> None:
+        nonlocal done
+        text, reason = read_page(document, number)
+        if reason is not None:
+            failed[number + 1] = reason
+        texts[number] = text
+        done += 1
+        if progress is not None:
+            progress(done, extracted)
+
+    def received(start: int, rest: tuple[Any, ...]) -> None:
+        nonlocal done
+        payload, unread = rest
+        texts[start : start + len(payload)] = payload
+        failed.update(unread)
+        done += len(payload)
+        if progress is not None:
+            progress(done, extracted)
+
+    share_chunks(
+        _start_helper,
+        (os.fspath(path), password, extracted),
+        extracted,
+        helpers,
+        work=read,
+        received=received,
+        failure=lambda message: _ERRORS.get(message[1], NotReadable)(message[2]),
+        check=lambda: _check_deadline(path, deadline, timeout),
+        deadline=deadline,
+    )
+    for number, text in enumerate(texts):  # what a helper that died left
+        if text is None:
+            _check_deadline(path, deadline, timeout)
+            read(number)
+    return [text for text in texts if text is not None], failed
