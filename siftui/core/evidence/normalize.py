@@ -5,10 +5,11 @@ spaces, ``"\\n"`` and optional spaces is removed with them; every other code
 point becomes ``NFKC(c).casefold()``; then each run of white space becomes one
 ``" "`` coming from every code point of the run.
 
-Speed matters (search runs over whole theses): per page, one ``str.translate``
-does every one-to-one replacement in C, and only the places where the length
-changes (removals, expansions like a ligature, runs of white space) are kept as
-events, so mapping a match back is a few bisections, never a per-character loop.
+Speed matters (search runs over whole theses): per page, ``str.lower`` (or one
+``translate`` of an ASCII page) does in C what most characters become, and only
+the places it gets wrong or where the length changes (removals, expansions
+like a ligature, runs of white space) are kept as edits, so mapping a match
+back is a few bisections, never a per-character loop.
 """
 
 from __future__ import annotations
@@ -25,32 +26,72 @@ _SPACE_RUN = re.compile("\x20{2,}")
 
 # A code point's replacement, white space already turned into " " (a run of one
 # is then done; longer runs are found afterwards). Shared by every document.
-_ONE_TO_ONE: dict[int, str] = {}
-_OTHER: dict[str, str] = {}  # replacements whose length is not 1
-_KNOWN: set[str] = set()
+_REPLACEMENTS: dict[str, str] = {}
+# Non-ASCII characters whose replacement is not what ``str.lower`` gives: the
+# places a lowered page must be edited. Capital sigma is one: ``lower`` makes
+# it final or not by context, casefold never does.
+_FIXES: dict[str, str | None] = {}
 _ASCII_TABLE = {
     code: (" " if chr(code).isspace() else chr(code).lower())
     for code in range(128)
     if chr(code).isspace() or chr(code).isupper()
 }
+_ASCII_SPACES = "".join(chr(code) for code in range(128) if chr(code).isspace() and code != 32)
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+_LOWER_CHANGES_LENGTH = "\u0130"  # the one character whose lower() is two
 
 
 def normalized_char(char: str) -> str:
     """What one code point becomes before white-space runs are joined."""
-    if char == SOFT_HYPHEN:
-        return ""
-    folded = unicodedata.normalize("NFKC", char).casefold()
-    return "".join(" " if c.isspace() else c for c in folded)
+    found = _REPLACEMENTS.get(char)
+    if found is None:
+        if char == SOFT_HYPHEN:
+            found = ""
+        else:
+            folded = unicodedata.normalize("NFKC", char).casefold()
+            found = "".join(" " if c.isspace() else c for c in folded)
+        _REPLACEMENTS[char] = found
+    return found
 
 
-def _learn(chars: set[str]) -> None:
-    for char in chars - _KNOWN:
+def _fix_of(char: str) -> str | None:
+    if char not in _FIXES:
         replacement = normalized_char(char)
-        if len(replacement) != 1:
-            _OTHER[char] = replacement
-        elif replacement != char:
-            _ONE_TO_ONE[ord(char)] = replacement
-        _KNOWN.add(char)
+        same = replacement == char.lower() and char != "\u03a3"
+        _FIXES[char] = None if same else replacement
+    return _FIXES[char]
+
+
+def _lowered(original: str) -> str:
+    """``original`` lowered with ASCII white space as " ": each character's
+    replacement wherever it is ASCII or ``_FIXES`` says None (all in C)."""
+    staged = original.lower()
+    for space in _ASCII_SPACES:
+        if space in staged:
+            staged = staged.replace(space, " ")
+    return staged
+
+
+def _staged_edits(original: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The per-code-point stage, as a string still aligned with ``original`` and the
+    edits (index, length, replacement) that remain to be spliced in."""
+    edits = [(m.start(), m.end() - m.start(), "") for m in _find_hyphens(original)]
+    if original.isascii():
+        return original.translate(_ASCII_TABLE), edits
+    if _LOWER_CHANGES_LENGTH in original:  # rare: edit every character that changes
+        hyphens = {i for at, length, _ in edits for i in range(at, at + length)}
+        for index, char in enumerate(original):
+            replacement = normalized_char(char)
+            if replacement != char and index not in hyphens:
+                edits.append((index, 1, replacement))
+        edits.sort()
+        return original, edits
+    fixes = {char for char in set(_ASCII_RUNS.sub("", original)) if _fix_of(char) is not None}
+    if fixes:
+        pattern = re.compile("|".join(re.escape(char) for char in sorted(fixes)))
+        edits += [(m.start(), 1, _FIXES[m.group()] or "") for m in pattern.finditer(original)]
+        edits.sort()
+    return _lowered(original), edits
 
 
 class NormalizedText:
@@ -64,13 +105,7 @@ class NormalizedText:
     __slots__ = ("_edit_ends", "_edits", "_run_ends", "_run_starts", "_runs", "text")
 
     def __init__(self, original: str) -> None:
-        if original.isascii():
-            staged = original.translate(_ASCII_TABLE)
-            edits = [(m.start(), m.end() - m.start(), "") for m in _find_hyphens(original)]
-        else:
-            _learn(set(original))
-            staged = original.translate(_ONE_TO_ONE)
-            edits = self._other_edits(original)
+        staged, edits = _staged_edits(original)
         self._edits: list[tuple[int, int, int, int]] = []
         if edits:
             staged = self._apply(original, staged, edits)
@@ -82,16 +117,6 @@ class NormalizedText:
         self._run_starts = [at for at, _, _ in self._runs]
         self._run_ends = [stage_at + length for _, stage_at, length in self._runs]
         self.text = text
-
-    @staticmethod
-    def _other_edits(original: str) -> list[tuple[int, int, str]]:
-        edits = [(m.start(), m.end() - m.start(), "") for m in _find_hyphens(original)]
-        others = set(original) & _OTHER.keys()
-        if others:
-            pattern = re.compile("|".join(re.escape(c) for c in sorted(others)))
-            edits += [(m.start(), 1, _OTHER[m.group()]) for m in pattern.finditer(original)]
-            edits.sort()
-        return edits
 
     def _apply(self, original: str, staged: str, edits: list[tuple[int, int, str]]) -> str:
         # ``staged`` matches ``original`` position for position; splice each edit in.

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.page_read import Piece
-from siftui.core.evidence.search import Match, NormalizedPages
+from siftui.core.evidence.search import DocumentSearcher, Match
 from siftui.core.evidence.utf16 import Utf16Text
 
 __all__ = ["Cursor", "Document", "Image", "OcrResult", "Ref", "Search"]
@@ -22,7 +22,7 @@ class Document:
     title: str
     texts: tuple[Utf16Text, ...]  # extracted pages 1..E
     outline: tuple[OutlineTuple, ...]
-    normalized: NormalizedPages
+    searcher: DocumentSearcher
     stale: bool = False
 
 
@@ -39,7 +39,7 @@ class Search:
     document_id: str
     query: str
     match: str
-    matches: list[Match]
+    matches: list[Match]  # as found: see DocumentSearcher.exact / .normalized
     max_results: int
     position: int = 0  # matches before it were returned
 

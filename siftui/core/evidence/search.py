@@ -1,8 +1,9 @@
 """E7's matching: every exact or normalized match of a query over a document's pages.
 
-Matches are found once per search and kept as plain ``(page, start, end)``
-unit ranges; hits (with text, context and a refId) are built only for the ones
-a result returns.
+A search keeps its matches as found (code-point indexes of the page text, or
+of the normalized text) and maps one to UTF-16 units only when a result
+returns it as a hit: a search that counts thousands of matches pays for the
+twenty it shows.
 """
 
 from __future__ import annotations
@@ -11,18 +12,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.joined import SEPARATOR, JoinedPages
 from siftui.core.evidence.normalize import NormalizedText, normalize
 from siftui.core.evidence.utf16 import Utf16Text
 
 __all__ = [
     "CONTEXT_UNITS",
     "MATCH_KINDS",
+    "DocumentSearcher",
     "Hit",
     "Match",
-    "NormalizedPages",
-    "exact_matches",
-    "hit_of",
-    "normalized_matches",
     "normalized_query",
 ]
 
@@ -30,7 +29,7 @@ CONTEXT_UNITS = 60
 MATCH_KINDS = ("exact", "normalized")
 
 Match = tuple[int, int, int]
-"""(page, start, end): a match as half-open UTF-16 units of its page's text."""
+"""(page, start, end): a half-open range of one page (see each function for its units)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +42,6 @@ class Hit:
     after: str
 
 
-class NormalizedPages:
-    """A document's pages normalized on first use and kept (one per open document)."""
-
-    __slots__ = ("_done", "_texts")
-
-    def __init__(self, texts: Sequence[Utf16Text]) -> None:
-        self._texts = texts
-        self._done: dict[int, NormalizedText] = {}
-
-    def page(self, number: int) -> NormalizedText:
-        found = self._done.get(number)
-        if found is None:
-            found = self._done[number] = NormalizedText(self._texts[number - 1].text)
-        return found
-
-
 def normalized_query(query: str) -> str:
     """The query as normalized search looks for it; refuses one that becomes empty."""
     folded = normalize(query)
@@ -67,60 +50,80 @@ def normalized_query(query: str) -> str:
     return folded
 
 
-def exact_matches(texts: Sequence[Utf16Text], pages: Iterable[int], query: str) -> list[Match]:
-    """Leftmost non-overlapping code-unit matches of ``query``, pages in order.
+class DocumentSearcher:
+    """Searches one open document; keeps what later searches reuse (joined and
+    normalized texts), built on first use."""
 
-    A valid query begins and ends on whole characters, so searching code points
-    finds exactly the unit matches that do not split a pair.
-    """
+    __slots__ = ("_joined", "_normalized", "_normalized_joined", "texts")
+
+    def __init__(self, texts: Sequence[Utf16Text]) -> None:
+        self.texts = texts
+        self._joined: JoinedPages | None = None
+        self._normalized: dict[int, NormalizedText] = {}
+        self._normalized_joined: JoinedPages | None = None
+
+    def normalized_page(self, page: int) -> NormalizedText:
+        found = self._normalized.get(page)
+        if found is None:
+            found = self._normalized[page] = NormalizedText(self.texts[page - 1].text)
+        return found
+
+    def exact(self, pages: range, query: str) -> list[Match]:
+        """Leftmost non-overlapping matches, code points of the page text.
+
+        A valid query begins and ends on whole characters, so searching code
+        points finds exactly the unit matches that do not split a pair.
+        """
+        if SEPARATOR in query:
+            return _find_each(((page, self.texts[page - 1].text) for page in pages), query)
+        if self._joined is None:
+            self._joined = JoinedPages([text.text for text in self.texts])
+        return self._joined.find_all(query, pages.start, pages.stop - 1)
+
+    def normalized(self, pages: range, folded: str) -> list[Match]:
+        """Leftmost non-overlapping matches of the normalized query, normalized indexes."""
+        if SEPARATOR in folded or (
+            self._normalized_joined is None and len(pages) < len(self.texts)
+        ):
+            return _find_each(((page, self.normalized_page(page).text) for page in pages), folded)
+        if self._normalized_joined is None:
+            every = range(1, len(self.texts) + 1)
+            self._normalized_joined = JoinedPages([self.normalized_page(p).text for p in every])
+        return self._normalized_joined.find_all(folded, pages.start, pages.stop - 1)
+
+    def exact_units(self, match: Match) -> Match:
+        page, start, end = match
+        text = self.texts[page - 1]
+        return page, text.unit_of(start), text.unit_of(end)
+
+    def normalized_units(self, match: Match) -> Match:
+        page, start, end = match
+        first, last = self.normalized_page(page).original_span(start, end)
+        text = self.texts[page - 1]
+        return page, text.unit_of(first), text.unit_of(last)
+
+    def hit(self, match: Match) -> Hit:
+        """A unit match with its text and up to CONTEXT_UNITS units of context either side."""
+        page, start, end = match
+        text = self.texts[page - 1]
+        before = text.start_at(max(0, start - CONTEXT_UNITS))
+        after = text.end_at(min(text.length, end + CONTEXT_UNITS))
+        return Hit(
+            page,
+            start,
+            end,
+            text.slice(start, end),
+            text.slice(before, start),
+            text.slice(end, after),
+        )
+
+
+def _find_each(pages: Iterable[tuple[int, str]], query: str) -> list[Match]:
     found: list[Match] = []
     step = len(query)
-    for page in pages:
-        page_text = texts[page - 1]
-        text = page_text.text
+    for page, text in pages:
         at = text.find(query)
-        if at < 0:
-            continue
-        if page_text.bmp_only:  # code points are units: no conversion
-            while at >= 0:
-                found.append((page, at, at + step))
-                at = text.find(query, at + step)
-        else:
-            while at >= 0:
-                found.append((page, page_text.unit_of(at), page_text.unit_of(at + step)))
-                at = text.find(query, at + step)
-    return found
-
-
-def normalized_matches(
-    texts: Sequence[Utf16Text], cache: NormalizedPages, pages: Iterable[int], folded: str
-) -> list[Match]:
-    """Leftmost non-overlapping matches of the normalized query in the normalized pages,
-    each mapped back to the original units it comes from."""
-    found: list[Match] = []
-    step = len(folded)
-    for page in pages:
-        normalized = cache.page(page)
-        at = normalized.text.find(folded)
-        page_text = texts[page - 1]
         while at >= 0:
-            first, last = normalized.original_span(at, at + step)
-            found.append((page, page_text.unit_of(first), page_text.unit_of(last)))
-            at = normalized.text.find(folded, at + step)
+            found.append((page, at, at + step))
+            at = text.find(query, at + step)
     return found
-
-
-def hit_of(texts: Sequence[Utf16Text], match: Match) -> Hit:
-    """A match with its text and up to CONTEXT_UNITS units of context either side."""
-    page, start, end = match
-    text = texts[page - 1]
-    before = text.start_at(max(0, start - CONTEXT_UNITS))
-    after = text.end_at(min(text.length, end + CONTEXT_UNITS))
-    return Hit(
-        page,
-        start,
-        end,
-        text.slice(start, end),
-        text.slice(before, start),
-        text.slice(end, after),
-    )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Document, Image
-from siftui.core.evidence.search import NormalizedPages
+from siftui.core.evidence.search import DocumentSearcher
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.utf16 import Utf16Text
 from siftui.core.evidence.wire import fit_whole
@@ -69,6 +69,7 @@ def open_document(
         if document.real_path == real_path and document.content_version == content_version:
             document.stale = False  # its bytes are the opened ones again
             return fit_whole(_opened(document, reopened=True), state.out_cap)
+    texts = tuple(Utf16Text(text) for text in pages)
     document = Document(
         document_id=state.counters.peek("doc"),
         path=path,
@@ -76,11 +77,10 @@ def open_document(
         content_version=content_version,
         page_count=page_count,
         title=title,
-        texts=tuple(Utf16Text(text) for text in pages),
+        texts=texts,
         outline=tuple(outline),
-        normalized=NormalizedPages(()),
+        searcher=DocumentSearcher(texts),
     )
-    document.normalized = NormalizedPages(document.texts)
     result = fit_whole(_opened(document, reopened=False), state.out_cap)
     state.counters.issue("doc")
     state.documents.put(document.document_id, document)

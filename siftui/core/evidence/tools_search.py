@@ -6,13 +6,7 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.pages import parse_pages
 from siftui.core.evidence.records import Document, Search
-from siftui.core.evidence.search import (
-    MATCH_KINDS,
-    exact_matches,
-    hit_of,
-    normalized_matches,
-    normalized_query,
-)
+from siftui.core.evidence.search import MATCH_KINDS, normalized_query
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.wire import fit_largest
 
@@ -55,9 +49,9 @@ def keyword_search(
     folded = normalized_query(query) if kind == "normalized" else query
     numbers = parse_pages(pages, len(document.texts))
     if kind == "exact":
-        found = exact_matches(document.texts, numbers, query)
+        found = document.searcher.exact(numbers, query)
     else:
-        found = normalized_matches(document.texts, document.normalized, numbers, folded)
+        found = document.searcher.normalized(numbers, folded)
     search = Search(
         document_id,
         query,
@@ -75,12 +69,14 @@ def _answer(
 ) -> dict[str, object]:
     """The next hits that fit; only then are their refIds issued and the position moved."""
     left = len(search.matches) - search.position
+    searcher = document.searcher
+    units_of = searcher.exact_units if search.match == "exact" else searcher.normalized_units
     most = min(search.max_results, left)
 
     def build(count: int) -> dict[str, object]:
         hits = []
         for index, found in enumerate(search.matches[search.position : search.position + count]):
-            hit = hit_of(document.texts, found)
+            hit = searcher.hit(units_of(found))
             hits.append(
                 {
                     "page": hit.page,
