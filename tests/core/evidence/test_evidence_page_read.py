@@ -35,7 +35,7 @@ def test_refusals(arguments: dict[str, int], message: str) -> None:
 
 
 def test_unknown_document() -> None:
-    with pytest.raises(EvidenceError, match='^unknown documentId "doc-9"$'):
+    with pytest.raises(EvidenceError, match=r'^unknown documentId "doc-9"$'):
         open_session(PAGES).pdf_page_read(document_id="doc-9", page=1)
 
 
@@ -60,7 +60,9 @@ def test_defaults_read_one_page_and_no_warnings_key_when_none() -> None:
 
 
 def test_budget_ending_at_a_page_end_points_at_the_next_page() -> None:
-    result = wire(open_session(PAGES).pdf_page_read(document_id="doc-1", page=1, last_page=3, max_chars=4))
+    result = wire(
+        open_session(PAGES).pdf_page_read(document_id="doc-1", page=1, last_page=3, max_chars=4)
+    )
     assert result["next"] == {"page": 2, "offset": 0}
     assert len(result["pages"]) == 1
 
