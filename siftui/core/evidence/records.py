@@ -1,0 +1,72 @@
+"""What a session holds: documents, references, searches, cursors, images, OCR texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from siftui.core.evidence.bookmarks import OutlineTuple
+from siftui.core.evidence.page_read import Piece
+from siftui.core.evidence.search import DocumentSearcher, Match
+from siftui.core.evidence.utf16 import Utf16Text
+
+__all__ = ["Cursor", "Document", "Image", "OcrResult", "Ref", "Search"]
+
+
+@dataclass(slots=True)
+class Document:
+    document_id: str
+    path: str  # as given to pdf_open
+    real_path: str  # the key for "the same file"
+    content_version: str
+    page_count: int
+    title: str
+    texts: tuple[Utf16Text, ...]  # extracted pages 1..E
+    outline: tuple[OutlineTuple, ...]
+    searcher: DocumentSearcher
+    stale: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    document_id: str
+    source: str  # "native" or "ocr"
+    pieces: tuple[Piece, ...]
+    ocr_text: Utf16Text | None = None  # what an "ocr" ref's pieces index
+
+
+@dataclass(slots=True)
+class Search:
+    document_id: str
+    query: str
+    match: str
+    matches: list[Match]  # as found: see DocumentSearcher.exact / .normalized
+    max_results: int
+    position: int = 0  # matches before it were returned
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    document_id: str
+    position: int
+    limit: int
+
+
+@dataclass(slots=True)
+class Image:
+    document_id: str
+    page: int
+    dpi: int
+    width: int
+    height: int
+    png: bytes
+    ocr: tuple[Utf16Text, str] | None = field(default=None)  # kept (text, engine)
+
+
+@dataclass(frozen=True, slots=True)
+class OcrResult:
+    image_handle: str
+    document_id: str
+    page: int
+    engine: str
+    text: Utf16Text
+    max_chars: int

@@ -1,0 +1,80 @@
+"""The OutCap rule: every result fits, and a cut result still continues correctly."""
+
+from __future__ import annotations
+
+import pytest
+from evidence_support import open_session, wire
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.session import EvidenceSession
+from siftui.core.evidence.wire import dumps
+
+PAGES = ("Alpha beta\n" * 30, "gamma \U0001f600 delta\n" * 20, "beta-\nend\n" * 10)
+OUTLINE = tuple((1, f"Chapter {i}", i) for i in range(1, 40))
+
+
+@given(st.integers(1, 2500))
+@settings(max_examples=60, deadline=None)
+def test_page_reads_fit_and_following_next_reads_everything(out_cap: int) -> None:
+    session = open_session(PAGES, out_cap=100_000)
+    session.out_cap = out_cap
+    position = {"page": 1, "offset": 0}
+    read = ""
+    while True:
+        try:
+            result = session.pdf_page_read(
+                document_id="doc-1", page=position["page"], last_page=3, offset=position["offset"]
+            )
+        except EvidenceError as error:
+            assert error.message == f"OutCap {out_cap} is too small for this result"
+            return
+        assert len(dumps(result)) <= out_cap
+        answer = wire(result)
+        read += "".join(piece["text"] for piece in answer["pages"])
+        if answer["next"] is None:
+            break
+        position = answer["next"]
+    assert read == "".join(PAGES)
+
+
+@given(st.integers(1, 3000))
+@settings(max_examples=60, deadline=None)
+def test_search_and_bookmarks_fit_and_continue(out_cap: int) -> None:
+    session = open_session(PAGES, outline=OUTLINE)
+    session.out_cap = out_cap
+    try:
+        follow_search_and_bookmarks(session)
+    except EvidenceError as error:  # an item that cannot fit alone
+        assert error.message == f"OutCap {out_cap} is too small for this result"
+
+
+def follow_search_and_bookmarks(session: EvidenceSession) -> None:
+    first = session.pdf_keyword_search(document_id="doc-1", query="beta", max_results=100)
+    assert len(dumps(first)) <= session.out_cap
+    answer = wire(first)
+    seen = list(answer["hits"])
+    while answer["hasMore"]:
+        result = session.pdf_keyword_search(search_id="search-1")
+        assert len(dumps(result)) <= session.out_cap
+        answer = wire(result)
+        seen += answer["hits"]
+    assert len(seen) == answer["total"] == 40
+    assert len({(hit["page"], hit["start"]) for hit in seen}) == 40
+    listing = wire(session.pdf_bookmark_list(document_id="doc-1"))
+    items = list(listing["items"])
+    while listing["nextCursor"] is not None:
+        result = session.pdf_bookmark_list(document_id="doc-1", cursor=listing["nextCursor"])
+        assert len(dumps(result)) <= session.out_cap
+        listing = wire(result)
+        items += listing["items"]
+    assert [item["outlineId"] for item in items] == [f"ol-{i}" for i in range(1, 40)]
+
+
+def test_results_without_a_continuation_fit_whole_or_fail() -> None:
+    session = open_session(PAGES)
+    session.pdf_page_read(document_id="doc-1", page=1)
+    session.out_cap = 100
+    with pytest.raises(EvidenceError, match=r"^OutCap 100 is too small for this result$"):
+        session.pdf_evidence_read(document_id="doc-1", ref_id="ref-1")
