@@ -43,7 +43,7 @@ def check_read(pages: Sequence[Utf16Text], page: int, last_page: int | None, off
     if not page <= last <= page + MAX_EXTRA_PAGES:
         raise EvidenceError(f"lastPage must be {page}-{page + MAX_EXTRA_PAGES}")
     length = pages[page - 1].length
-    if offset > length:
+    if not 0 <= offset <= length:
         raise EvidenceError(f"offset out of range (0-{length})")
     return min(last, count)
 

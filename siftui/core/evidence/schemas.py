@@ -6,8 +6,9 @@ every key of both forms as optional, with only the keys both forms need as
 ``required``; the tool itself then enforces which keys go together, with
 EVIDENCE.md's messages (``a continuation takes {searchId} alone``, ...), and a
 missing key of the first form gets ``missing argument "<key>"`` from the tool.
-``x-message`` on ``match`` is the message EVIDENCE.md fixes for a value
-outside its enum. Every string key also forbids lone surrogates (the checker's
+Pages and offsets carry no bounds here: their ranges depend on the document
+(``page out of range (1-E)``, ``offset out of range (0-<len>)``), so the tools
+say them. Every string key also forbids lone surrogates (the checker's
 ``argument "<key>" is not valid text``).
 """
 
@@ -20,8 +21,10 @@ __all__ = ["SCHEMAS", "TOOL_NAMES", "schema_of"]
 Schema = dict[str, Any]
 
 
-def _integer(low: int, high: int | None = None) -> Schema:
-    schema: Schema = {"type": "integer", "minimum": low}
+def _integer(low: int | None = None, high: int | None = None) -> Schema:
+    schema: Schema = {"type": "integer"}
+    if low is not None:
+        schema["minimum"] = low
     if high is not None:
         schema["maximum"] = high
     return schema
@@ -45,7 +48,7 @@ def _object(properties: dict[str, Schema], *required: str) -> Schema:
     }
 
 
-_QUOTE_END = _object({"page": _integer(1), "quote": _string(1, 2000)}, "page", "quote")
+_QUOTE_END = _object({"page": _integer(), "quote": _string(1, 2000)}, "page", "quote")
 
 SCHEMAS: dict[str, Schema] = {
     "pdf_info": _object({"path": _string()}, "path"),
@@ -56,9 +59,9 @@ SCHEMAS: dict[str, Schema] = {
     "pdf_page_read": _object(
         {
             "documentId": _string(),
-            "page": _integer(1),
-            "lastPage": _integer(1),
-            "offset": _integer(0),
+            "page": _integer(),
+            "lastPage": _integer(),
+            "offset": _integer(),
             "maxChars": {**_integer(1, 20000), "default": 8000},
         },
         "documentId",
@@ -73,7 +76,6 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "string",
                 "enum": ["exact", "normalized"],
                 "default": "exact",
-                "x-message": 'argument "match" must be "exact" or "normalized"',
             },
             "maxResults": {**_integer(1, 100), "default": 20},
             "searchId": _string(),
@@ -82,7 +84,7 @@ SCHEMAS: dict[str, Schema] = {
     "pdf_page_render": _object(
         {
             "documentId": _string(),
-            "page": _integer(1),
+            "page": _integer(),
             "dpi": {**_integer(36, 300), "default": 96},
         },
         "documentId",
@@ -93,7 +95,7 @@ SCHEMAS: dict[str, Schema] = {
             "imageHandle": _string(),
             "maxChars": {**_integer(1, 20000), "default": 8000},
             "resultId": _string(),
-            "offset": _integer(0),
+            "offset": _integer(),
         }
     ),
     "pdf_evidence_read": _object(

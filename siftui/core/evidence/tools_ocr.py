@@ -70,7 +70,7 @@ def _read(
     state: SessionState, result_id: str, kept: OcrResult, offset: int, *, new: bool
 ) -> dict[str, object]:
     text = kept.text
-    if offset > text.length:
+    if not 0 <= offset <= text.length:
         raise EvidenceError(f"offset out of range (0-{text.length})")
     start = text.start_at(offset)
 

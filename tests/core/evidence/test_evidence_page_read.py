@@ -21,6 +21,7 @@ PAGES = ("one\n", "", "two \U0001f600\n", "   \n", "three")
         ({"page": 2, "lastPage": 12}, "lastPage must be 2-11"),
         ({"page": 1, "offset": 5}, "offset out of range (0-4)"),
         ({"page": 2, "offset": 1}, "offset out of range (0-0)"),
+        ({"page": 1, "offset": -1}, "offset out of range (0-4)"),
     ],
 )
 def test_refusals(arguments: dict[str, int], message: str) -> None:

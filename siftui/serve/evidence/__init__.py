@@ -1,0 +1,1 @@
+"""The evidence tools served: one session per connection, with its files, images and OCR."""

@@ -1,0 +1,114 @@
+"""The files behind a session's documents: opened through the roots, checked for change.
+
+Every read goes through :meth:`Roots.open` (the root's descriptor, one
+component at a time, no symlink followed), so neither opening nor the later
+staleness check can be led out of the roots. A document's fingerprint is the
+fstat of the file it was read from; when the file at its path shows another
+fingerprint, its bytes are hashed again to decide: a touched but unchanged
+file stays fresh, a rewritten one (or a removed one) is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+from siftui.serve.access import Refused, Roots, Unopenable
+from siftui.serve.docstore import DocStore, Loaded
+
+Fingerprint = tuple[int, int, int, int, int]
+"""(device, inode, size, mtime_ns, ctime_ns)."""
+
+_CHUNK = 1 << 20
+
+
+def fingerprint(info: os.stat_result) -> Fingerprint:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def content_version(sha256: str) -> str:
+    return "v-" + sha256[:12]
+
+
+def read_descriptor(fd: int, limit: int) -> bytes:
+    """The file's bytes from the start, refusing one larger than ``limit``."""
+    chunks: list[bytes] = []
+    size = 0
+    offset = 0
+    while True:
+        chunk = os.pread(fd, _CHUNK, offset)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        offset += len(chunk)
+        if size > limit:
+            raise Unopenable(f"the file is over the server's limit of {limit:,} bytes")
+        chunks.append(chunk)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a document came from: the path as the agent gave it, what was read."""
+
+    given: str
+    sha256: str
+    seen: Fingerprint
+
+
+@dataclass(frozen=True)
+class ReadFile:
+    """A file read whole through the roots: its bytes, their sha256, where it was."""
+
+    data: bytes
+    sha256: str
+    real: str
+    seen: Fingerprint
+
+
+class Files:
+    """The roots and the store, as the evidence tools use them."""
+
+    def __init__(self, roots: Roots, store: DocStore) -> None:
+        self.roots = roots
+        self.store = store
+
+    def read(self, given: str) -> ReadFile:
+        """The bytes at ``given`` (Refused / Unopenable as read_pdf's are)."""
+        opened = self.roots.open(given)
+        try:
+            data = read_descriptor(opened.fd, self.store.max_bytes)
+            info = os.fstat(opened.fd)
+        finally:
+            opened.close()
+        return ReadFile(data, hashlib.sha256(data).hexdigest(), str(opened.real), fingerprint(info))
+
+    def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint]:
+        """The document at ``given`` as read_pdf reads it (worker, limits, cache)."""
+        opened = self.roots.open(given)
+        try:
+            seen = fingerprint(opened.info)
+            loaded = self.store.get(opened, deadline, "pdf")
+        finally:
+            opened.close()
+        return loaded, str(opened.real), seen
+
+    def changed(self, source: Source) -> bool:
+        """Whether the bytes at the document's path now differ from the ones opened."""
+        try:
+            opened = self.roots.open(source.given)
+        except (Refused, Unopenable, OSError):
+            return True
+        try:
+            if fingerprint(os.fstat(opened.fd)) == source.seen:
+                return False
+            digest = hashlib.sha256()
+            offset = 0
+            while chunk := os.pread(opened.fd, _CHUNK, offset):
+                digest.update(chunk)
+                offset += len(chunk)
+            return digest.hexdigest() != source.sha256
+        except OSError:
+            return True
+        finally:
+            opened.close()
