@@ -1,0 +1,301 @@
+"""The evidence tools with their files: roots, staleness, images, OCR, sessions, bounds.
+
+Driven in process through :class:`EvidenceConnection` (the object the server and
+``siftui session`` share); the real server over stdio is test_evidence_stdio.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from support.pdfs import make_encrypted_pdf, make_pdf
+
+from siftui.core.doc import Doc
+from siftui.core.docjson import to_json
+from siftui.core.evidence.store import Limits
+from siftui.serve.access import Roots
+from siftui.serve.docstore import DocStore
+from siftui.serve.evidence.connection import SERVER_LIMITS, EvidenceConnection
+from siftui.serve.evidence.script import call_line, run_script
+
+WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
+
+
+def worked_doc(folder: Path) -> Path:
+    path = folder / "worked.json"
+    path.write_text(to_json(Doc("Worked", 3, WORKED_PAGES)), encoding="utf-8")
+    return path
+
+
+def version_of(path: Path) -> str:
+    return "v-" + hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+@pytest.fixture
+def store() -> DocStore:
+    made = DocStore(workers=1)
+    yield made  # type: ignore[misc]
+    made.shutdown()
+
+
+def connect(folder: Path, store: DocStore, **kwargs: object) -> EvidenceConnection:
+    return EvidenceConnection(Roots([folder]), store, 100_000, **kwargs)  # type: ignore[arg-type]
+
+
+def text_of(connection: EvidenceConnection, tool: str, arguments: object) -> str:
+    answer = connection.call(tool, arguments)
+    assert not answer.is_error, answer.text
+    return answer.text
+
+
+def test_the_worked_example_through_the_files(tmp_path: Path, store: DocStore) -> None:
+    path = worked_doc(tmp_path)
+    connection = connect(tmp_path, store)
+    opened = json.loads(text_of(connection, "pdf_open", {"path": "worked.json"}))
+    assert opened == {
+        "documentId": "doc-1",
+        "contentVersion": version_of(path),
+        "pages": 3,
+        "title": "Worked",
+        "reopened": False,
+    }
+    read = text_of(
+        connection,
+        "pdf_page_read",
+        {"documentId": "doc-1", "page": 1, "lastPage": 3, "maxChars": 18},
+    )
+    assert read == (
+        '{"documentId":"doc-1","contentVersion":"' + version_of(path) + '","pages":'
+        '[{"page":1,"start":0,"end":11,"text":"Alpha beta\\n","refId":"ref-1"},'
+        '{"page":2,"start":0,"end":6,"text":"gamma ","refId":"ref-2"}],'
+        '"next":{"page":2,"offset":6},"units":17}'
+    )
+    found = json.loads(
+        text_of(
+            connection,
+            "pdf_keyword_search",
+            {"documentId": "doc-1", "query": "BETAEND", "match": "normalized"},
+        )
+    )
+    assert [(hit["page"], hit["start"], hit["end"]) for hit in found["hits"]] == [(3, 0, 9)]
+
+
+def test_a_rewritten_file_makes_the_document_stale(tmp_path: Path, store: DocStore) -> None:
+    path = make_pdf(tmp_path / "a.pdf", ["first page", "second page"])
+    connection = connect(tmp_path, store)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
+    make_pdf(tmp_path / "b.pdf", ["other text"])
+    os.replace(tmp_path / "b.pdf", path)
+    stale = "doc-1 is stale: a.pdf changed since it was opened; open it again"
+    for tool, arguments in [
+        ("pdf_page_read", {"documentId": "doc-1", "page": 1}),
+        ("pdf_keyword_search", {"documentId": "doc-1", "query": "page"}),
+        ("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"}),
+        ("pdf_bookmark_list", {"documentId": "doc-1"}),
+        ("pdf_page_render", {"documentId": "doc-1", "page": 1}),
+    ]:
+        answer = connection.call(tool, arguments)
+        assert (answer.is_error, answer.text) == (True, stale), tool
+    status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
+    assert status["sourceChanged"] is True
+    reopened = json.loads(text_of(connection, "pdf_open", {"path": "a.pdf"}))
+    assert reopened["documentId"] == "doc-2"
+    assert reopened["contentVersion"] == version_of(path)
+    assert text_of(connection, "pdf_close", {"documentId": "doc-1"})
+
+
+def test_a_touched_but_unchanged_file_stays_fresh(tmp_path: Path, store: DocStore) -> None:
+    path = make_pdf(tmp_path / "a.pdf", ["first page"])
+    connection = connect(tmp_path, store)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    os.utime(path, (1, 1))
+    text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
+
+
+def test_a_removed_file_or_a_symlink_out_of_the_roots_is_stale(
+    tmp_path: Path, store: DocStore
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    outside = make_pdf(tmp_path / "outside.pdf", ["secret"])
+    make_pdf(root / "a.pdf", ["first page"])
+    make_pdf(root / "b.pdf", ["second file"])
+    connection = connect(root, store)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    text_of(connection, "pdf_open", {"path": "b.pdf"})
+    (root / "a.pdf").unlink()
+    (root / "b.pdf").unlink()
+    (root / "b.pdf").symlink_to(outside)
+    for document in ("doc-1", "doc-2"):
+        answer = connection.call("pdf_page_read", {"documentId": document, "page": 1})
+        assert answer.is_error and "is stale" in answer.text
+    refused = connection.call("pdf_open", {"path": "b.pdf"})
+    assert refused.is_error and "secret" not in refused.text
+
+
+def test_files_outside_the_roots_word_files_and_passwords_are_refused(
+    tmp_path: Path, store: DocStore
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    make_pdf(tmp_path / "outside.pdf", ["secret"])
+    make_encrypted_pdf(root / "locked.pdf")
+    (root / "letter.docx").write_bytes(b"PK\x03\x04")
+    connection = connect(root, store)
+    for tool in ("pdf_open", "pdf_info"):
+        answer = connection.call(tool, {"path": "../outside.pdf"})
+        assert answer.is_error and "\n" not in answer.text
+    word = connection.call("pdf_open", {"path": "letter.docx"})
+    assert word.is_error and word.text.endswith("a Word document; read it with read_docx")
+    locked = connection.call("pdf_open", {"path": "locked.pdf"})
+    assert locked.is_error and "password" in locked.text
+    info = json.loads(text_of(connection, "pdf_info", {"path": "locked.pdf"}))
+    assert list(info) == [
+        "path", "bytes", "sha256", "contentVersion", "encrypted", "needsPassword"
+    ]  # fmt: skip
+    assert info["needsPassword"] is True
+    assert json.loads(text_of(connection, "pdf_current", {})) == {"documents": []}
+
+
+def test_pdf_info_names_the_file_without_issuing_an_identity(
+    tmp_path: Path, store: DocStore
+) -> None:
+    path = make_pdf(tmp_path / "a.pdf", ["one", "two"])
+    connection = connect(tmp_path, store)
+    info = json.loads(text_of(connection, "pdf_info", {"path": "a.pdf"}))
+    assert list(info) == [
+        "path", "bytes", "sha256", "contentVersion", "pages", "title", "encrypted",
+        "pdfVersion", "producer", "creator", "created", "modified", "outlineItems",
+    ]  # fmt: skip
+    assert info["bytes"] == path.stat().st_size
+    assert info["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert (info["pages"], info["encrypted"]) == (2, False)
+    assert json.loads(text_of(connection, "pdf_open", {"path": "a.pdf"}))["documentId"] == "doc-1"
+
+
+def test_two_sessions_do_not_share_identities(tmp_path: Path, store: DocStore) -> None:
+    make_pdf(tmp_path / "a.pdf", ["first page"])
+    one, two = connect(tmp_path, store), connect(tmp_path, store)
+    text_of(one, "pdf_open", {"path": "a.pdf"})
+    text_of(one, "pdf_page_read", {"documentId": "doc-1", "page": 1})
+    assert two.call("pdf_page_read", {"documentId": "doc-1", "page": 1}).text == (
+        'unknown documentId "doc-1"'
+    )
+    text_of(two, "pdf_open", {"path": "a.pdf"})
+    assert two.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"}).text == (
+        'unknown refId "ref-1"'
+    )
+
+
+def test_page_images_are_bounded_and_ocr_runs_once(tmp_path: Path, store: DocStore) -> None:
+    make_pdf(tmp_path / "a.pdf", ["Hello evidence"])
+    runs: list[bytes] = []
+
+    def recognize(png: bytes) -> tuple[str, str]:
+        runs.append(png)
+        return "Hello evidence\n", "tesseract 9.9.9"
+
+    connection = connect(tmp_path, store, recognize_png=recognize)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    answer = connection.call("pdf_page_render", {"documentId": "doc-1", "page": 1, "dpi": 300})
+    image, block = answer.blocks
+    assert image.png is not None and image.png.startswith(b"\x89PNG")
+    shown = json.loads(block.text)
+    assert shown["width"] * shown["height"] <= 4_000_000
+    assert answer.lines()[0].startswith(f"image: {shown['width']}x{shown['height']} png ")
+    first = json.loads(
+        text_of(connection, "ocr_recognize", {"imageHandle": "img-1", "maxChars": 6})
+    )
+    assert (first["text"], first["nextOffset"], first["engine"]) == ("Hello ", 6, "tesseract 9.9.9")
+    rest = json.loads(text_of(connection, "ocr_recognize", {"resultId": "ocr-1", "offset": 6}))
+    assert (rest["text"], rest["nextOffset"]) == ("eviden", 12)  # the first call's maxChars
+    again = json.loads(text_of(connection, "ocr_recognize", {"imageHandle": "img-1"}))
+    assert again["resultId"] == "ocr-2"
+    assert len(runs) == 1
+
+
+def test_without_tesseract_ocr_is_refused_and_status_says_why(
+    tmp_path: Path, store: DocStore
+) -> None:
+    make_pdf(tmp_path / "a.pdf", ["Hello"])
+
+    def missing(png: bytes) -> tuple[str, str]:
+        raise AssertionError("OCR must not run")
+
+    connection = connect(tmp_path, store, recognize_png=missing, tesseract=lambda: None)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
+    assert status["capabilities"]["ocr"] == {
+        "supported": True,
+        "available": False,
+        "reason": "Tesseract is not installed",
+    }
+    assert status["capabilities"]["semanticSearch"]["supported"] is False
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed")
+def test_real_tesseract_reads_a_rendered_page(tmp_path: Path, store: DocStore) -> None:
+    make_pdf(tmp_path / "a.pdf", ["EVIDENCE"])
+    connection = connect(tmp_path, store)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    connection.call("pdf_page_render", {"documentId": "doc-1", "page": 1, "dpi": 200})
+    result = json.loads(text_of(connection, "ocr_recognize", {"imageHandle": "img-1"}))
+    assert result["engine"].startswith("tesseract ") and result["derived"] is True
+    assert "EVIDENCE" in result["text"]
+
+
+def test_the_session_forgets_the_oldest_past_its_bounds(tmp_path: Path, store: DocStore) -> None:
+    make_pdf(tmp_path / "a.pdf", ["alpha alpha alpha"])
+    connection = connect(tmp_path, store, limits=Limits(refs=2, searches=1))
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    for _ in range(3):
+        text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
+    assert connection.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"}).text == (
+        'unknown refId "ref-1"'
+    )
+    text_of(connection, "pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-3"})
+    assert SERVER_LIMITS.images < SERVER_LIMITS.refs
+
+
+def test_bad_calls_get_one_line_and_the_session_goes_on(tmp_path: Path, store: DocStore) -> None:
+    make_pdf(tmp_path / "a.pdf", ["first page"])
+    connection = connect(tmp_path, store)
+    text_of(connection, "pdf_open", {"path": "a.pdf"})
+    for tool, arguments, message in [
+        ("pdf_nothing", {}, 'unknown tool "pdf_nothing"'),
+        ("pdf_current", {"x": 1}, 'unknown argument "x" (pdf_current takes no arguments)'),
+        ("pdf_page_read", {"documentId": "doc-1"}, 'missing argument "page"'),
+        ("pdf_page_read", {"documentId": "doc-1", "page": 1.0}, 'argument "page" must be an integer'),
+        ("pdf_page_read", {"documentId": "doc-1", "page": True}, 'argument "page" must be an integer'),
+        ("pdf_page_read", {"documentId": "doc-1", "page": 1, "maxChars": 0}, 'argument "maxChars" must be 1-20000'),
+        ("pdf_page_read", [1], "arguments must be an object"),
+        ("pdf_keyword_search", {"searchId": "search-9"}, 'unknown searchId "search-9": search again with pdf_keyword_search'),
+        ("pdf_keyword_search", {"documentId": "doc-1", "query": "\ud800"}, 'argument "query" is not valid text'),
+    ]:  # fmt: skip
+        answer = connection.call(tool, arguments)
+        assert (answer.is_error, answer.text) == (True, message), tool
+    text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
+
+
+def test_a_script_prints_the_lines_of_its_calls(tmp_path: Path, store: DocStore) -> None:
+    worked_doc(tmp_path)
+    connection = connect(tmp_path, store)
+    script = [
+        call_line("pdf_open", {"path": "worked.json"}),
+        "",
+        "not json",
+        '{"tool": 5}',
+        call_line("pdf_keyword_search", {"documentId": "doc-1", "query": "beta"}),
+        call_line("pdf_close", {"documentId": "doc-9"}),
+    ]
+    lines = list(run_script(script, connection.call))
+    assert lines[1:3] == ["error: line 3: not a call", "error: line 4: not a call"]
+    assert json.loads(lines[3])["total"] == 2
+    assert lines[4] == 'error: unknown documentId "doc-9"'
+    assert len(lines) == 5
