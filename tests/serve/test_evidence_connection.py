@@ -10,7 +10,9 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.pdfs import make_encrypted_pdf, make_pdf
@@ -37,9 +39,9 @@ def version_of(path: Path) -> str:
 
 
 @pytest.fixture
-def store() -> DocStore:
+def store() -> Iterator[DocStore]:
     made = DocStore(workers=1)
-    yield made  # type: ignore[misc]
+    yield made
     made.shutdown()
 
 
@@ -263,23 +265,33 @@ def test_the_session_forgets_the_oldest_past_its_bounds(tmp_path: Path, store: D
     assert SERVER_LIMITS.images < SERVER_LIMITS.refs
 
 
-def test_bad_calls_get_one_line_and_the_session_goes_on(tmp_path: Path, store: DocStore) -> None:
+DOC = {"documentId": "doc-1"}
+BAD_CALLS = [
+    ("pdf_nothing", {}, 'unknown tool "pdf_nothing"'),
+    ("pdf_current", {"x": 1}, 'unknown argument "x" (pdf_current takes no arguments)'),
+    ("pdf_page_read", DOC, 'missing argument "page"'),
+    ("pdf_page_read", {**DOC, "page": 1.0}, 'argument "page" must be an integer'),
+    ("pdf_page_read", {**DOC, "page": True}, 'argument "page" must be an integer'),
+    ("pdf_page_read", {**DOC, "page": 1, "maxChars": 0}, 'argument "maxChars" must be 1-20000'),
+    ("pdf_page_read", [1], "arguments must be an object"),
+    (
+        "pdf_keyword_search",
+        {"searchId": "search-9"},
+        'unknown searchId "search-9": search again with pdf_keyword_search',
+    ),
+    ("pdf_keyword_search", {**DOC, "query": "\ud800"}, 'argument "query" is not valid text'),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "message"), BAD_CALLS)
+def test_bad_calls_get_one_line_and_the_session_goes_on(
+    tmp_path: Path, store: DocStore, tool: str, arguments: Any, message: str
+) -> None:
     make_pdf(tmp_path / "a.pdf", ["first page"])
     connection = connect(tmp_path, store)
     text_of(connection, "pdf_open", {"path": "a.pdf"})
-    for tool, arguments, message in [
-        ("pdf_nothing", {}, 'unknown tool "pdf_nothing"'),
-        ("pdf_current", {"x": 1}, 'unknown argument "x" (pdf_current takes no arguments)'),
-        ("pdf_page_read", {"documentId": "doc-1"}, 'missing argument "page"'),
-        ("pdf_page_read", {"documentId": "doc-1", "page": 1.0}, 'argument "page" must be an integer'),
-        ("pdf_page_read", {"documentId": "doc-1", "page": True}, 'argument "page" must be an integer'),
-        ("pdf_page_read", {"documentId": "doc-1", "page": 1, "maxChars": 0}, 'argument "maxChars" must be 1-20000'),
-        ("pdf_page_read", [1], "arguments must be an object"),
-        ("pdf_keyword_search", {"searchId": "search-9"}, 'unknown searchId "search-9": search again with pdf_keyword_search'),
-        ("pdf_keyword_search", {"documentId": "doc-1", "query": "\ud800"}, 'argument "query" is not valid text'),
-    ]:  # fmt: skip
-        answer = connection.call(tool, arguments)
-        assert (answer.is_error, answer.text) == (True, message), tool
+    answer = connection.call(tool, arguments)
+    assert (answer.is_error, answer.text) == (True, message)
     text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
 
 
