@@ -25,6 +25,8 @@ TUI_EXAMPLES = """commands:
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
   siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
+  siftui session --root DIR [SCRIPT]
+                           run evidence-tool calls as an agent's session gets them
   siftui sample-path       print the path of the bundled sample document
 
 examples:
@@ -73,6 +75,12 @@ def _cmd_inspect(argv: Sequence[str]) -> int:
     return cmd_inspect(argv)
 
 
+def _cmd_session(argv: Sequence[str]) -> int:
+    from siftui.cli.session import cmd_session
+
+    return cmd_session(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     commands = {
@@ -82,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "walk": cmd_walk,
         "log": cmd_log,
         "inspect": _cmd_inspect,
+        "session": _cmd_session,
         "sample-path": _cmd_sample_path,
     }
     try:

@@ -1,0 +1,89 @@
+"""`siftui session`: run evidence-tool calls in one fresh session and print what comes back.
+
+The lines are byte for byte the text blocks `siftui mcp --tools evidence` sends
+for the same calls in a fresh session (the same connection object answers
+them), so a host's author sees what its agent will get before wiring it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from siftui.cli.common import Parser, UsageError, write_stdout
+from siftui.cli.server_options import (
+    add_server_options,
+    check_server_options,
+    server_roots,
+    server_store,
+)
+from siftui.core.messages import encode_utf8, file_error
+
+SESSION_EXAMPLES = """examples:
+  siftui session --root ~/papers calls.jsonl
+  echo '{"tool": "pdf_open", "arguments": {"path": "thesis.pdf"}}' | siftui session --root ~/papers
+
+Each line of the script is one call: {"tool": NAME, "arguments": {...}}. Each result
+prints as one line of JSON (an image first as "image: WxH png SHA256"); a refused
+call as "error: MESSAGE"; a line that is not a call as "error: line N: not a call".
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui session",
+        description=(
+            "Run evidence-tool calls (pdf_open, pdf_page_read, pdf_keyword_search, ...) in "
+            "one fresh session, as `siftui mcp --tools evidence` would answer an agent, and "
+            "print each result's text on its own line."
+        ),
+        epilog=SESSION_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "script",
+        nargs="?",
+        default=None,
+        metavar="SCRIPT",
+        help="JSON Lines calls (default: stdin)",
+    )
+    add_server_options(
+        parser, log_or_hidden="add pdf_page_read's hidden_text warnings, as the server does"
+    )
+    return parser
+
+
+def _lines(handle: TextIO) -> Iterator[str]:
+    for line in handle:
+        yield line.rstrip("\n").rstrip("\r")
+
+
+def cmd_session(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    check_server_options(args)
+    roots = server_roots(args)
+    try:
+        handle: TextIO = (
+            sys.stdin
+            if args.script in (None, "-")
+            else open(args.script, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+        )
+    except OSError as error:
+        raise UsageError(file_error(args.script, error)) from None
+    from siftui.serve.evidence.connection import EvidenceConnection
+    from siftui.serve.evidence.script import run_script
+
+    store = server_store(args, inspect_hidden=args.warn_hidden)
+    try:
+        connection = EvidenceConnection(roots, store, args.outcap, warn_hidden=args.warn_hidden)
+        for line in run_script(_lines(handle), connection.call):
+            write_stdout(encode_utf8(line + "\n"))
+    except UnicodeDecodeError:
+        raise UsageError("the script is not UTF-8 text") from None
+    finally:
+        store.shutdown()
+        if handle is not sys.stdin:
+            handle.close()
+    return 0
