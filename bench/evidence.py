@@ -1,0 +1,180 @@
+"""The evidence tools on a warm document against a bare Python loop doing the same work.
+
+Run by hand: ``python bench/evidence.py [PDF] [--query WORD] [--rounds N]``
+(default pgfmanual.pdf from the corpus). The document is extracted (or read
+from the cache) first; every figure is then a warm call of the session, timed
+beside a bare loop over the same page texts in the same run:
+
+- page read: ``pdf_page_read`` of 10 pages at maxChars 20000 vs slicing the
+  page texts and counting their UTF-16 units;
+- exact search over every page vs ``str.find`` per page with UTF-16 offsets
+  for every match;
+- normalized search (first on a fresh session, then again) vs NFKC + casefold
+  of every page, then ``str.find``;
+- an evidence read by reference and by a quoted range.
+
+Targets: exact search and page reads <= 1.5x the bare loop, the first
+normalized search <= 3x and later ones <= 1.5x, every warm answer < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+from common import CORPUS, load
+
+from siftui.core.evidence.session import EvidenceSession
+from siftui.core.evidence.wire import dumps
+from siftui.sources.cache import cached_extract
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def best(action: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def bare_find(pages: tuple[str, ...], query: str) -> int:
+    found = 0
+    for text in pages:
+        at = text.find(query)
+        while at >= 0:
+            utf16(text[:at])
+            utf16(text[at : at + len(query)])
+            found += 1
+            at = text.find(query, at + len(query))
+    return found
+
+
+def bare_normalized(pages: tuple[str, ...], query: str) -> int:
+    wanted = unicodedata.normalize("NFKC", query).casefold()
+    found = 0
+    for text in pages:
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        at = folded.find(wanted)
+        while at >= 0:
+            found += 1
+            at = folded.find(wanted, at + len(wanted))
+    return found
+
+
+def bare_read(pages: tuple[str, ...], first: int) -> str:
+    """The same answer by hand: pieces of up to 20,000 units in all, as compact JSON."""
+    left = 20000
+    pieces = []
+    for number, text in enumerate(pages[first - 1 : first + 9], start=first):
+        if left <= 0:
+            break
+        piece = text[:left]
+        units = utf16(piece)
+        pieces.append({"page": number, "start": 0, "end": units, "text": piece})
+        left -= units
+    return json.dumps({"pages": pieces}, ensure_ascii=False, separators=(",", ":"))
+
+
+def session_of(doc_pages: tuple[str, ...], title: str, count: int) -> EvidenceSession:
+    session = EvidenceSession(out_cap=1_000_000)
+    session.pdf_open(
+        path="bench.pdf",
+        real_path="/bench.pdf",
+        content_version="v-000000000000",
+        title=title,
+        page_count=count,
+        pages=doc_pages,
+    )
+    return session
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
+    parser.add_argument("--query", default="node")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    doc = cached_extract(Path(args.pdf))
+    pages = doc.pages
+    rounds = args.rounds
+    print(f"{Path(args.pdf).name}: {len(pages)} pages, load {load()}")
+
+    session = session_of(pages, doc.title, doc.page_count)
+    query = args.query
+    rows: list[tuple[str, float, float, float]] = []
+
+    def row(name: str, ours: float, bare: float, target: float) -> None:
+        rows.append((name, ours, bare, target))
+
+    read = best(
+        lambda: dumps(
+            session.pdf_page_read(document_id="doc-1", page=100, last_page=109, max_chars=20000)
+        ),
+        rounds,
+    )
+    row("page read (10 pages)", read, best(lambda: bare_read(pages, 100), rounds), 1.5)
+
+    def exact() -> object:
+        return session.pdf_keyword_search(document_id="doc-1", query=query, max_results=100)
+
+    row("exact search", best(exact, rounds), best(lambda: bare_find(pages, query), rounds), 1.5)
+
+    fresh = session_of(pages, doc.title, doc.page_count)
+    start = time.perf_counter()
+    fresh.pdf_keyword_search(document_id="doc-1", query=query.upper(), match="normalized")
+    first = time.perf_counter() - start
+    bare_norm = best(lambda: bare_normalized(pages, query.upper()), rounds)
+    row("normalized search, first", first, bare_norm, 3.0)
+
+    def normalized() -> object:
+        return fresh.pdf_keyword_search(
+            document_id="doc-1", query=query.upper(), match="normalized"
+        )
+
+    row("normalized search, again", best(normalized, rounds), bare_norm, 1.5)
+
+    hit = session.pdf_keyword_search(document_id="doc-1", query=query, max_results=1)
+    ref = hit["hits"][0]["refId"]  # type: ignore[index]
+    by_ref = best(lambda: session.pdf_evidence_read(document_id="doc-1", ref_id=str(ref)), rounds)
+    rows.append(("evidence read by refId", by_ref, 0.0, 0.0))
+    page = 100
+    text = pages[page - 1]
+    start_quote, end_quote = text[:40], text.rstrip()[-40:]
+    ranged = best(
+        lambda: session.pdf_evidence_read(
+            document_id="doc-1",
+            range={
+                "start": {"page": page, "quote": start_quote},
+                "end": {"page": page + 1, "quote": pages[page].rstrip()[-40:]},
+            },
+        ),
+        rounds,
+    )
+    assert end_quote
+    rows.append(("evidence read by range", ranged, 0.0, 0.0))
+
+    slowest = 0.0
+    print(f"{'call':28} {'siftui ms':>10} {'bare ms':>10} {'ratio':>7} target")
+    for name, ours, bare, target in rows:
+        slowest = max(slowest, ours)
+        ratio = f"{ours / bare:7.2f}" if bare else "      -"
+        goal = f"<= {target:g}x" if target else "< 50 ms"
+        print(f"{name:28} {ours * 1000:10.2f} {bare * 1000:10.2f} {ratio} {goal}")
+    print(f"slowest warm answer: {slowest * 1000:.2f} ms (target < 50 ms)")
+    print(f"median of the ratios: {statistics.median(r[1] / r[2] for r in rows if r[2]):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
