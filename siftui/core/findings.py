@@ -23,6 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.text import collapse_whitespace
+
 KINDS: tuple[str, ...] = (
     "invisible",
     "transparent",
@@ -169,7 +171,7 @@ def inspection_json(path: str, inspection: Inspection) -> dict[str, Any]:
 
 def snippet(text: str, limit: int = 60) -> str:
     """A finding's text on one line for people: white space collapsed, cut with "…"."""
-    flat = " ".join(text.split())
+    flat = collapse_whitespace(text)
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
