@@ -1,4 +1,4 @@
-"""Hidden text: what the agent reads that no person sees on the page (issue 13).
+"""Hidden text: what the agent reads that no person sees on the page.
 
 Pure data and helpers, no PyMuPDF: siftui.sources.hidden.detect finds the findings, the CLI,
 the TUI and the MCP server show them. A finding is a piece of a page's

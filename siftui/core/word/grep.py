@@ -12,16 +12,8 @@ from typing import Any
 
 import re2
 
-from siftui.core.matching import (
-    MAX_SHOWN,
-    GrepResult,
-    compile_pattern,
-    fit_blocks,
-    joined_regex,
-    match_line,
-    search_line,
-    window,
-)
+from siftui.core import matching
+from siftui.core.matching import GrepResult
 from siftui.core.text import without_surrogates
 from siftui.core.word.index import StoryIndex
 
@@ -85,20 +77,20 @@ def matching_lines(
     index: StoryIndex, pattern: str, first: int, last: int, memo: dict[object, object]
 ) -> tuple[int, list[tuple[int, int]]]:
     """How many lines in first..last-1 match, and (line index, match start in the
-    line's text) of the first MAX_SHOWN of them."""
+    line's text) of the first MAX_SHOWN (100) of them."""
     if first >= last:
         return 0, []
-    regex = joined_regex(pattern)
+    regex = matching.joined_regex(pattern)
     if regex is None or not _one_line_each(index, first, last):
-        plain = compile_pattern(pattern)
+        plain = matching.compile_pattern(pattern)
         found = []
         for at in range(first, last):
             text = index.texts[at]
             if text is not None:
-                match = search_line(plain, text)
+                match = matching.search_line(plain, text)
                 if match is not None:
                     found.append((at, match.start()))
-        return len(found), found[:MAX_SHOWN]
+        return len(found), found[: matching.MAX_SHOWN]
     data = _encoded(index, first, last, memo)
     search = _spans(regex)
     shown: list[tuple[int, int]] = []
@@ -113,7 +105,7 @@ def matching_lines(
         counted = start
         if index.texts[at] is not None:  # not the prefix-only line of a table without rows
             count += 1
-            if len(shown) < MAX_SHOWN:
+            if len(shown) < matching.MAX_SHOWN:
                 line_start = data.rfind(b"\n", 0, start) + 1
                 shown.append((at, len(data[line_start:start].decode("utf-8"))))
         if line_end < 0:
@@ -129,10 +121,10 @@ def _block(index: StoryIndex, at: int, match_start: int) -> str:
     start = len(lines[at]) - len(text) + match_start
     shown = []
     if at > 0:
-        shown.append("  " + window(lines[at - 1], 0))
-    shown.append("> " + match_line(lines[at], start))
+        shown.append("  " + matching.window(lines[at - 1], 0))
+    shown.append("> " + matching.match_line(lines[at], start))
     if at + 1 < len(lines):
-        shown.append("  " + window(lines[at + 1], 0))
+        shown.append("  " + matching.window(lines[at + 1], 0))
     shown.append("--")
     return "\n".join(shown)
 
@@ -141,7 +133,7 @@ def docx_grep(
     index: StoryIndex, memo: dict[object, object], pattern: str, first: int, last: int, out_cap: int
 ) -> GrepResult:
     """Search lines first..last-1 of the story's projection (0-based, end exclusive)."""
-    compile_pattern(pattern)  # the contract's checks and error messages come first
+    matching.compile_pattern(pattern)  # the contract's checks and error messages come first
     key = ("grep", pattern, first, last)
     cached = memo.get(key)
     if isinstance(cached, tuple):
@@ -151,5 +143,5 @@ def docx_grep(
         blocks = [_block(index, at, start) for at, start in found]
         remember(memo, key, (hits, blocks))
 
-    content, note = fit_blocks(pattern, hits, blocks, out_cap, NARROW)
+    content, note = matching.fit_blocks(pattern, hits, blocks, out_cap, NARROW)
     return GrepResult(content, hits, note)

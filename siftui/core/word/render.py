@@ -9,13 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from siftui.core.answer import (
-    DEFAULT_OUT_CAP,
-    Rendered,
-    check_out_cap,
-    estimated_tokens,
-    fit_outline,
-)
+from siftui.core import answer
+from siftui.core.answer import DEFAULT_OUT_CAP, Rendered
 from siftui.core.matching import BadGrep, compile_pattern
 from siftui.core.text import collapse_whitespace, typed_number
 from siftui.core.word.grep import docx_grep
@@ -139,7 +134,7 @@ def asked_span(opt: DocxOptions, story: Story) -> tuple[int, int, int] | None:
 
 def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
-    out_cap = check_out_cap(opt.out_cap)
+    out_cap = answer.check_out_cap(opt.out_cap)
     story = _story(doc, opt.scope)
     index = index_story(story)
     has_range, has_anchor = bool(opt.range.strip()), bool(opt.anchor.strip())
@@ -220,7 +215,7 @@ def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
     tables = len(doc.stories[scope].tables)
     stats = (
         f"{_plural(index.shown, 'paragraph')} · {_plural(tables, 'table')} · "
-        f"~{estimated_tokens(index.full_length)} tokens"
+        f"~{answer.estimated_tokens(index.full_length)} tokens"
     )
     budget = out_cap // 4
     last = index.last_fitting(1, index.count, budget)
@@ -233,7 +228,7 @@ def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
     head = f"# {title}\n\n{stats}"
     tail = f"{INSTRUCTION}\n\n{leading}"
     fixed = len(head) + 2 + len(tail)
-    outline = fit_outline(index.outline, out_cap - fixed - 2)
+    outline = answer.fit_outline(index.outline, out_cap - fixed - 2)
     sections = [head, outline, tail] if outline is not None else [head, tail]
     return Rendered("\n\n".join(sections)[:out_cap], True, 1, last, 0, "")
 
