@@ -10,24 +10,16 @@ starting with → after it says what that call gives: `field=value, ...` and the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from support.doc_examples import ARROW, Example, check_example, examples
+from support.doc_examples import ARROW, Example, check_example, examples, names
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.render import BadGrep, BadPages, Options, render
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "SPEC.md"
 EXAMPLES = examples(SPEC.read_text(encoding="utf-8"))
-NAMESPACE: dict[str, Any] = {
-    "Doc": Doc,
-    "OutlineItem": OutlineItem,
-    "Options": Options,
-    "render": render,
-    "BadPages": BadPages,
-    "BadGrep": BadGrep,
-}
+NAMESPACE = names(Doc, OutlineItem, Options, render, BadPages, BadGrep)
 
 
 def test_the_spec_has_its_examples() -> None:

@@ -9,26 +9,16 @@ the exact answer, or the exact error. An example that stops being true fails.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from support.doc_examples import ARROW, Example, check_example, examples
+from support.doc_examples import ARROW, Example, check_example, examples, names
 
 from siftui.core.word.model import DocxDoc, Para, Story, Table
 from siftui.core.word.render import BadGrep, BadOption, DocxOptions, render_docx
 
 WORD = Path(__file__).resolve().parents[2] / "docs" / "WORD.md"
 EXAMPLES = examples(WORD.read_text(encoding="utf-8"))
-NAMESPACE: dict[str, Any] = {
-    "DocxDoc": DocxDoc,
-    "Story": Story,
-    "Para": Para,
-    "Table": Table,
-    "DocxOptions": DocxOptions,
-    "render_docx": render_docx,
-    "BadOption": BadOption,
-    "BadGrep": BadGrep,
-}
+NAMESPACE = names(DocxDoc, Story, Para, Table, DocxOptions, render_docx, BadOption, BadGrep)
 
 
 def test_the_page_has_its_examples() -> None:

@@ -74,6 +74,11 @@ def examples(text: str, heading: str = "\n## Worked examples\n") -> list[Example
     return found
 
 
+def names(*objects: Any) -> dict[str, Any]:
+    """The namespace an examples page imports: each class or function by its name."""
+    return {thing.__name__: thing for thing in objects}
+
+
 def check_example(example: Example, names: dict[str, Any]) -> None:
     """Run ``example`` with ``names`` imported: its answer, byte for byte, or its error."""
     namespace = dict(names)
