@@ -1,4 +1,4 @@
-"""Benchmark: reading and answering a generated Word document (issue 15's targets).
+"""Benchmark: reading and answering a generated Word document, against its time targets.
 
 Run by hand (not by pytest, not in CI), from the repository root:
 

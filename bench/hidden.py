@@ -1,6 +1,6 @@
 # mypy: disallow-untyped-calls=False
 # (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
-"""Benchmark: inspecting a document for hidden text against extracting it (issue 13).
+"""Benchmark: inspecting a document for hidden text against extracting it.
 
 Run by hand (not by pytest, not in CI), from the repository root:
 

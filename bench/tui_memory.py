@@ -4,7 +4,7 @@
 
 Runs `siftui PDF` in a private tmux server with an empty extraction cache,
 waits for the view, steps OutCap, greps, opens the walk, quits; then prints
-the TUI's maximum resident set size beside the bound of issue 5: three times
+the TUI's maximum resident set size beside its memory bound: three times
 (the text's size + a bare PyMuPDF process that opened the file). Needs tmux and
 GNU time (Debian packages tmux, time). Run by hand.
 """

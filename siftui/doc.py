@@ -1,4 +1,4 @@
-"""CONTRACT.md's public names for the extracted document (it lives in siftui.core.doc)."""
+"""The public names (docs/SPEC.md) for the extracted document (it lives in siftui.core.doc)."""
 
 from siftui.core.doc import Doc, OutlineItem
 

@@ -1,4 +1,4 @@
-"""CONTRACT.md's public name for extraction (it lives in siftui.sources.extract)."""
+"""The public name (docs/SPEC.md) for extraction (it lives in siftui.sources.extract)."""
 
 from siftui.sources.extract import extract
 

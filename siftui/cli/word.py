@@ -87,7 +87,7 @@ def options_of(args: argparse.Namespace) -> DocxOptions:
 
 
 def check_options(options: DocxOptions) -> None:
-    """What can be checked without the document, before reading it (DOCX.md's order)."""
+    """What can be checked without the document, before reading it (docs/WORD.md's order)."""
     from siftui.core.word.render import BadOption, check_docx_options
 
     if options.out_cap < 1:

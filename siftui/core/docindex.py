@@ -7,7 +7,6 @@ fixed lines, and per-page stripped line tables for grep.
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from bisect import bisect_right
@@ -15,16 +14,19 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from siftui.core.doc import Doc
+from siftui.core.text import collapse_whitespace, without_surrogates
+
+__all__ = [
+    "SEPARATOR",
+    "DocIndex",
+    "collapse_whitespace",
+    "index_of",
+    "marker",
+    "page_block",
+    "without_surrogates",
+]
 
 SEPARATOR = "\n\n"
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def without_surrogates(text: str) -> str:
-    """``text`` with every lone surrogate (a Doc read from JSON can hold one, and it
-    has no UTF-8 form) as U+FFFD: one code point for one, so positions and
-    lengths stay those of the original."""
-    return _SURROGATE.sub("\ufffd", text)
 
 
 def marker(page: int) -> str:
@@ -34,10 +36,6 @@ def marker(page: int) -> str:
 
 def page_block(page: int, text: str) -> str:
     return marker(page) + SEPARATOR + text.strip()
-
-
-def collapse_whitespace(text: str) -> str:
-    return " ".join(text.split())
 
 
 @dataclass

@@ -31,18 +31,25 @@ def is_whole_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def json_value(text: str, error: type[ValueError]) -> Any:
+    """The value of a JSON text, or ``error("not valid JSON: ...")``: one line each for
+    a syntax error and for nesting too deep to parse (thousands of [ or {: Python's
+    parser recurses). A PDF's Doc JSON and a Word document's read it the same way."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise error(f"not valid JSON: {problem}") from None
+    except RecursionError:
+        raise error("not valid JSON: nested too deeply") from None
+
+
 def from_json(text: str) -> Doc:
     return from_json_object(text)[0]
 
 
 def from_json_object(text: str) -> tuple[Doc, dict[str, Any]]:
     """The Doc and the whole JSON object it was read from (for its extra keys)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadDocJson(f"not valid JSON: {error}") from None
-    except RecursionError:  # thousands of nested [ or {: Python's parser recurses
-        raise BadDocJson("not valid JSON: nested too deeply") from None
+    data = json_value(text, BadDocJson)
     if not isinstance(data, dict):
         raise BadDocJson("not a Doc: expected a JSON object")
     title = data.get("title", "")

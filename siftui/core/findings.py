@@ -1,4 +1,4 @@
-"""Hidden text: what the agent reads that no person sees on the page (issue 13).
+"""Hidden text: what the agent reads that no person sees on the page.
 
 Pure data and helpers, no PyMuPDF: siftui.sources.hidden.detect finds the findings, the CLI,
 the TUI and the MCP server show them. A finding is a piece of a page's
@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from siftui.core.text import collapse_whitespace
 
 KINDS: tuple[str, ...] = (
     "invisible",
@@ -169,7 +171,7 @@ def inspection_json(path: str, inspection: Inspection) -> dict[str, Any]:
 
 def snippet(text: str, limit: int = 60) -> str:
     """A finding's text on one line for people: white space collapsed, cut with "…"."""
-    flat = " ".join(text.split())
+    flat = collapse_whitespace(text)
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 

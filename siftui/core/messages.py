@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from siftui.core.docindex import without_surrogates
+from siftui.core.text import collapse_whitespace, without_surrogates
 
 _CONTROL = {code: f"\\x{code:02x}" for code in (*range(32), 127)} | {
     ord("\n"): "\\n",
@@ -21,7 +21,7 @@ def quoted(path: str | os.PathLike[str]) -> str:
 
 def one_line(error: BaseException) -> str:
     """An error as one line of text: white space collapsed, its type if it says nothing."""
-    text = " ".join(str(error).split())
+    text = collapse_whitespace(str(error))
     return text or type(error).__name__
 
 

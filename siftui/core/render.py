@@ -8,9 +8,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from siftui.core.answer import (
+    DEFAULT_OUT_CAP,
+    Rendered,
+    check_out_cap,
+    estimated_tokens,
+    fit_outline,
+)
 from siftui.core.doc import Doc
-from siftui.core.docindex import SEPARATOR, DocIndex, collapse_whitespace, index_of, marker
+from siftui.core.docindex import SEPARATOR, DocIndex, index_of, marker
 from siftui.core.grep import BadGrep, compile_pattern, grep
+from siftui.core.text import collapse_whitespace, typed_number
 
 __all__ = [
     "DEFAULT_OUT_CAP",
@@ -28,15 +36,10 @@ __all__ = [
     "render",
 ]
 
-DEFAULT_OUT_CAP = 100_000
 MAX_PAGES_PER_ANSWER = 100
 UNTITLED = "Untitled PDF"
 INSTRUCTION = 'This document is longer than one answer: ask for pages="a-b" or grep="pattern".'
 _PAGES = re.compile(r"([0-9]+)(-([0-9]*))?", re.ASCII)
-# Any page number with more significant digits than this is beyond every E; int()
-# would refuse a digit string past 4300 digits with a plain ValueError (R5).
-_MAX_DIGITS = 18
-_HUGE = 10**_MAX_DIGITS
 
 
 class BadPages(ValueError):
@@ -56,23 +59,6 @@ class Options:
     out_cap: int = DEFAULT_OUT_CAP
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """The answer the agent receives (``content``) and how it was cut."""
-
-    content: str
-    map: bool
-    first: int
-    last: int
-    grep_hits: int
-    note: str
-
-
-def estimated_tokens(runes: int) -> int:
-    """The contract's token estimate (R2's T): runes // 4. The only one in siftui."""
-    return runes // 4
-
-
 def full(doc: Doc) -> str:
     """R1: every extracted page behind its marker."""
     return index_of(doc).full()
@@ -83,11 +69,11 @@ def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
     found = _range_syntax(pages)
     if found is None:
         return None
-    first = _number(found.group(1))
+    first = typed_number(found.group(1))
     if found.group(2) is None:
         last = first
     elif found.group(3):
-        last = _number(found.group(3))
+        last = typed_number(found.group(3))
     else:
         last = extracted
     if first < 1 or last < first or first > extracted:
@@ -106,12 +92,6 @@ def _range_syntax(pages: str) -> re.Match[str] | None:
     return found
 
 
-def _number(digits: str) -> int:
-    """The value of an ASCII digit string, or _HUGE (> any E) when it is longer."""
-    significant = digits.lstrip("0")
-    return int(significant or "0") if len(significant) <= _MAX_DIGITS else _HUGE
-
-
 def check_options(opt: Options) -> None:
     """Raise what render() would raise for ``opt`` whatever the document is.
 
@@ -121,18 +101,14 @@ def check_options(opt: Options) -> None:
     order), so the pattern waits for render(). Lets a caller refuse a bad call
     before a long extraction instead of after it.
     """
-    out_cap = opt.out_cap
-    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
-        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    check_out_cap(opt.out_cap)
     if _range_syntax(opt.pages) is None and opt.grep:
         compile_pattern(opt.grep)
 
 
 def render(doc: Doc, opt: Options) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
-    out_cap = opt.out_cap
-    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
-        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    out_cap = check_out_cap(opt.out_cap)
     index = index_of(doc)
     span = parse_pages(opt.pages, index.extracted)
     if opt.grep:
@@ -178,39 +154,9 @@ def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
     head = f"# {title}{SEPARATOR}{stats}"
     tail = f"{INSTRUCTION}{SEPARATOR}{leading}"
     fixed = len(head) + len(SEPARATOR) + len(tail)
-    outline = _fit_outline(index, out_cap - fixed - len(SEPARATOR))
+    outline = fit_outline(
+        index.outline_lines, out_cap - fixed - len(SEPARATOR), index.outline_sizes
+    )
     sections = [head, outline, tail] if outline is not None else [head, tail]
     content = SEPARATOR.join(sections)[:out_cap]
     return Rendered(content, True, 1, last, 0, "")
-
-
-def _fit_outline(index: DocIndex, room: int) -> str | None:
-    """The outline section in at most ``room`` characters, cut as R2 says, or None."""
-    lines = index.outline_lines
-    if not lines:
-        return None
-    heading = "## Outline\n"
-    # sizes[k] = length of the first k lines joined by "\n" plus the "\n" after them
-    sizes = index.outline_sizes
-    if len(heading) + sizes[-1] - 1 <= room:
-        return heading + "\n".join(lines)
-
-    # With k lines kept: heading + sizes[k] + len(more-line). This grows with k
-    # (each line adds >= 3, the count shrinks by at most one digit), so bisect.
-    def size(k: int) -> int:
-        return len(heading) + sizes[k] + len(_more(len(lines) - k))
-
-    lo, hi = 0, len(lines) - 1
-    if size(lo) > room:
-        return None
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if size(mid) <= room:
-            lo = mid
-        else:
-            hi = mid - 1
-    return heading + "\n".join([*lines[:lo], _more(len(lines) - lo)])
-
-
-def _more(left_out: int) -> str:
-    return f"- … ({left_out} more)"

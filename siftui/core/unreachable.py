@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import SEPARATOR, index_of, marker
-from siftui.core.grep import ELLIPSIS, LINE_WINDOW
+from siftui.core.matching import ELLIPSIS, LINE_WINDOW
 
 __all__ = [
     "GREP_HEADER_MIN",

@@ -9,10 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from siftui.core.answer import estimated_tokens
 from siftui.core.doc import Doc
-from siftui.core.render import Options, Rendered, estimated_tokens, render
+from siftui.core.render import Options, Rendered, render
+
+if TYPE_CHECKING:
+    from siftui.core.word.render import DocxOptions
 
 _ASK = re.compile(r'ask for pages="([0-9]+-[0-9]*)"')
 
@@ -61,11 +65,17 @@ def runes_estimate(text: str) -> dict[str, int]:
     return {"runes/4": estimated_tokens(len(text))}
 
 
-def describe_options(options: Options) -> str:
-    """The request as the agent writes it: `pages="12-40", grep="x"` or "(no options)"."""
-    parts = [f'pages="{options.pages}"'] if options.pages else []
-    if options.grep:
-        parts.append(f'grep="{options.grep}"')
+def describe_options(options: Options | DocxOptions) -> str:
+    """The request as the agent writes it, for a PDF or a Word document:
+    `pages="12-40", grep="x"`, `range="P5..P9"`, `anchor="P6#ac86", window=0`,
+    or "(no options)"."""
+    parts = []
+    for name in ("pages", "range", "anchor", "grep"):
+        value = getattr(options, name, "")
+        if value:
+            parts.append(f'{name}="{value}"')
+            if name == "anchor":
+                parts.append(f"window={getattr(options, 'window', 0)}")
     return ", ".join(parts) or "(no options)"
 
 
@@ -78,21 +88,25 @@ def pages_shown(first: int, last: int) -> str:
 
 def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
     """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens."""
-    entries: list[dict[str, Any]] = []
-    for call in calls:
-        entries.append(
-            {
-                "pages": call.options.pages,
-                "grep": call.options.grep,
-                "first": call.answer.first,
-                "last": call.answer.last,
-                "map": call.answer.map,
-                "runes": len(call.answer.content),
-                "tokens": count(call.answer.content),
-                "note": call.answer.note,
-            }
-        )
+    entries = [
+        call_entry(call.answer, count, pages=call.options.pages, grep=call.options.grep)
+        for call in calls
+    ]
     return with_totals(entries)
+
+
+def call_entry(answer: Rendered, count: TokenCounter, **asked: str) -> dict[str, Any]:
+    """One call of a walk report: what it asked (``asked``, in order), then its answer's
+    pages or paragraphs, whether it is a map, its size and its note."""
+    return {
+        **asked,
+        "first": answer.first,
+        "last": answer.last,
+        "map": answer.map,
+        "runes": len(answer.content),
+        "tokens": count(answer.content),
+        "note": answer.note,
+    }
 
 
 def with_totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -111,14 +125,31 @@ def with_totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def walk_text(report: dict[str, Any], out_cap: int) -> str:
     """One line per call, then the totals: what `siftui walk` prints."""
+    return report_text(
+        report,
+        out_cap,
+        lambda entry: describe_options(Options(pages=entry["pages"], grep=entry["grep"])),
+        lambda entry: f"pages {pages_shown(entry['first'], entry['last']):<11}",
+    )
+
+
+def report_text(
+    report: dict[str, Any],
+    out_cap: int,
+    request: Callable[[dict[str, Any]], str],
+    shown: Callable[[dict[str, Any]], str],
+) -> str:
+    """A walk report as `siftui walk` prints it, for PDFs and Word documents alike:
+    one line per call (``request`` says what it asked, ``shown`` what it holds),
+    then the totals."""
     lines = []
     for number, entry in enumerate(report["calls"], 1):
-        options = describe_options(Options(pages=entry["pages"], grep=entry["grep"]))
-        shown = pages_shown(entry["first"], entry["last"])
         kind = "map" if entry["map"] else "text"
         tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
         runes = f"{entry['runes']:>9,} runes"
-        lines.append(f"{number:>4}  {options:<22} {kind:<4}  pages {shown:<11} {runes}  {tokens}")
+        lines.append(
+            f"{number:>4}  {request(entry):<22} {kind:<4}  {shown(entry)} {runes}  {tokens}"
+        )
     totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
     lines.append(
         f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "

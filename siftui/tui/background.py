@@ -30,7 +30,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
     """Start the after-work for ``opened`` (``plain``: the same file read without OCR).
 
     A Word document has none: no pages, no images, no OCR, and its hidden runs
-    (``w:vanish``) are left out of the projection by DOCX.md itself."""
+    (``w:vanish``) are left out of the projection by docs/WORD.md itself."""
     doc, source = opened.doc, opened.source
     if not isinstance(doc, Doc):
         app.query_one(ContentView).ocr_pages = frozenset()

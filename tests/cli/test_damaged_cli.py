@@ -1,4 +1,4 @@
-"""Issue 16 on the command line: the exact stderr line and exit code for each damage.
+"""Damaged PDFs on the command line: the exact stderr line and exit code for each damage.
 
 Every file is built here from raw PDF objects (tests/damaged.py).
 """

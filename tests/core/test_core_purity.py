@@ -4,7 +4,7 @@ Every module under siftui/ is parsed (imports inside functions count too, so
 a lazy import cannot hide) and put in its layer by its folder: ``siftui/core/``,
 ``siftui/sources/``, the surfaces ``siftui/cli/``, ``siftui/tui/``,
 ``siftui/serve/``, and the package's front door (``siftui/__init__.py``,
-``__main__.py`` and the modules that re-export CONTRACT.md's public names). A
+``__main__.py`` and the modules that re-export the public names of docs/SPEC.md). A
 fresh interpreter then checks what the core and the CLI really load when
 imported.
 """
@@ -22,7 +22,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "siftui"
 
 FOLDERS = ("core", "sources", "cli", "tui", "serve")
-# The package's front door: the version, `python -m siftui`, and CONTRACT.md's names.
+# The package's front door: the version, `python -m siftui`, and docs/SPEC.md's names.
 FRONT = {"siftui", "siftui.__main__", "siftui.doc", "siftui.render", "siftui.extract"}
 CORE_THIRD_PARTY = {"re2"}
 # Document libraries (PyMuPDF; python-docx and lxml for Word): only sources read documents.

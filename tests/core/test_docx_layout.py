@@ -1,4 +1,4 @@
-"""siftui.core.word.layout: a Word answer's blocks and line roles (DOCX.md D1-D5)."""
+"""siftui.core.word.layout: a Word answer's blocks and line roles (docs/WORD.md D1-D5)."""
 
 from __future__ import annotations
 

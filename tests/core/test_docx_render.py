@@ -1,4 +1,4 @@
-"""DOCX.md's answers D1-D5 and its *Lines*, on document models the tests write (no OOXML)."""
+"""docs/WORD.md's answers D1-D5 and its *Lines*, on document models the tests write (no OOXML)."""
 
 from __future__ import annotations
 

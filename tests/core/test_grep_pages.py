@@ -12,6 +12,7 @@ from support.pdfs import CorpusDocs
 from siftui.core import grep as grep_module
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
+from siftui.core.matching import search_line
 from siftui.core.render import Options, render
 
 TRICKY = [
@@ -59,7 +60,7 @@ def line_by_line(doc: Doc, pattern: str) -> list[tuple[int, int, int]]:
     found = []
     for page in range(1, index.extracted + 1):
         for at, line in enumerate(index.lines(page)):
-            match = grep_module._search(regex, line)
+            match = search_line(regex, line)
             if match is not None:
                 found.append((page, at, match.start()))
     return found
@@ -70,7 +71,7 @@ def page_at_once(doc: Doc, pattern: str) -> list[tuple[int, int, int]]:
     return [
         (page, at, start)
         for page in range(1, index.extracted + 1)
-        for at, start in grep_module._page_hits(index, page, pattern)
+        for at, start in grep_module.page_hits(index, page, pattern)
     ]
 
 

@@ -21,7 +21,7 @@ from support.pdfs import CORPUS, CorpusDocs, corpus_docs
 
 from siftui.core.doc import Doc
 from siftui.core.docjson import to_json
-from siftui.core.grep import LINE_WINDOW, _block
+from siftui.core.grep import LINE_WINDOW, match_block
 from siftui.core.render import INSTRUCTION, Options, render
 from siftui.core.unreachable import (
     GREP_HEADER_MIN,
@@ -113,7 +113,7 @@ def grep_blocks_brute_force(doc: Doc, page: int, out_cap: int) -> set[int]:
             for m in range(len(line) or 1)
         }
         for window in windows:
-            block = _block(page, lines, at, window + LINE_WINDOW // 2 if window else 0)
+            block = match_block(page, lines, at, window + LINE_WINDOW // 2 if window else 0)
             if GREP_HEADER_MIN + 1 + len(block) > out_cap:
                 continue
             rows = []  # (line shown, where it begins)

@@ -1,4 +1,4 @@
-"""`siftui mcp` under attack (issue 11), items 4-9: bounded memory and processes, no
+"""`siftui mcp` under attack, the limits: bounded memory and processes, no
 orphans, bounded errors, a trustworthy log, threads sharing a Doc, the small ones. Each
 test runs the attack against the real server process over stdio (raw JSON-RPC, see
 mcp_wire.py) and checks it with /proc where it is about processes."""

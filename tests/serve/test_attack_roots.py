@@ -1,4 +1,4 @@
-"""`siftui mcp` under attack (issue 11), items 1-3: roots that hold against a racing
+"""`siftui mcp` under attack, the roots and the wire: roots that hold against a racing
 writer, names that are not UTF-8, calls that never hang. Each test runs the attack
 against the real server process over stdio (raw JSON-RPC, see mcp_wire.py)."""
 

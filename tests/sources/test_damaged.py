@@ -1,5 +1,5 @@
 # mypy: disallow-untyped-calls=False
-"""Issue 16 in the sources layer: read what can be read, say plainly why the rest cannot.
+"""Damaged PDFs in the sources layer: read what can be read, say plainly why the rest cannot.
 
 Every file is built here from raw PDF objects (tests/damaged.py).
 """

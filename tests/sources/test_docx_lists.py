@@ -1,4 +1,4 @@
-"""DOCX.md *Headings* and *Lists*: the style chain, outline levels, numbering and counters."""
+"""docs/WORD.md *Headings* and *Lists*: the style chain, outline levels, numbering and counters."""
 
 from __future__ import annotations
 

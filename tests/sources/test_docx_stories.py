@@ -1,4 +1,4 @@
-"""DOCX.md *Stories*: headers and footers of several sections, notes, comments, the title."""
+"""docs/WORD.md *Stories*: headers and footers of several sections, notes, comments, the title."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DOCX.md *A paragraph's text*, on documents written as raw OOXML."""
+"""docs/WORD.md *A paragraph's text*, on documents written as raw OOXML."""
 
 from __future__ import annotations
 

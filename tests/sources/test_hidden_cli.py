@@ -156,8 +156,8 @@ def test_bad_options_exit_2(hidden_pdf: Path, args: list[str]) -> None:
 
 @pytest.mark.parametrize("cached", [True, False])
 def test_a_damaged_page_costs_its_own_findings_only(tmp_path: Path, cached: bool) -> None:
-    """Page 2 is in a page-tree cycle: extraction reads pages 1 and 3 (issue 16), and
-    so does the inspection, with the same one warning line, instead of refusing."""
+    """Page 2 is in a page-tree cycle: extraction reads pages 1 and 3 (page 2 unreadable),
+    and so does the inspection, with the same one warning line, instead of refusing."""
     from support.damaged import page_tree_pdf
 
     cycle = tmp_path / "cycle.pdf"

@@ -1,4 +1,4 @@
-"""The real corpus: no false alarms on normal text, the scan is no alarm (issue 13).
+"""The real corpus: no false alarms on normal text, the scan is no alarm.
 
 Findings per file (siftui inspect, PyMuPDF 1.28): none in any file but
 pgfmanual.pdf (58 findings on 20 pages: 16 transparent, 17 low_contrast, 1

@@ -1,4 +1,4 @@
-"""Hidden text is found with the right kind, and visible text is not (issue 13)."""
+"""Hidden text is found with the right kind, and visible text is not."""
 
 from __future__ import annotations
 

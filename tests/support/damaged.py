@@ -1,5 +1,5 @@
 """Damaged PDFs built from raw objects: a page tree with cycles, a cut file,
-attachments-only encryption, a file MuPDF cannot open (issue 16)."""
+attachments-only encryption, a file MuPDF cannot open."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DOCX.md's worked example: the exact content with out_cap 100,000, and its model."""
+"""The Word worked example (docs/WORD.md): the exact content with out_cap 100,000, and its model."""
 
 from siftui.core.word.model import DocxDoc, Para, Story, Table
 

@@ -1,6 +1,8 @@
 # mypy: disallow-untyped-calls=False
 # (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
-"""PDFs that hide text from a reader in every way issue 13 names, beside visible text.
+"""PDFs that hide text from a reader in every way siftui looks for (invisible,
+transparent, low contrast, tiny, off the page, covered, an OCR layer), beside
+visible text.
 
 Each page holds one or two hidden lines and a visible control line; ``HIDDEN``
 lists what each page hides and how (the kind siftui.sources.hidden.detect must report).

@@ -1,4 +1,5 @@
-"""The five failures of issue 10, each driven as a user met it.
+"""Five failures a user met in the TUI (copy, save, the view, the counter, the calls
+line), each driven as the user met it.
 
 Each test reads only what a user sees or gets (the view's lines, the counter,
 the title, the calls line, the clipboard, a saved file, the notifications), so
@@ -25,7 +26,7 @@ from siftui.tui.screens import PathScreen
 
 try:
     from siftui.tui.widgets.view import ContentView
-except ImportError:  # the layout before issue 10, to see these tests fail there
+except ImportError:  # the older module layout, to see these tests fail there
     from siftui.tui.view import ContentView  # type: ignore[import-not-found,no-redef]
 
 

@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from siftui.core.docjson import is_whole_number
+from siftui.core.docjson import is_whole_number, json_value
 from siftui.core.word.model import SCOPES, DocxDoc, Para, Story, Table
 
 KIND = "docx"
@@ -70,12 +70,7 @@ def _text(data: dict[str, Any], key: str, where: str, default: str | None = None
 
 
 def from_json(text: str) -> DocxDoc:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadDocxJson(f"not valid JSON: {error}") from None
-    except RecursionError:
-        raise BadDocxJson("not valid JSON: nested too deeply") from None
+    data = json_value(text, BadDocxJson)
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise BadDocxJson('not a Word document JSON ("kind" must be "docx")')
     title = data.get("title", "")

@@ -1,38 +1,26 @@
-"""DOCX.md D5: grep over a story's lines, with the projection's lines as context.
+"""Grep over a story's lines, with the projection's lines as context (docs/WORD.md D5).
 
-The pattern rules (200 bytes, smart case, RE2, error texts) and the windowing of
-long lines are CONTRACT.md R4's, so they come from siftui.core.grep. Pure: no I/O.
+The pattern rules (200 bytes, smart case, RE2, error texts), the windowing of
+long lines and the fitting to OutCap are the PDF grep's (docs/SPEC.md R4), so
+they come from siftui.core.matching. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import re2
 
-from siftui.core.docindex import without_surrogates
-from siftui.core.grep import (
-    MAX_SHOWN,
-    _match_line,
-    _page_regex,
-    _search,
-    _window,
-    compile_pattern,
-    fit_blocks,
-)
+from siftui.core import matching
+from siftui.core.matching import GrepResult
+from siftui.core.text import without_surrogates
 from siftui.core.word.index import StoryIndex
+
+__all__ = ["MEMO_SIZE", "NARROW", "docx_grep", "matching_lines", "remember"]
 
 NARROW = 'narrow the pattern or add range="Pa..Pb"'
 MEMO_SIZE = 32
-
-
-@dataclass(frozen=True)
-class DocxGrep:
-    content: str
-    hits: int
-    note: str
 
 
 def _encoded(index: StoryIndex, first: int, last: int, memo: dict[object, object]) -> bytes:
@@ -45,11 +33,12 @@ def _encoded(index: StoryIndex, first: int, last: int, memo: dict[object, object
         data = joined.encode("utf-8")
     except UnicodeEncodeError:
         data = without_surrogates(joined).encode("utf-8")
-    _remember(memo, key, data)
+    remember(memo, key, data)
     return data
 
 
-def _remember(memo: dict[object, object], key: object, value: object) -> None:
+def remember(memo: dict[object, object], key: object, value: object) -> None:
+    """Keep ``value`` under ``key`` in a story's memo, the oldest entry out past MEMO_SIZE."""
     if len(memo) >= MEMO_SIZE:
         memo.pop(next(iter(memo)))
     memo[key] = value
@@ -84,24 +73,24 @@ def _spans(regex: Any) -> Callable[[bytes, int], int | None]:
     return public
 
 
-def _hits(
+def matching_lines(
     index: StoryIndex, pattern: str, first: int, last: int, memo: dict[object, object]
 ) -> tuple[int, list[tuple[int, int]]]:
     """How many lines in first..last-1 match, and (line index, match start in the
-    line's text) of the first MAX_SHOWN of them."""
+    line's text) of the first MAX_SHOWN (100) of them."""
     if first >= last:
         return 0, []
-    regex = _page_regex(pattern)
+    regex = matching.joined_regex(pattern)
     if regex is None or not _one_line_each(index, first, last):
-        plain = compile_pattern(pattern)
+        plain = matching.compile_pattern(pattern)
         found = []
         for at in range(first, last):
             text = index.texts[at]
             if text is not None:
-                match = _search(plain, text)
+                match = matching.search_line(plain, text)
                 if match is not None:
                     found.append((at, match.start()))
-        return len(found), found[:MAX_SHOWN]
+        return len(found), found[: matching.MAX_SHOWN]
     data = _encoded(index, first, last, memo)
     search = _spans(regex)
     shown: list[tuple[int, int]] = []
@@ -116,7 +105,7 @@ def _hits(
         counted = start
         if index.texts[at] is not None:  # not the prefix-only line of a table without rows
             count += 1
-            if len(shown) < MAX_SHOWN:
+            if len(shown) < matching.MAX_SHOWN:
                 line_start = data.rfind(b"\n", 0, start) + 1
                 shown.append((at, len(data[line_start:start].decode("utf-8"))))
         if line_end < 0:
@@ -132,27 +121,27 @@ def _block(index: StoryIndex, at: int, match_start: int) -> str:
     start = len(lines[at]) - len(text) + match_start
     shown = []
     if at > 0:
-        shown.append("  " + _window(lines[at - 1], 0))
-    shown.append("> " + _match_line(lines[at], start))
+        shown.append("  " + matching.window(lines[at - 1], 0))
+    shown.append("> " + matching.match_line(lines[at], start))
     if at + 1 < len(lines):
-        shown.append("  " + _window(lines[at + 1], 0))
+        shown.append("  " + matching.window(lines[at + 1], 0))
     shown.append("--")
     return "\n".join(shown)
 
 
 def docx_grep(
     index: StoryIndex, memo: dict[object, object], pattern: str, first: int, last: int, out_cap: int
-) -> DocxGrep:
+) -> GrepResult:
     """Search lines first..last-1 of the story's projection (0-based, end exclusive)."""
-    compile_pattern(pattern)  # the contract's checks and error messages come first
+    matching.compile_pattern(pattern)  # the contract's checks and error messages come first
     key = ("grep", pattern, first, last)
     cached = memo.get(key)
     if isinstance(cached, tuple):
         hits, blocks = cached
     else:
-        hits, found = _hits(index, pattern, first, last, memo)
+        hits, found = matching_lines(index, pattern, first, last, memo)
         blocks = [_block(index, at, start) for at, start in found]
-        _remember(memo, key, (hits, blocks))
+        remember(memo, key, (hits, blocks))
 
-    content, note = fit_blocks(pattern, hits, blocks, out_cap, NARROW)
-    return DocxGrep(content, hits, note)
+    content, note = matching.fit_blocks(pattern, hits, blocks, out_cap, NARROW)
+    return GrepResult(content, hits, note)

@@ -1,6 +1,6 @@
 """What every answer about one story needs, computed once per story.
 
-Blocks (DOCX.md *Lines*), their lengths as prefix sums so a range is sized in
+Blocks (docs/WORD.md *Lines*), their lengths as prefix sums so a range is sized in
 O(1), the projection's lines with the text grep searches in each, and the
 outline. Pure: no I/O.
 """
@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from siftui.core.text import collapse_whitespace
 from siftui.core.word.model import Story, line
 
 
@@ -57,10 +58,6 @@ class StoryIndex:
         """The first block in first..last that has lines, or 0."""
         at = bisect_right(self.sizes, self.sizes[first - 1], first, last + 1)
         return at if at <= last else 0
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
 
 
 def index_story(story: Story) -> StoryIndex:
@@ -110,7 +107,9 @@ def _build(story: Story) -> StoryIndex:
                 texts.append(para.text)
                 if para.heading:
                     indent = "  " * (para.heading - 1)
-                    outline.append(f"{indent}- {_collapse(para.text)} [P{k + 1}#{para.hash}]")
+                    outline.append(
+                        f"{indent}- {collapse_whitespace(para.text)} [P{k + 1}#{para.hash}]"
+                    )
             else:
                 para_line.append(-1)
         if k == count - 1:

@@ -1,4 +1,4 @@
-"""The layout of a Word answer (../shared/DOCX.md D1-D5): its blocks and lines.
+"""The layout of a Word answer (docs/WORD.md D1-D5): its blocks and lines.
 
 Pure (no I/O, no Textual, no OOXML). The same :class:`~siftui.core.layout.Layout` as a
 PDF answer's, with the story's *blocks* (block n = the tables after P<n-1>, then

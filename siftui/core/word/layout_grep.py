@@ -1,4 +1,4 @@
-"""The layout of a Word grep answer (DOCX.md D5): header, match blocks and the
+"""The layout of a Word grep answer (docs/WORD.md D5): header, match blocks and the
 blocks holding the matches shown.
 
 Pure. With the story the match lines are found again in its index (the search
@@ -9,9 +9,9 @@ line's anchor or table prefix where it has one.
 
 from __future__ import annotations
 
-from siftui.core.grep import ELLIPSIS, LINE_WINDOW, MAX_SHOWN, _count, _match_line, _window
 from siftui.core.layout import Kind, Layout, Role
-from siftui.core.word.grep import _hits, _remember
+from siftui.core.matching import ELLIPSIS, LINE_WINDOW, grep_header, match_line, window
+from siftui.core.word.grep import matching_lines, remember
 from siftui.core.word.index import StoryIndex, index_story
 from siftui.core.word.layout_rows import PARA_PREFIX, TABLE_PREFIX, Rows, block_of, text_start
 from siftui.core.word.model import INDENT, Story
@@ -67,13 +67,10 @@ def _index_grep(
     if isinstance(memo, tuple):
         count, found = memo
     else:  # the search render_docx made (it keeps the blocks, not where their lines are)
-        count, found = _hits(index, options.grep, first, last, story.cache)
-        _remember(story.cache, key, (count, found))
-    # R4's fitting (siftui.core.grep.fit_blocks): whole blocks while the answer fits OutCap.
-    title = f'grep "{options.grep}": {_count(count)}'
-    if count > MAX_SHOWN:
-        title += f", showing the first {MAX_SHOWN}"
-    size = len(title)
+        count, found = matching_lines(index, options.grep, first, last, story.cache)
+        remember(story.cache, key, (count, found))
+    # The fitting of siftui.core.matching.fit_blocks: whole blocks while the answer fits OutCap.
+    size = len(grep_header(options.grep, count))
     rows = Rows()
     for _ in range(header):
         rows.add(Role.GREP_HEADER, 0)
@@ -82,13 +79,13 @@ def _index_grep(
     for at, start in found:
         shown = []
         if at > 0:
-            shown.append(("  " + _window(projection[at - 1], 0), Role.CONTEXT, at - 1, 0))
+            shown.append(("  " + window(projection[at - 1], 0), Role.CONTEXT, at - 1, 0))
         text = index.texts[at] or ""
         prefix = _match_prefix(projection[at], text, start)
-        matched = "> " + _match_line(projection[at], len(projection[at]) - len(text) + start)
+        matched = "> " + match_line(projection[at], len(projection[at]) - len(text) + start)
         shown.append((matched, Role.MATCH, at, prefix))
         if at + 1 < len(projection):
-            shown.append(("  " + _window(projection[at + 1], 0), Role.CONTEXT, at + 1, 0))
+            shown.append(("  " + window(projection[at + 1], 0), Role.CONTEXT, at + 1, 0))
         size += sum(len(item[0]) + 1 for item in shown) + len("\n--")
         if size > options.out_cap:
             break

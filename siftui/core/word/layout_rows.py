@@ -30,7 +30,7 @@ def anchor_length(para: Para, number: int) -> int:
 
 
 def text_start(prefix_length: int) -> int:
-    """Where a line's text starts after a prefix of this length (DOCX.md *Lines*)."""
+    """Where a line's text starts after a prefix of this length (docs/WORD.md *Lines*)."""
     return max(PREFIX_WIDTH, prefix_length) + 1
 
 

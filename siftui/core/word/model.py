@@ -1,4 +1,4 @@
-"""A Word document as the agent's tool sees it (../shared/DOCX.md): plain values.
+"""A Word document as the agent's tool sees it (docs/WORD.md): plain values.
 
 Pure: no I/O, no OOXML. The reader (siftui.sources.word) resolves styles, numbering,
 revisions, fields and notes into these values; the renderer (siftui.core.word.render)

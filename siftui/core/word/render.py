@@ -1,4 +1,4 @@
-"""The agent-eye view of a Word document: the answers D1-D5 of ../shared/DOCX.md.
+"""The agent-eye view of a Word document: the answers D1-D5 of docs/WORD.md.
 
 Pure: no I/O, no OOXML. Same DocxDoc and DocxOptions, same Rendered (the PDF
 answer's type: content, map, first, last, grep_hits, note).
@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from siftui.core.grep import BadGrep, compile_pattern
-from siftui.core.render import DEFAULT_OUT_CAP, Rendered
+from siftui.core import answer
+from siftui.core.answer import DEFAULT_OUT_CAP, Rendered
+from siftui.core.matching import BadGrep, compile_pattern
+from siftui.core.text import collapse_whitespace, typed_number
 from siftui.core.word.grep import docx_grep
 from siftui.core.word.index import StoryIndex, index_story
 from siftui.core.word.model import SCOPES, DocxDoc, Story
@@ -39,12 +41,10 @@ INSTRUCTION = (
 )
 _RANGE = re.compile(r"[Pp]([0-9]+)(\.\.(?:[Pp]([0-9]+))?)?", re.ASCII)
 _ANCHOR = re.compile(r"[Pp]([0-9]+)#([0-9A-Fa-f]{4})", re.ASCII)
-_MAX_DIGITS = 18  # longer numbers are beyond every N (and int() refuses > 4300 digits)
-_HUGE = 10**_MAX_DIGITS
 
 
 class BadOption(ValueError):
-    """A range, anchor, window or scope DOCX.md rejects; the message is shown as is."""
+    """A range, anchor, window or scope WORD.md rejects; the message is shown as is."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +57,6 @@ class DocxOptions:
     grep: str = ""
     scope: str = "body"
     out_cap: int = DEFAULT_OUT_CAP
-
-
-def _number(digits: str) -> int:
-    significant = digits.lstrip("0")
-    return int(significant or "0") if len(significant) <= _MAX_DIGITS else _HUGE
 
 
 def _story(doc: DocxDoc, scope: str) -> Story:
@@ -78,11 +73,11 @@ def parse_range(text: str, count: int) -> tuple[int, int]:
     found = _RANGE.fullmatch(text.strip())
     if found is None:
         raise BadOption(f'invalid range "{text}": use "Pa..Pb", "Pa" or "Pa.."')
-    first = _number(found.group(1))
+    first = typed_number(found.group(1))
     if found.group(2) is None:
         last = first
     elif found.group(3) is not None:
-        last = _number(found.group(3))
+        last = typed_number(found.group(3))
     else:
         last = count
     if count == 0:
@@ -97,7 +92,7 @@ def parse_anchor(text: str, story: Story) -> int:
     found = _ANCHOR.fullmatch(text.strip())
     if found is None:
         raise BadOption(f'invalid anchor "{text}": use "P<n>#<hash>"')
-    number = _number(found.group(1))
+    number = typed_number(found.group(1))
     count = story.count
     if count == 0:
         raise BadOption("anchor out of range (no paragraphs)")
@@ -126,7 +121,7 @@ def check_window(window: object) -> int:
 def asked_span(opt: DocxOptions, story: Story) -> tuple[int, int, int] | None:
     """The blocks a range or an anchor asks for, (first, last, alone): ``alone`` is the
     paragraph an anchor with window 0 asks for by itself (else 0). None when neither
-    is given; BadOption (DOCX.md's line) for a bad one, the window checked first."""
+    is given; BadOption (WORD.md's line) for a bad one, the window checked first."""
     if opt.anchor.strip():
         window = check_window(opt.window)
         number = parse_anchor(opt.anchor, story)
@@ -139,9 +134,7 @@ def asked_span(opt: DocxOptions, story: Story) -> tuple[int, int, int] | None:
 
 def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
-    out_cap = opt.out_cap
-    if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
-        raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
+    out_cap = answer.check_out_cap(opt.out_cap)
     story = _story(doc, opt.scope)
     index = index_story(story)
     has_range, has_anchor = bool(opt.range.strip()), bool(opt.anchor.strip())
@@ -216,13 +209,13 @@ def _plural(count: int, word: str) -> str:
 
 
 def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
-    title = " ".join(doc.title.split()) or UNTITLED
+    title = collapse_whitespace(doc.title) or UNTITLED
     if scope != "body":
         title = f"{scope} of {title}"
     tables = len(doc.stories[scope].tables)
     stats = (
         f"{_plural(index.shown, 'paragraph')} · {_plural(tables, 'table')} · "
-        f"~{index.full_length // 4} tokens"
+        f"~{answer.estimated_tokens(index.full_length)} tokens"
     )
     budget = out_cap // 4
     last = index.last_fitting(1, index.count, budget)
@@ -235,45 +228,14 @@ def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
     head = f"# {title}\n\n{stats}"
     tail = f"{INSTRUCTION}\n\n{leading}"
     fixed = len(head) + 2 + len(tail)
-    outline = fit_outline(index.outline, out_cap - fixed - 2)
+    outline = answer.fit_outline(index.outline, out_cap - fixed - 2)
     sections = [head, outline, tail] if outline is not None else [head, tail]
     return Rendered("\n\n".join(sections)[:out_cap], True, 1, last, 0, "")
 
 
-def fit_outline(lines: tuple[str, ...], room: int) -> str | None:
-    """CONTRACT.md R2's outline section in at most ``room`` characters, or None."""
-    if not lines:
-        return None
-    heading = "## Outline\n"
-    whole = heading + "\n".join(lines)
-    if len(whole) <= room:
-        return whole
-    sizes = [0]
-    for item in lines:
-        sizes.append(sizes[-1] + len(item) + 1)
-
-    def size(kept: int) -> int:
-        return len(heading) + sizes[kept] + len(_more(len(lines) - kept))
-
-    low, high = 0, len(lines) - 1
-    if size(low) > room:
-        return None
-    while low < high:
-        middle = (low + high + 1) // 2
-        if size(middle) <= room:
-            low = middle
-        else:
-            high = middle - 1
-    return heading + "\n".join([*lines[:low], _more(len(lines) - low)])
-
-
-def _more(left_out: int) -> str:
-    return f"- … ({left_out} more)"
-
-
 def check_docx_options(options: DocxOptions) -> None:
     """Raise what :func:`render_docx` would raise for ``options`` whatever the document is,
-    in DOCX.md's order: scope, range and anchor together, window, the syntax of a
+    in WORD.md's order: scope, range and anchor together, window, the syntax of a
     range or an anchor, and (without either) the pattern. Lets a caller refuse a bad
     call before reading the document; an anchor's hash can only be checked then."""
     probe = DocxDoc("", {})

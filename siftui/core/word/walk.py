@@ -10,7 +10,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.walk import TokenCounter, runes_estimate, with_totals
+from siftui.core.walk import (
+    TokenCounter,
+    call_entry,
+    describe_options,
+    report_text,
+    runes_estimate,
+    with_totals,
+)
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import DocxOptions, Rendered, render_docx
 
@@ -47,14 +54,9 @@ def walk_docx(doc: DocxDoc, out_cap: int, scope: str = "body") -> list[DocxCall]
     return calls
 
 
-def describe_docx_options(options: DocxOptions) -> str:
-    """The request as the agent writes it: `range="P5..P9"` or "(no options)"."""
-    parts = [f'range="{options.range}"'] if options.range else []
-    if options.anchor:
-        parts.append(f'anchor="{options.anchor}", window={options.window}')
-    if options.grep:
-        parts.append(f'grep="{options.grep}"')
-    return ", ".join(parts) or "(no options)"
+# A Word request is described as a PDF's is (one describer for both); this name
+# stays for the callers that know it.
+describe_docx_options = describe_options
 
 
 def paragraphs_shown(first: int, last: int) -> str:
@@ -65,17 +67,8 @@ def paragraphs_shown(first: int, last: int) -> str:
 
 def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate) -> dict[str, Any]:
     """The walk as `siftui walk FILE.docx --json` prints it."""
-    entries: list[dict[str, Any]] = [
-        {
-            "range": call.options.range,
-            "scope": call.options.scope,
-            "first": call.answer.first,
-            "last": call.answer.last,
-            "map": call.answer.map,
-            "runes": len(call.answer.content),
-            "tokens": count(call.answer.content),
-            "note": call.answer.note,
-        }
+    entries = [
+        call_entry(call.answer, count, range=call.options.range, scope=call.options.scope)
         for call in calls
     ]
     return with_totals(entries)
@@ -83,19 +76,9 @@ def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate
 
 def walk_docx_text(report: dict[str, Any], out_cap: int) -> str:
     """One line per call, then the totals: what `siftui walk FILE.docx` prints."""
-    lines = []
-    for number, entry in enumerate(report["calls"], 1):
-        options = describe_docx_options(DocxOptions(range=entry["range"]))
-        shown = paragraphs_shown(entry["first"], entry["last"])
-        kind = "map" if entry["map"] else "text"
-        tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
-        runes = f"{entry['runes']:>9,} runes"
-        lines.append(
-            f"{number:>4}  {options:<22} {kind:<4}  paragraphs {shown:<13} {runes}  {tokens}"
-        )
-    totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
-    lines.append(
-        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
-        f"{report['total_runes']:,} runes  {totals}"
+    return report_text(
+        report,
+        out_cap,
+        lambda entry: describe_options(DocxOptions(range=entry["range"])),
+        lambda entry: f"paragraphs {paragraphs_shown(entry['first'], entry['last']):<13}",
     )
-    return "\n".join(lines) + "\n"

@@ -1,4 +1,4 @@
-"""A .docx file to a DocxDoc: the stories of DOCX.md, numbered, resolved, bounded.
+"""A .docx file to a DocxDoc: the stories of docs/WORD.md, numbered, resolved, bounded.
 
 A missing or broken part other than the main document is left out with a note
 (``DocxDoc.notes``); a file that is not a Word package, or whose main part

@@ -1,4 +1,4 @@
-"""Headings and list numbers (DOCX.md *Headings*, *Lists*): the style chain and numbering.
+"""Headings and list numbers (docs/WORD.md *Headings*, *Lists*): the style chain and numbering.
 
 Reads styles.xml and numbering.xml once; the per-story counters live in
 :class:`Counters`.

@@ -1,4 +1,4 @@
-"""A paragraph's text (DOCX.md *A paragraph's text*) and a table's cells' texts.
+"""A paragraph's text (docs/WORD.md *A paragraph's text*) and a table's cells' texts.
 
 Runs, hyperlinks, content controls, fields, revisions, symbols, math, notes'
 and comments' references, and text boxes, resolved into one line of text.
@@ -65,7 +65,7 @@ _SKIPPED = frozenset({w("pPr"), w("rt"), w("sdtPr"), w("sdtEndPr"), w("customXml
 
 @dataclass
 class References:
-    """How the references in the text are numbered (DOCX.md *Comment numbers*, notes)."""
+    """How the references in the text are numbered (docs/WORD.md *Comment numbers*, notes)."""
 
     comments: dict[str, tuple[int, str]] = field(default_factory=dict)  # id -> (k, author)
     footnotes: dict[str, int] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """The request bar: the fields an agent's call fills in, for the kind of document open.
 
 A PDF is asked by Pages and Grep; a Word document by Range, Anchor and Window,
-Grep and Scope (DOCX.md). The bar holds no request: each edit is posted as
+Grep and Scope (docs/WORD.md). The bar holds no request: each edit is posted as
 :class:`RequestBar.Edited` (a field's name and its text) and Enter as
 :class:`RequestBar.Submitted`; the app turns them into the request
 (siftui.tui.kinds.with_field) and shows the request back with :meth:`show`.
