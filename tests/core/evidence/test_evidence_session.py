@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import ast
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -261,19 +258,3 @@ def test_schemas_are_strict_objects() -> None:
         assert schema["type"] == "object" and schema["additionalProperties"] is False
         assert set(schema["required"]) <= set(schema["properties"])
     assert SCHEMAS["pdf_page_read"]["properties"]["maxChars"]["maximum"] == 20000
-
-
-def test_the_package_imports_only_the_standard_library_and_itself() -> None:
-    package = Path(__file__).resolve().parents[3] / "siftui" / "core" / "evidence"
-    for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            for name in names:
-                top = name.split(".")[0]
-                assert top in sys.stdlib_module_names or name.startswith("siftui.core.evidence"), (
-                    f"{path.name} imports {name}"
-                )
