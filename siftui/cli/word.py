@@ -114,7 +114,7 @@ def render_answer(args: argparse.Namespace) -> Rendered:
 
 def extract_json(args: argparse.Namespace) -> str:
     """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
-    from siftui.core.word.docjson import to_json
+    from siftui.core.word.docjson import docx_to_json
     from siftui.sources.cache import file_sha256
 
     refuse_pdf_options(args)
@@ -134,7 +134,7 @@ def extract_json(args: argparse.Namespace) -> str:
         "sha256": file_sha256(args.path),
         "extractor": f"siftui {__version__}, lxml {version}",
     }
-    return to_json(doc, source)
+    return docx_to_json(doc, source)
 
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:

@@ -12,7 +12,7 @@ class BadDocJson(ValueError):
     """A JSON text that is not a Doc; the message names the first wrong key."""
 
 
-def to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
+def doc_to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
     data: dict[str, Any] = {
         "title": doc.title,
         "page_count": doc.page_count,
@@ -31,7 +31,7 @@ def is_whole_number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def from_json(text: str) -> Doc:
+def doc_from_json(text: str) -> Doc:
     return from_json_object(text)[0]
 
 

@@ -67,12 +67,12 @@ def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
 
 
 def _read_docx(name: str, data: bytes) -> DocxDoc:
-    from siftui.core.word.docjson import SNIFF, BadDocxJson, from_json
+    from siftui.core.word.docjson import SNIFF, BadDocxJson, docx_from_json
     from siftui.sources.word.read import DocxError, read_docx
 
     if SNIFF.match(data[:256]) is not None:
         try:
-            return from_json(data.decode("utf-8-sig"))
+            return docx_from_json(data.decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise LoadError(f"{quoted(name)}: not a JSON file (not UTF-8 text)") from None
         except BadDocxJson as error:

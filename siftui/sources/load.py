@@ -8,7 +8,7 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.doc import Doc
-from siftui.core.docjson import BadDocJson, from_json, from_json_object, to_json
+from siftui.core.docjson import BadDocJson, doc_from_json, doc_to_json, from_json_object
 from siftui.core.messages import file_error, quoted
 from siftui.core.unreadable import Extraction, from_records, to_records
 from siftui.sources.cache import cached_extract_report, file_sha256
@@ -65,7 +65,7 @@ def doc_json_from_bytes(name: str | os.PathLike[str], data: bytes) -> Doc:
     except UnicodeDecodeError:
         raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
     try:
-        return from_json(text)
+        return doc_from_json(text)
     except BadDocJson as error:
         raise LoadError(f"{quoted(name)}: {error}") from None
 
@@ -180,7 +180,7 @@ def load_source(
         found = cached_extract_report(
             path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
         )
-        return to_json(found.doc, source_info(path, found))
+        return doc_to_json(found.doc, source_info(path, found))
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
-from siftui.core.layout import Kind, Layout, layout_of, pages_label
+from siftui.core.layout import AnswerKind, Layout, layout_of, pages_label
 from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 from siftui.core.walk import next_call
 from siftui.core.word.index import index_story
@@ -125,7 +125,7 @@ def shown_units(rendered: Rendered, options: AnyOptions) -> str:
     return paragraphs_shown(rendered.first, rendered.last)
 
 
-def label(kind: Kind, options: AnyOptions) -> str:
+def label(kind: AnswerKind, options: AnyOptions) -> str:
     """What the answer is, in words: "map", "pages 3-5", "grep in P3..P9", "window of P4#1a2b"."""
     if isinstance(options, DocxOptions):
         asked = (
@@ -136,15 +136,15 @@ def label(kind: Kind, options: AnyOptions) -> str:
             else ""
         )
         scope = "" if options.scope in ("", "body") else f" of the {options.scope}"
-        if kind is Kind.GREP:
+        if kind is AnswerKind.GREP:
             return "grep" + (f" in {asked}" if asked else "") + scope
-        if kind is Kind.PAGES:
+        if kind is AnswerKind.PAGES:
             return asked + scope
         return str(kind.value) + scope
     pages = options.pages.strip()
-    if kind is Kind.GREP:
+    if kind is AnswerKind.GREP:
         return "grep" + (f" in {_asked(pages)}" if pages else "")
-    if kind is Kind.PAGES:
+    if kind is AnswerKind.PAGES:
         return _asked(pages)
     return str(kind.value)
 

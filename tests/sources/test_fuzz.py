@@ -27,7 +27,7 @@ from support.hostile import CORPUS
 
 from siftui import cli
 from siftui.core.doc import Doc
-from siftui.core.docjson import from_json, to_json
+from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 from siftui.sources.load import load_doc
@@ -90,7 +90,7 @@ def check_cli_answer(doc: Doc, options: Options, code: int, out: bytes, err: str
 
 def write_json(doc: Doc, folder: Path) -> Path:
     path = folder / "doc.json"
-    path.write_bytes(encode_utf8(to_json(doc)))
+    path.write_bytes(encode_utf8(doc_to_json(doc)))
     return path
 
 
@@ -100,7 +100,7 @@ def _cli_property(case: tuple[Doc, Options]) -> None:
         path = write_json(doc, Path(folder))
         loaded = load_doc(path)
         # Doc JSON on disk: the same Doc, but for lone surrogates (U+FFFD, one for one)
-        assert loaded == from_json(encode_utf8(to_json(doc)).decode("utf-8"))
+        assert loaded == doc_from_json(encode_utf8(doc_to_json(doc)).decode("utf-8"))
         assert [len(p) for p in loaded.pages] == [len(p) for p in doc.pages]
         # rendering the Doc read back gives the bytes rendering the original gives
         original, back = _outcome(doc, options), _outcome(loaded, options)

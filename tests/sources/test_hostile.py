@@ -39,7 +39,7 @@ from support.hostile import (
 )
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.render import Options, render
 from siftui.core.unreadable import describe
@@ -314,7 +314,7 @@ def test_big_page_pdf(tmp_path: Path) -> None:
 
 def write_json(tmp_path: Path, doc: Doc, name: str = "doc.json") -> Path:
     path = tmp_path / name
-    path.write_bytes(encode_utf8(to_json(doc)))
+    path.write_bytes(encode_utf8(doc_to_json(doc)))
     return path
 
 

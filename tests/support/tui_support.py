@@ -14,7 +14,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from siftui.core.doc import Doc, OutlineItem
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options
 from siftui.core.unreadable import Extraction
 from siftui.core.word.render import DocxOptions
@@ -108,7 +108,7 @@ def careless_log(doc: Doc, path: str, folder: Path, out_cap: int = 1200) -> Path
 
 def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
     path = folder / name
-    path.write_text(to_json(doc), encoding="utf-8")
+    path.write_text(doc_to_json(doc), encoding="utf-8")
     return path
 
 

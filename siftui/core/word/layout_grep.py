@@ -10,7 +10,7 @@ line's anchor or table prefix where it has one.
 from __future__ import annotations
 
 from siftui.core.grep import ELLIPSIS, LINE_WINDOW, MAX_SHOWN, _count, _match_line, _window
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.word.grep import _hits, _remember
 from siftui.core.word.index import StoryIndex, index_story
 from siftui.core.word.layout_rows import PARA_PREFIX, TABLE_PREFIX, Rows, block_of, text_start
@@ -97,7 +97,7 @@ def _index_grep(
         rows.add(Role.SEPARATOR, 0)
         if block_of(index, at):
             hits.add(block_of(index, at))
-    return rows.layout(Kind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
+    return rows.layout(AnswerKind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
 
 
 def _parsed_grep(lines: tuple[str, ...], header: int) -> Layout:
@@ -133,4 +133,4 @@ def _parsed_grep(lines: tuple[str, ...], header: int) -> Layout:
                 hits.add(page)
         else:
             rows.add(role, page)
-    return rows.layout(Kind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
+    return rows.layout(AnswerKind.GREP, lines, (), 0, tuple(sorted(hits)), 0)

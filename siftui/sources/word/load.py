@@ -18,7 +18,7 @@ from siftui.sources.word.kind import is_docx_json
 
 def load_docx(path: str | os.PathLike[str]) -> DocxDoc:
     """The document model of a .docx, or of its JSON; LoadError with one line otherwise."""
-    from siftui.core.word.docjson import BadDocxJson, from_json
+    from siftui.core.word.docjson import BadDocxJson, docx_from_json
     from siftui.sources.word.read import DocxError, read_docx  # lxml only for commands that read
 
     try:
@@ -27,7 +27,7 @@ def load_docx(path: str | os.PathLike[str]) -> DocxDoc:
             head = handle.read(256)
         if is_docx_json(head):
             try:
-                return from_json(Path(path).read_text(encoding="utf-8-sig"))
+                return docx_from_json(Path(path).read_text(encoding="utf-8-sig"))
             except UnicodeDecodeError:
                 raise LoadError(f"{quoted(path)}: not a JSON file (not UTF-8 text)") from None
             except BadDocxJson as error:
