@@ -14,10 +14,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from siftui import __version__
+from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
+from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError
 from siftui.sources.word.kind import is_docx_json
-from siftui.sources.word.load import load_docx
 
 if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
     from siftui.core.walk import TokenCounter
@@ -93,6 +94,11 @@ def check_options(options: DocxOptions) -> None:
     if options.out_cap < 1:
         raise BadOption(f"--outcap must be >= 1, not {options.out_cap}")
     check_docx_options(options)
+
+
+def load_docx(path: str) -> DocxDoc:
+    """The Word document at ``path`` (or its JSON), through the one loader."""
+    return WORD.expect(load_any(path, kind=WORD).doc)
 
 
 def print_notes(doc: DocxDoc) -> None:

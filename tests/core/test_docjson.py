@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import BadDocJson, doc_from_json, doc_to_json
-from siftui.sources.load import LoadError, is_doc_json, load_doc
+from siftui.sources.load import LoadError, is_doc_json, load_doc_report
 
 DOC = Doc(
     title="  A   Thesis ",
@@ -177,22 +177,22 @@ def test_not_an_object(text: str) -> None:
 def test_load_doc_json_file(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
     path.write_text(doc_to_json(DOC), encoding="utf-8")
-    assert load_doc(path) == DOC
-    assert load_doc(path, max_pages=2) == Doc(DOC.title, 40, DOC.pages[:2], DOC.outline)
-    assert load_doc(path, max_pages=99) == DOC
+    assert load_doc_report(path).doc == DOC
+    assert load_doc_report(path, max_pages=2).doc == Doc(DOC.title, 40, DOC.pages[:2], DOC.outline)
+    assert load_doc_report(path, max_pages=99).doc == DOC
 
 
 def test_load_doc_json_with_byte_order_mark(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
     path.write_bytes(b"\xef\xbb\xbf" + doc_to_json(DOC).encode("utf-8"))
-    assert load_doc(path) == DOC
+    assert load_doc_report(path).doc == DOC
 
 
 def test_load_doc_json_after_long_white_space(tmp_path: Path) -> None:
     path = tmp_path / "doc.txt"  # not a .json name: found by its content
     path.write_text(" " * 500 + "\n" * 100 + doc_to_json(DOC), encoding="utf-8")
     assert is_doc_json(path)
-    assert load_doc(path) == DOC
+    assert load_doc_report(path).doc == DOC
 
 
 @pytest.mark.parametrize(
@@ -208,6 +208,6 @@ def test_load_bad_doc_json(tmp_path: Path, content: bytes, message: str) -> None
     path = tmp_path / "doc.json"
     path.write_bytes(content)
     with pytest.raises(LoadError) as caught:
-        load_doc(path)
+        load_doc_report(path)
     assert str(caught.value).startswith(f"{path}: {message}")
     assert "\n" not in str(caught.value)

@@ -159,8 +159,8 @@ class RecordingApp(SiftApp):
 def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
     """The TUI's loader (the ``load_doc_report`` its ``load_any`` calls) waits for the
     event: a load as slow as the test wants. Set on exit, so no thread stays blocked."""
+    from siftui.sources import load as loader
     from siftui.sources.load import load_doc_report as real
-    from siftui.tui import preload as loader
 
     event = threading.Event()
 
@@ -168,12 +168,12 @@ def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
         event.wait(seconds)
         return real(*args, **kwargs)
 
-    loader.load_doc_report = gated  # type: ignore[attr-defined]
+    loader.load_doc_report = gated
     try:
         yield event
     finally:
         event.set()
-        loader.load_doc_report = real  # type: ignore[attr-defined]  # (the name it imported)
+        loader.load_doc_report = real
 
 
 def pdf_options(app: SiftApp) -> Options:

@@ -28,7 +28,7 @@ from textual.widgets import Input, Static
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import PathScreen
@@ -218,7 +218,7 @@ def test_a_very_deep_outline_still_shows_the_text(tmp_path: Path) -> None:
     path.write_bytes(deep_outline_pdf(1200))
     # Extracted once here, untimed: the app then reads it from the disk cache (the
     # same load_doc), so its wait no longer depends on how busy the machine is.
-    expected = render(load_doc(path), Options())
+    expected = render(load_doc_report(path).doc, Options())
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: not app.query_one(Loader).busy, 120)
