@@ -1,4 +1,4 @@
-"""Hidden text in the TUI (issue 13): the inspection worker, and `h`.
+"""Hidden text in the TUI: the inspection worker, and `h`.
 
 After the first answer is painted, a worker inspects the file
 (:func:`siftui.sources.hidden.cache.cached_inspect`, through the disk cache); the app

@@ -217,7 +217,7 @@ def test_a_very_deep_outline_still_shows_the_text(tmp_path: Path) -> None:
     path = tmp_path / "deep.pdf"
     path.write_bytes(deep_outline_pdf(1200))
     # Extracted once here, untimed: the app then reads it from the disk cache (the
-    # same load_doc), so its wait no longer depends on how busy the machine is.
+    # same load_doc_report), so its wait no longer depends on how busy the machine is.
     expected = render(load_doc_report(path).doc, Options())
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
