@@ -40,7 +40,6 @@ __all__ = [
     "facts_any",
     "field_values",
     "first_call",
-    "is_word",
     "kind_of",
     "label",
     "layout_any",
@@ -54,11 +53,6 @@ __all__ = [
 
 REFUSALS: tuple[type[Exception], ...] = (BadPages, BadGrep, BadOption)
 """What a request the user typed can be refused with (the message is shown as is)."""
-
-
-def is_word(options: AnyOptions) -> bool:
-    """Whether the request bar shows a Word document's fields for ``options``."""
-    return kind_of(options) is WORD
 
 
 def first_call(options: AnyOptions, *, kind: DocumentKind[Any, Any] | None = None) -> AnyOptions:

@@ -171,7 +171,7 @@ def test_not_an_object(text: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# Files: how load_doc tells a Doc JSON from a document
+# Files: how load_doc_report tells a Doc JSON from a document
 
 
 def test_load_doc_json_file(tmp_path: Path) -> None:

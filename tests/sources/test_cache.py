@@ -41,7 +41,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Every real extraction cached_extract makes."""
+    """Every real extraction cached_extract_report makes."""
     made: list[Path] = []
 
     def counting(path: Path, **options: object) -> Extraction:

@@ -161,7 +161,7 @@ def test_library_and_cli_agree(tmp_path: Path, name: str) -> None:
     if name in EXPECTED_ERROR:
         assert isinstance(got, str), got
         assert got.startswith(f"{path}: {EXPECTED_ERROR[name]}")
-    # extract() raises the same family (load_doc only re-labels it)
+    # extract() raises the same family (load_doc_report only re-labels it)
     try:
         direct: Doc | str = extract(path)
     except ExtractError as error:
