@@ -32,7 +32,7 @@ from common import CORPUS, load
 
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.wire import dumps
-from siftui.sources.cache import cached_extract
+from siftui.sources.cache import cached_extract_report
 
 
 def utf16(text: str) -> int:
@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--query", default="node")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    doc = cached_extract(Path(args.pdf))
+    doc = cached_extract_report(Path(args.pdf)).doc
     pages = doc.pages
     rounds = args.rounds
     print(f"{Path(args.pdf).name}: {len(pages)} pages, load {load()}")

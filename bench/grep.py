@@ -20,7 +20,7 @@ from pathlib import Path
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
 from siftui.core.render import Options, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--pattern", default="node")
     args = parser.parse_args()
-    base = load_doc(args.pdf)
+    base = load_doc_report(args.pdf).doc
     print(f"{Path(args.pdf).name}: {len(base.pages)} pages; load {os.getloadavg()}")
     cold, tables, first, warm, stdlib = [], [], [], [], []
     for _ in range(args.reps):

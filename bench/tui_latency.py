@@ -25,7 +25,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.tui.app import SiftApp
 from siftui.tui.widgets.outcap import OutCapSlider
 from siftui.tui.widgets.view import ContentView
@@ -121,7 +121,7 @@ async def big_answer_series(folder: Path) -> tuple[float, list[float], int]:
     )
     doc = Doc("big", len(pages), pages)
     path = folder / "big.json"
-    path.write_text(to_json(doc), encoding="utf-8")
+    path.write_text(doc_to_json(doc), encoding="utf-8")
     app = SiftApp(path)
     scrolls: list[float] = []
     async with app.run_test(size=(140, 40)) as pilot:

@@ -7,6 +7,7 @@ import sys
 from typing import Any, NoReturn
 
 from siftui.core.doc import Doc
+from siftui.core.kinds import PDF
 from siftui.core.messages import quoted
 from siftui.core.outcap import outcap_argument
 from siftui.core.render import (
@@ -19,7 +20,7 @@ from siftui.core.render import (
 )
 from siftui.core.unreadable import describe
 from siftui.core.walk import TokenCounter
-from siftui.sources.load import load_doc_report
+from siftui.sources.kinds import load_any
 
 EXIT_DOCUMENT = 1
 
@@ -75,7 +76,7 @@ def add_extraction_options(parser: argparse.ArgumentParser) -> None:
 
 
 def extraction_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The keywords of load_doc / load_source that add_extraction_options set."""
+    """The keywords of load_any / load_source that add_extraction_options set."""
     return {
         "max_pages": args.max_pages,
         "password": args.password,
@@ -100,11 +101,11 @@ def write_stdout(data: bytes) -> None:
 
 def load_pdf(args: argparse.Namespace) -> Doc:
     """The Doc of args.path; one warning line on stderr names the pages that could not be read."""
-    found = load_doc_report(args.path, **extraction_options(args))
+    found = load_any(args.path, kind=PDF, **extraction_options(args))
     if found.unreadable:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
-    return found.doc
+    return PDF.expect(found.doc)
 
 
 def check_pdf_options(options: Options) -> None:

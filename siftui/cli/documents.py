@@ -22,13 +22,14 @@ from siftui.cli.common import (
     write_stdout,
 )
 from siftui.core.agents import AgentsError
+from siftui.core.kinds import WORD
 from siftui.core.render import Options, Rendered, render
 from siftui.core.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.core.walk import runes_estimate, walk, walk_report, walk_text
 from siftui.sources.agents_load import agents_table, load_agents
+from siftui.sources.kinds import kind_of_file
 from siftui.sources.load import load_source
 from siftui.sources.output import check_new_file, encode_utf8, rendered_json, write_new_file
-from siftui.sources.word.kind import is_docx
 
 _T = TypeVar("_T")
 
@@ -170,7 +171,7 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
 
 def docx_command(args: argparse.Namespace) -> bool:
     """True for a Word document; a Word option given for a PDF is a usage error."""
-    if is_docx(args.path):
+    if kind_of_file(args.path) is WORD:
         return True
     try:
         word.refuse_docx_options(args)
@@ -192,7 +193,7 @@ def cmd_extract(argv: Sequence[str]) -> int:
     check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    if is_docx(args.path):
+    if kind_of_file(args.path) is WORD:
         text = _docx_usage(word.extract_json, args)
     else:
         text = load_source(args.path, **extraction_options(args))

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
 from siftui.core.findings import Inspection, inspection_json, pages_with, snippet, summary
+from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
 from siftui.core.unreadable import describe
 from siftui.sources.extract import ExtractError, NotReadable, check_file
+from siftui.sources.kinds import kind_of_file
 from siftui.sources.load import LoadError, is_doc_json, load_doc_report
 from siftui.sources.output import encode_utf8
-from siftui.sources.word.kind import is_docx
 
 EXIT_HIDDEN = 3
 
@@ -82,7 +83,7 @@ def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool
 
     try:
         check_file(path)
-        if is_docx(path):
+        if kind_of_file(path) is WORD:
             raise LoadError(f"{quoted(path)}: a Word document; siftui inspect reads PDFs")
         if is_doc_json(path):
             raise LoadError(

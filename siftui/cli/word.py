@@ -14,10 +14,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from siftui import __version__
+from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
+from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError
 from siftui.sources.word.kind import is_docx_json
-from siftui.sources.word.load import load_docx
 
 if TYPE_CHECKING:  # the Word modules are imported when a Word document is met
     from siftui.core.walk import TokenCounter
@@ -95,6 +96,11 @@ def check_options(options: DocxOptions) -> None:
     check_docx_options(options)
 
 
+def load_docx(path: str) -> DocxDoc:
+    """The Word document at ``path`` (or its JSON), through the one loader."""
+    return WORD.expect(load_any(path, kind=WORD).doc)
+
+
 def print_notes(doc: DocxDoc) -> None:
     for note in doc.notes:
         print(f"siftui: note: {quoted(note)}", file=sys.stderr)
@@ -114,7 +120,7 @@ def render_answer(args: argparse.Namespace) -> Rendered:
 
 def extract_json(args: argparse.Namespace) -> str:
     """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
-    from siftui.core.word.docjson import to_json
+    from siftui.core.word.docjson import docx_to_json
     from siftui.sources.cache import file_sha256
 
     refuse_pdf_options(args)
@@ -134,7 +140,7 @@ def extract_json(args: argparse.Namespace) -> str:
         "sha256": file_sha256(args.path),
         "extractor": f"siftui {__version__}, lxml {version}",
     }
-    return to_json(doc, source)
+    return docx_to_json(doc, source)
 
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:

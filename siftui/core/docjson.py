@@ -12,7 +12,7 @@ class BadDocJson(ValueError):
     """A JSON text that is not a Doc; the message names the first wrong key."""
 
 
-def to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
+def doc_to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
     data: dict[str, Any] = {
         "title": doc.title,
         "page_count": doc.page_count,
@@ -43,7 +43,7 @@ def json_value(text: str, error: type[ValueError]) -> Any:
         raise error("not valid JSON: nested too deeply") from None
 
 
-def from_json(text: str) -> Doc:
+def doc_from_json(text: str) -> Doc:
     return from_json_object(text)[0]
 
 

@@ -24,7 +24,7 @@ from siftui.core.docindex import DocIndex, index_of, marker
 from siftui.core.render import INSTRUCTION, MAX_PAGES_PER_ANSWER, BadPages, Options, Rendered
 from siftui.core.render import parse_pages as _parse_pages
 
-__all__ = ["Kind", "Layout", "Role", "layout_of", "pages_label"]
+__all__ = ["AnswerKind", "Layout", "Role", "layout_of", "pages_label"]
 
 
 class Role(Enum):
@@ -44,7 +44,7 @@ class Role(Enum):
     ANCHOR = "anchor"  # a Word paragraph's line: its [P<n>#<hash> ...] prefix, then its text
 
 
-class Kind(Enum):
+class AnswerKind(Enum):
     """What the answer is, as R1-R4 make it."""
 
     FULL = "full text"
@@ -64,7 +64,7 @@ class Layout:
     For a Word answer (siftui.core.word.layout) the "pages" are the story's blocks and
     ``prefixes`` gives each line's :meth:`prefix_length`; empty for PDF answers."""
 
-    kind: Kind
+    kind: AnswerKind
     lines: tuple[str, ...]
     roles: tuple[Role, ...]
     line_pages: tuple[int, ...]
@@ -104,14 +104,16 @@ def layout_of(answer: Rendered, options: Options, doc: Doc | None = None) -> Lay
     if options.grep:
         return _grep_layout(lines, options.grep)
     if answer.first < 1:
-        return Layout(Kind.EMPTY, lines, (Role.TEXT,) * len(lines), (0,) * len(lines), (), 0, (), 0)
+        return Layout(
+            AnswerKind.EMPTY, lines, (Role.TEXT,) * len(lines), (0,) * len(lines), (), 0, (), 0
+        )
     if answer.map:
         return _map_layout(answer, lines, index)
-    kind = Kind.PAGES if options.pages.strip() else Kind.FULL
+    kind = AnswerKind.PAGES if options.pages.strip() else AnswerKind.FULL
     roles, pages = _blocks(lines, 0, answer.first, answer.last, index)
     cut = _cut_page(answer, index)
     whole = tuple(page for page in range(answer.first, answer.last + 1) if page != cut)
-    cap = _range_cap(answer, options, index, cut) if kind is Kind.PAGES else 0
+    cap = _range_cap(answer, options, index, cut) if kind is AnswerKind.PAGES else 0
     return Layout(kind, lines, roles, pages, whole, cut, (), cap)
 
 
@@ -187,7 +189,7 @@ def _map_layout(answer: Rendered, lines: tuple[str, ...], index: DocIndex | None
     whole = tuple(page for page in range(answer.first, answer.last + 1) if page != cut)
     all_roles = (*head[:start], *roles)
     # No "OutCap runs out" mark: a map answers for the whole document at once.
-    return Layout(Kind.MAP, lines, all_roles, (0,) * start + pages, whole, cut, (), 0)
+    return Layout(AnswerKind.MAP, lines, all_roles, (0,) * start + pages, whole, cut, (), 0)
 
 
 _GREP_LINE = re.compile(r"p\. ([0-9]{1,12})([:-]) ")
@@ -212,4 +214,4 @@ def _grep_layout(lines: tuple[str, ...], pattern: str) -> Layout:
             pages.append(page)
             if found.group(2) == ":":
                 hits.add(page)
-    return Layout(Kind.GREP, lines, tuple(roles), tuple(pages), (), 0, tuple(sorted(hits)), 0)
+    return Layout(AnswerKind.GREP, lines, tuple(roles), tuple(pages), (), 0, tuple(sorted(hits)), 0)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
+from siftui.core.kinds import PDF, WORD
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import Opened
@@ -63,11 +64,13 @@ def default_workers() -> int:
 
 def doc_bytes(doc: Doc | DocxDoc) -> int:
     """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
-    if isinstance(doc, Doc):
-        text = sum(sys.getsizeof(page) for page in doc.pages)
-    else:  # a Word document: its text, plus each paragraph's object and line
-        paragraphs = sum(len(story.paragraphs) for story in doc.stories.values())
-        text = 4 * runes_of(doc) + 200 * paragraphs
+    pdf, word = PDF.doc(doc), WORD.doc(doc)
+    text = 0
+    if pdf is not None:
+        text = sum(sys.getsizeof(page) for page in pdf.pages)
+    elif word is not None:  # its text, plus each paragraph's object and line
+        paragraphs = sum(len(story.paragraphs) for story in word.stories.values())
+        text = 4 * runes_of(word) + 200 * paragraphs
     return INDEX_FACTOR * text + 1024
 
 

@@ -285,34 +285,6 @@ def file_identity(path: Path) -> tuple[int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
-def cached_extract(
-    path: str | os.PathLike[str],
-    *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    progress: Progress | None = None,
-    timeout: float | None = None,
-    use_cache: bool = True,
-    cache: DocCache | None = None,
-    ocr: bool = False,
-) -> Doc:
-    """``extract()`` through the disk cache: the same Doc, the same errors.
-
-    A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
-    false, the cache is neither read nor written.
-    """
-    return cached_extract_report(
-        path,
-        max_pages=max_pages,
-        password=password,
-        progress=progress,
-        timeout=timeout,
-        use_cache=use_cache,
-        cache=cache,
-        ocr=ocr,
-    ).doc
-
-
 def cached_extract_report(
     path: str | os.PathLike[str],
     *,
@@ -324,7 +296,12 @@ def cached_extract_report(
     cache: DocCache | None = None,
     ocr: bool = False,
 ) -> Extraction:
-    """``extract_report()`` through the disk cache: the Doc and its unreadable pages."""
+    """``extract_report()`` through the disk cache: the same Doc and unreadable pages,
+    the same errors.
+
+    A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
+    false, the cache is neither read nor written.
+    """
     if not use_cache or password is not None:
         return extract_report(
             path,

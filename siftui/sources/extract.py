@@ -10,7 +10,7 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.messages import one_line, quoted
@@ -217,37 +217,28 @@ def default_workers() -> int:
     return max(1, min(cores, MAX_WORKERS))
 
 
-def extract(
-    path: str | os.PathLike[str],
-    *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    progress: Progress | None = None,
-    workers: int | None = None,
-    timeout: float | None = None,
-    parallel_min_pages: int = PARALLEL_MIN_PAGES,
-    ocr: bool = False,
-    ocr_language: str = "eng",
-    data: bytes | None = None,
-) -> Doc:
+class ExtractKeywords(TypedDict, total=False):
+    """The keywords of :func:`extract_report` (and so of :func:`extract`)."""
+
+    max_pages: int | None
+    password: str | None
+    progress: Progress | None
+    workers: int | None
+    timeout: float | None
+    parallel_min_pages: int
+    ocr: bool
+    ocr_language: str
+    data: bytes | None
+
+
+def extract(path: str | os.PathLike[str], **keywords: Unpack[ExtractKeywords]) -> Doc:
     """The Doc of the contract: every page's ``get_text()``, unchanged.
 
-    A page MuPDF cannot read is extracted as "" (see :func:`extract_report`
-    for which pages those are and why); the document is refused only when no
-    extracted page can be read.
+    :func:`extract_report`'s Doc: a page MuPDF cannot read is extracted as ""
+    (the report says which pages those are and why); the document is refused only
+    when no extracted page can be read.
     """
-    return extract_report(
-        path,
-        max_pages=max_pages,
-        password=password,
-        progress=progress,
-        workers=workers,
-        timeout=timeout,
-        parallel_min_pages=parallel_min_pages,
-        ocr=ocr,
-        ocr_language=ocr_language,
-        data=data,
-    ).doc
+    return extract_report(path, **keywords).doc
 
 
 def extract_report(

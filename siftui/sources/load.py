@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
 from siftui import __version__
-from siftui.core.doc import Doc
-from siftui.core.docjson import BadDocJson, from_json, from_json_object, to_json
+from siftui.core.docjson import BadDocJson, doc_to_json, from_json_object
+from siftui.core.kinds import WORD
 from siftui.core.messages import file_error, quoted
 from siftui.core.unreadable import Extraction, from_records, to_records
-from siftui.sources.cache import cached_extract_report, file_sha256
-from siftui.sources.extract import ExtractError, Progress, check_file, pymupdf_version
-from siftui.sources.word.kind import is_docx
+from siftui.sources.cache import DocCache, cache_key, cached_extract_report, file_sha256
+from siftui.sources.extract import (
+    ExtractError,
+    Progress,
+    check_file,
+    extract_report,
+    pymupdf_version,
+)
+from siftui.sources.kinds import kind_of_file
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
@@ -58,63 +65,31 @@ def is_doc_json_bytes(name: str | os.PathLike[str], data: bytes) -> bool:
     return data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"{")
 
 
-def doc_json_from_bytes(name: str | os.PathLike[str], data: bytes) -> Doc:
-    """:func:`read_doc_json` for a file already read into ``data``."""
+def read_doc_json_report(path: str | os.PathLike[str]) -> Extraction:
+    """A Doc JSON file's Doc, with the unreadable pages its "source" key records
+    (as `siftui extract` writes them; none when the key is missing or malformed)."""
+    return doc_json_report(path, Path(path).read_bytes())
+
+
+def doc_json_report(name: str | os.PathLike[str], data: bytes) -> Extraction:
+    """:func:`read_doc_json_report` for a file already read into ``data`` (``name``
+    only names it)."""
     try:
+        # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise LoadError(f"{quoted(name)}: not a Doc JSON file (not UTF-8 text)") from None
     try:
-        return from_json(text)
+        doc, whole = from_json_object(text)
     except BadDocJson as error:
         raise LoadError(f"{quoted(name)}: {error}") from None
-
-
-def read_doc_json(path: str | os.PathLike[str]) -> Doc:
-    return read_doc_json_report(path).doc
-
-
-def read_doc_json_report(path: str | os.PathLike[str]) -> Extraction:
-    """A Doc JSON file's Doc, with the unreadable pages its "source" key records
-    (as `siftui extract` writes them; none when the key is missing or malformed)."""
-    try:
-        # utf-8-sig: a byte order mark (some Windows editors add one) is not an error.
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise LoadError(f"{quoted(path)}: not a Doc JSON file (not UTF-8 text)") from None
-    try:
-        doc, data = from_json_object(text)
-    except BadDocJson as error:
-        raise LoadError(f"{quoted(path)}: {error}") from None
-    source = data.get("source")
+    source = whole.get("source")
     records = source.get(UNREADABLE_KEY) if isinstance(source, dict) else None
     return Extraction(doc, from_records(records, len(doc.pages)) or ())
 
 
 UNREADABLE_KEY = "unreadable_pages"
 """The key of the Doc JSON's source info that lists the pages that could not be read."""
-
-
-def load_doc(
-    path: str | os.PathLike[str],
-    *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    use_cache: bool = True,
-    ocr: bool = False,
-    progress: Progress | None = None,
-) -> Doc:
-    """A Doc JSON as it is, or a document extracted through the disk cache
-    (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it).
-    ``progress(done, total)`` is called as pages are extracted."""
-    return load_doc_report(
-        path,
-        max_pages=max_pages,
-        password=password,
-        use_cache=use_cache,
-        ocr=ocr,
-        progress=progress,
-    ).doc
 
 
 def load_doc_report(
@@ -126,13 +101,16 @@ def load_doc_report(
     ocr: bool = False,
     progress: Progress | None = None,
 ) -> Extraction:
-    """What :func:`load_doc` loads, with the pages that could not be read.
+    """A Doc JSON as it is, or a document extracted through the disk cache
+    (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it),
+    with the pages that could not be read. ``progress(done, total)`` is called as
+    pages are extracted.
 
     A Word document is refused: MuPDF opens some, but its text is not the
     projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
     try:
         check_file(path)
-        if is_docx(os.fspath(path)):
+        if kind_of_file(path) is WORD:
             raise LoadError(f"{quoted(path)}: {WORD_ELSEWHERE}")
         if is_doc_json(path):
             found = read_doc_json_report(path)
@@ -149,6 +127,24 @@ def load_doc_report(
         raise LoadError(str(error), type(error)) from None
     except OSError as error:
         raise LoadError(file_error(path, error)) from None
+
+
+def load_doc_bytes(name: str | os.PathLike[str], data: bytes) -> Extraction:
+    """:func:`load_doc_report` for a file already read into ``data`` (``name`` only
+    names it), as the MCP worker reads one: a Doc JSON as it is, else the document
+    extracted in this process through the disk cache (keyed by the bytes' sha256)."""
+    if is_doc_json_bytes(name, data):
+        return doc_json_report(name, data)
+    store = DocCache.default()
+    key = cache_key(hashlib.sha256(data).hexdigest(), None, None)
+    found = store.get_report(key)
+    if found is None:
+        try:
+            found = extract_report(name, data=data, workers=1)
+        except ExtractError as error:
+            raise LoadError(str(error), type(error)) from None
+        store.put(key, found.doc, found.unreadable)
+    return found
 
 
 def source_info(path: str | os.PathLike[str], found: Extraction | None = None) -> dict[str, Any]:
@@ -180,7 +176,7 @@ def load_source(
         found = cached_extract_report(
             path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
         )
-        return to_json(found.doc, source_info(path, found))
+        return doc_to_json(found.doc, source_info(path, found))
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from siftui.core.word.model import DocxDoc
+from siftui.core.kinds import kind_of
 from siftui.tui import commands, hidden_flow
 from siftui.tui.kinds import first_call, next_call_any
 from siftui.tui.screens import HelpScreen, PathScreen
@@ -146,7 +146,7 @@ class KeyActions:
     def _pdf_only(self, what: str) -> bool:
         """True for a PDF; for a Word document, a message saying ``what`` is for PDFs."""
         app = self._sift
-        if isinstance(app.doc, DocxDoc):
+        if app.doc is not None and not kind_of(app.doc).has_pages:
             app.notify(f"{what} is for PDFs: a Word document's text is its XML, read as is.")
             return False
         return True

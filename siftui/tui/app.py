@@ -24,9 +24,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
-from siftui.core.word.model import DocxDoc
-from siftui.core.word.render import DocxOptions
 from siftui.sources.log.calllog import LogEntry
 from siftui.tui import background
 from siftui.tui.actions import KeyActions
@@ -40,7 +39,6 @@ from siftui.tui.kinds import (
     AnyOptions,
     anchor_call,
     field_values,
-    is_word,
     units_call,
     with_field,
 )
@@ -178,7 +176,7 @@ class SiftApp(KeyActions, App[int]):
 
     def sync_controls(self, options: AnyOptions) -> None:
         """The controls show the request (their Changed messages then propose it again: no-op)."""
-        self.query_one(RequestBar).show(field_values(options), word=is_word(options))
+        self.query_one(RequestBar).show(field_values(options), word=kind_of(options) is WORD)
         outcap = self.query_one(OutCapControl)
         if outcap.value != options.out_cap:
             outcap.value = options.out_cap
@@ -278,11 +276,12 @@ class SiftApp(KeyActions, App[int]):
     @on(ContentView.LineChosen)
     def _line_chosen(self, event: ContentView.LineChosen) -> None:
         """A paragraph chosen in the view of a Word answer: ask for its window."""
-        answer, options = self.answer, self.request.options
-        if answer is None or not isinstance(answer.doc, DocxDoc):
+        answer, options = self.answer, WORD.options(self.request.options)
+        doc = WORD.doc(answer.doc) if answer is not None else None
+        if doc is None:
             return
-        if isinstance(options, DocxOptions):
-            call = anchor_call(options, answer.doc, event.unit)
+        if options is not None:
+            call = anchor_call(options, doc, event.unit)
             if call is not None:
                 self.propose(call, call=True)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
+from siftui.core.kinds import PDF, kind_of
 from siftui.core.unreadable import describe
 from siftui.sources.load import is_doc_json
 from siftui.sources.tokens import VocabularyError, count_pages
@@ -31,20 +32,21 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
 
     A Word document has none: no pages, no images, no OCR, and its hidden runs
     (``w:vanish``) are left out of the projection by docs/WORD.md itself."""
-    doc, source = opened.doc, opened.source
-    if not isinstance(doc, Doc):
+    doc, source = PDF.doc(opened.doc), opened.source
+    if doc is None:
+        notes = kind_of(opened.doc).notes(opened.doc)
         app.query_one(ContentView).ocr_pages = frozenset()
         app.query_one(CounterLine).ocr_pages = ()
         app.query_one(PageStrip).set_page_tokens(())
-        if doc.notes:  # what `siftui render` says on stderr: the answers are exact for the rest
+        if notes:  # what `siftui render` says on stderr: the answers are exact for the rest
             app.notify(
-                "; ".join(doc.notes[:5]) + (" ..." if len(doc.notes) > 5 else ""),
+                "; ".join(notes[:5]) + (" ..." if len(notes) > 5 else ""),
                 title=f"{source.name}: read in part",
                 severity="warning",
                 timeout=12,
             )
         return
-    plain_doc = plain.doc if plain is not None and isinstance(plain.doc, Doc) else None
+    plain_doc = PDF.doc(plain.doc) if plain is not None else None
     damaged = {item.page for item in opened.unreadable}
     empty = [
         page for page, text in enumerate(doc.pages, 1) if not text.strip() and page not in damaged

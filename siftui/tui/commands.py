@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from siftui.core.unreachable import Unreachable, unreachable
+from siftui.core.kinds import kind_of
+from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
-from siftui.core.walk import walk as walk_calls
-from siftui.core.word.model import SCOPES, DocxDoc
-from siftui.core.word.render import DocxOptions
-from siftui.core.word.walk import DocxCall, walk_docx
+from siftui.core.word.walk import DocxCall
 from siftui.tui.kinds import AnyOptions
 from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Answer
@@ -30,13 +28,9 @@ def walk(app: SiftApp, answer: Answer) -> None:
     def work() -> None:
         calls: list[Call] | list[DocxCall]
         found: Unreachable | None = None
-        if isinstance(doc, DocxDoc):
-            options = request.options
-            scope = options.scope if isinstance(options, DocxOptions) else "body"
-            calls = walk_docx(doc, out_cap, scope if scope in SCOPES else "body")
-        else:
-            calls = walk_calls(doc, out_cap)
-            found = unreachable(doc, out_cap)
+        kind = kind_of(doc)
+        calls = kind.walk(doc, request.options)
+        found = kind.unreachable(doc, out_cap)
         app.call_from_thread(show, calls, found)
 
     def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
+from siftui.core.kinds import PDF
 from siftui.core.unreachable import Unreachable, unreachable
 from siftui.sources.errors import report_unexpected
 from siftui.sources.tokens import TokenCounts
@@ -103,9 +104,9 @@ class Extras:
         if not self._agents_started:
             self._agents_started = True
             app.run_worker(self._load_agents, thread=True, group="agents", description="agents")
-        doc, source = answer.doc, answer.request.source
+        doc, source = PDF.doc(answer.doc), answer.request.source
         # A Word answer has no pages= calls, so nothing they cannot reach.
-        if answer.unreachable is not None or not isinstance(doc, Doc) or source is None:
+        if answer.unreachable is not None or doc is None or source is None:
             return
         self._reach_next((source, answer.options.out_cap), doc)
 

@@ -9,13 +9,12 @@ Enter asks for its page, as an agent would (``pages=P``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from siftui.core.render import Options
 from siftui.sources.errors import report_unexpected
 from siftui.sources.extract import ExtractError
 from siftui.sources.load import is_doc_json
+from siftui.tui.kinds import page_call
 from siftui.tui.screens.findings import FindingsScreen
 
 if TYPE_CHECKING:
@@ -100,8 +99,8 @@ def list_hidden(app: SiftApp) -> None:
         return
 
     def chosen(page: int | None) -> None:
-        options = app.request.options
-        if page is not None and app.opened is opened and isinstance(options, Options):
-            app.propose(replace(options, pages=str(page), grep=""), call=True)
+        call = None if page is None else page_call(app.request.options, page)
+        if call is not None and app.opened is opened:
+            app.propose(call, call=True)
 
     app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)

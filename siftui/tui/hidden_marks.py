@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from siftui.core.doc import Doc
 from siftui.core.findings import Finding, counter_line
 from siftui.core.findings import marks as place
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def hidden_marks(layout: Layout, doc: Doc, findings: Sequence[Finding]) -> Hidde
     if not by_page:
         return NONE
     lines: dict[int, list[Mark]] = {}
-    if layout.kind is Kind.GREP:
+    if layout.kind is AnswerKind.GREP:
         _grep_marks(layout, by_page, lines)
     else:
         _block_marks(layout, doc, by_page, lines)

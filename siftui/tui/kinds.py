@@ -1,78 +1,80 @@
-"""The two kinds of document the app shows, behind one set of functions.
+"""The kinds of document, as the app shows them: a TUI view over siftui.core.kinds.
 
-A PDF (or anything PyMuPDF opens) is a :class:`~siftui.core.doc.Doc` asked with
-:class:`~siftui.core.render.Options`; a Word document is a
-:class:`~siftui.core.word.model.DocxDoc` asked with
-:class:`~siftui.core.word.render.DocxOptions`. The request's options say which kind
-it is, so the app, its workers and its widgets ask here instead of testing the
-kind themselves: the rendering, the layout, the strip's facts, the next call,
-and the words that name an answer.
+The table (siftui.core.kinds: :func:`kind_of` a document or options -> its entry)
+knows each kind; this module adds what only the app needs (the strip's facts, the
+request bar's fields, the words that name an answer), so the app, its workers and
+its widgets ask here instead of testing the kind themselves.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
-from siftui.core.layout import Kind, Layout, layout_of, pages_label
-from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
-from siftui.core.walk import next_call
+from siftui.core.kinds import (
+    PDF,
+    WORD,
+    AnyDoc,
+    AnyOptions,
+    DocumentKind,
+    kind_of,
+    next_call_any,
+    render_any,
+)
+from siftui.core.layout import AnswerKind, Layout, pages_label
+from siftui.core.render import BadGrep, BadPages, Rendered
 from siftui.core.word.index import index_story
-from siftui.core.word.layout import docx_layout_of
-from siftui.core.word.model import SCOPES, DocxDoc
-from siftui.core.word.render import DEFAULT_WINDOW, BadOption, DocxOptions, render_docx
-from siftui.core.word.walk import next_docx_call, paragraphs_shown
+from siftui.core.word.model import DocxDoc
+from siftui.core.word.render import DEFAULT_WINDOW, BadOption, DocxOptions
+from siftui.core.word.walk import paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.strip_model import PageFacts, docx_facts_of, facts_of
 
-AnyDoc = Doc | DocxDoc
-AnyOptions = Options | DocxOptions
+__all__ = [
+    "REFUSALS",
+    "AnyDoc",
+    "AnyOptions",
+    "anchor_call",
+    "document_words",
+    "facts_any",
+    "field_values",
+    "first_call",
+    "kind_of",
+    "label",
+    "layout_any",
+    "next_call_any",
+    "page_call",
+    "render_any",
+    "shown_units",
+    "units_call",
+    "with_field",
+]
 
 REFUSALS: tuple[type[Exception], ...] = (BadPages, BadGrep, BadOption)
 """What a request the user typed can be refused with (the message is shown as is)."""
 
 
-def is_word(options: AnyOptions) -> bool:
-    return isinstance(options, DocxOptions)
-
-
-def first_call(options: AnyOptions, *, word: bool | None = None) -> AnyOptions:
-    """The agent's first call (no range, pages or grep) at the same OutCap, of the kind
-    ``word`` says (default: the kind of ``options``; a Word call keeps its scope when
-    the document has such a story). Every document answers it."""
-    word = is_word(options) if word is None else word
-    if not word:
-        return Options(out_cap=options.out_cap)
-    scope = options.scope if isinstance(options, DocxOptions) else "body"
-    # An unknown scope (typed while the file opened) has no first call: the body does.
-    return DocxOptions(scope=scope if scope in SCOPES else "body", out_cap=options.out_cap)
-
-
-def render_any(doc: AnyDoc, options: AnyOptions) -> Rendered:
-    """The answer the agent receives (raises one of :data:`REFUSALS` for a bad request)."""
-    if isinstance(doc, DocxDoc):
-        if not isinstance(options, DocxOptions):
-            raise BadOption("pages= is for PDFs; a Word document is read by range or anchor")
-        return render_docx(doc, options)
-    if not isinstance(options, Options):
-        raise BadPages("range and anchor are for Word documents; a PDF is read by pages")
-    return render(doc, options)
+def first_call(options: AnyOptions, *, kind: DocumentKind[Any, Any] | None = None) -> AnyOptions:
+    """The agent's first call (no range, pages or grep) at the same OutCap, of ``kind``
+    (default: the kind of ``options``; a Word call keeps its scope when the document
+    has such a story). Every document answers it."""
+    call: AnyOptions = (kind_of(options) if kind is None else kind).first_call(options)
+    return call
 
 
 def layout_any(rendered: Rendered, options: AnyOptions, doc: AnyDoc | None = None) -> Layout:
-    if isinstance(options, DocxOptions):
-        return docx_layout_of(rendered, options, doc if isinstance(doc, DocxDoc) else None)
-    return layout_of(rendered, options, doc if isinstance(doc, Doc) else None)
+    return kind_of(options).layout(rendered, options, doc)
 
 
 def facts_any(doc: AnyDoc, options: AnyOptions, known: PageFacts | None = None) -> PageFacts:
     """The strip's facts of the document (of the asked story, for Word); ``known``: the
     PDF's facts already worked out, with what background work added to them."""
-    if isinstance(doc, DocxDoc):
-        scope = options.scope if isinstance(options, DocxOptions) else "body"
-        return _docx_facts(doc, scope if scope in SCOPES else "body")
-    return known if known is not None and known.unit == "page" else facts_of(doc)
+    word = WORD.doc(doc)
+    if word is not None:
+        return _docx_facts(word, WORD.scope(options))
+    pdf = PDF.expect(doc)
+    return known if known is not None and known.unit == "page" else facts_of(pdf)
 
 
 def _docx_facts(doc: DocxDoc, scope: str) -> PageFacts:
@@ -86,23 +88,20 @@ def _docx_facts(doc: DocxDoc, scope: str) -> PageFacts:
     return facts
 
 
-def next_call_any(options: AnyOptions, rendered: Rendered, doc: AnyDoc) -> AnyOptions | None:
-    """The call the answer's note (or map) names next, or None."""
-    if isinstance(options, DocxOptions) and isinstance(doc, DocxDoc):
-        story = doc.stories.get(options.scope or "body")
-        return next_docx_call(options, rendered, story.count if story is not None else 0)
-    if isinstance(options, Options) and isinstance(doc, Doc):
-        return next_call(options, rendered, doc.extracted)
-    return None
-
-
 def units_call(options: AnyOptions, first: int, last: int) -> AnyOptions:
     """Read units first..last (pages, or a Word story's paragraphs), grep cleared."""
-    if isinstance(options, DocxOptions):
+    word = WORD.options(options)
+    if word is not None:
         asked = f"P{first}" if first == last else f"P{first}..P{last}"
-        return DocxOptions(range=asked, scope=options.scope, out_cap=options.out_cap)
+        return DocxOptions(range=asked, scope=word.scope, out_cap=word.out_cap)
     pages = str(first) if first == last else f"{first}-{last}"
-    return replace(options, pages=pages)
+    return replace(PDF.options_of(options), pages=pages)
+
+
+def page_call(options: AnyOptions, page: int) -> AnyOptions | None:
+    """Page ``page`` alone, grep cleared (None: the kind has no pages)."""
+    pdf = PDF.options(options)
+    return None if pdf is None else replace(pdf, pages=str(page), grep="")
 
 
 def anchor_call(options: DocxOptions, doc: DocxDoc, number: int) -> DocxOptions | None:
@@ -118,35 +117,40 @@ def anchor_call(options: DocxOptions, doc: DocxDoc, number: int) -> DocxOptions 
 
 def shown_units(rendered: Rendered, options: AnyOptions) -> str:
     """What an answer holds, in words: "pages 3-5" or "P3..P9" ("no pages", "no paragraphs")."""
-    if not isinstance(options, DocxOptions):
+    if kind_of(options) is not WORD:
         return pages_label(rendered.first, rendered.last)
     if rendered.first < 1:
         return "no paragraphs"
     return paragraphs_shown(rendered.first, rendered.last)
 
 
-def label(kind: Kind, options: AnyOptions) -> str:
+def label(kind: AnswerKind, options: AnyOptions) -> str:
     """What the answer is, in words: "map", "pages 3-5", "grep in P3..P9", "window of P4#1a2b"."""
-    if isinstance(options, DocxOptions):
-        asked = (
-            f"window of {options.anchor.strip()}"
-            if options.anchor.strip()
-            else f"range {options.range.strip()}"
-            if options.range.strip()
-            else ""
-        )
-        scope = "" if options.scope in ("", "body") else f" of the {options.scope}"
-        if kind is Kind.GREP:
-            return "grep" + (f" in {asked}" if asked else "") + scope
-        if kind is Kind.PAGES:
-            return asked + scope
-        return str(kind.value) + scope
-    pages = options.pages.strip()
-    if kind is Kind.GREP:
+    word = WORD.options(options)
+    if word is not None:
+        return _word_label(kind, word)
+    pages = PDF.options_of(options).pages.strip()
+    if kind is AnswerKind.GREP:
         return "grep" + (f" in {_asked(pages)}" if pages else "")
-    if kind is Kind.PAGES:
+    if kind is AnswerKind.PAGES:
         return _asked(pages)
     return str(kind.value)
+
+
+def _word_label(kind: AnswerKind, options: DocxOptions) -> str:
+    asked = (
+        f"window of {options.anchor.strip()}"
+        if options.anchor.strip()
+        else f"range {options.range.strip()}"
+        if options.range.strip()
+        else ""
+    )
+    scope = "" if options.scope in ("", "body") else f" of the {options.scope}"
+    if kind is AnswerKind.GREP:
+        return "grep" + (f" in {asked}" if asked else "") + scope
+    if kind is AnswerKind.PAGES:
+        return asked + scope
+    return str(kind.value) + scope
 
 
 def _asked(pages: str) -> str:
@@ -156,9 +160,11 @@ def _asked(pages: str) -> str:
 
 def document_words(doc: AnyDoc, options: AnyOptions) -> str:
     """The document in the counter's words: "doc: 51 pages · full text 120,114 runes"."""
-    if isinstance(doc, DocxDoc):
-        scope = options.scope if isinstance(options, DocxOptions) else "body"
-        story = doc.stories.get(scope or "body")
+    word = WORD.doc(doc)
+    if word is not None:
+        asked = WORD.options(options)
+        scope = asked.scope if asked is not None else "body"
+        story = word.stories.get(scope or "body")
         if story is None:
             return "doc: no such story"
         story_index = index_story(story)
@@ -168,9 +174,10 @@ def document_words(doc: AnyDoc, options: AnyOptions) -> str:
             f"{plural(len(story.tables), 'table')}{where} · "
             f"full text {story_index.full_length:,} runes"
         )
-    index = index_of(doc)
-    text = "doc: " + plural(doc.page_count, "page")
-    if index.extracted < doc.page_count:
+    pdf = PDF.expect(doc)
+    index = index_of(pdf)
+    text = "doc: " + plural(pdf.page_count, "page")
+    if index.extracted < pdf.page_count:
         text += f" ({index.extracted:,} extracted)"
     return text + f" · full text {index.full_length:,} runes"
 
@@ -185,10 +192,12 @@ def with_field(options: AnyOptions, name: str, text: str) -> AnyOptions:
     a number without int() ever seeing a huge one: "" is the default, and what is no
     whole number (or a huge one) is a window out of 0-50, refused as the CLI refuses it.
     """
-    if isinstance(options, Options):
+    pdf = PDF.options(options)
+    if pdf is not None:
         if name == "pages":
-            return replace(options, pages=text)
-        return replace(options, grep=text) if name == "grep" else options
+            return replace(pdf, pages=text)
+        return replace(pdf, grep=text) if name == "grep" else pdf
+    options = WORD.options_of(options)
     if name == "window":
         digits = text.strip()
         if not digits:
@@ -206,8 +215,10 @@ def with_field(options: AnyOptions, name: str, text: str) -> AnyOptions:
 
 def field_values(options: AnyOptions) -> dict[str, str]:
     """The request bar's fields as they show ``options`` (only its kind's fields)."""
-    if isinstance(options, Options):
-        return {"pages": options.pages, "grep": options.grep}
+    pdf = PDF.options(options)
+    if pdf is not None:
+        return {"pages": pdf.pages, "grep": pdf.grep}
+    options = WORD.options_of(options)
     return {
         "range": options.range,
         "anchor": options.anchor,

@@ -9,13 +9,12 @@ there. If the open fails, the app goes back to the document shown before.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from siftui.core.unreadable import UnreadablePage
-from siftui.sources.word.kind import is_docx
+from siftui.sources.kinds import kind_of_file
 from siftui.tui.kinds import AnyDoc, AnyOptions, first_call
 from siftui.tui.screens import PasswordScreen
 from siftui.tui.state import Answer, Request, Source
@@ -61,7 +60,7 @@ class OpenFlow:
             self._before = (app.request, app.answer)
         self.path = path
         self._keep_answer = keep_answer
-        kept = first_call(app.request.options, word=is_docx(os.fspath(path)))
+        kept = first_call(app.request.options, kind=kind_of_file(path))
         app.request = Request(None, options if options is not None else kept)
         app.sync_controls(app.request.options)
         app.set_error("")

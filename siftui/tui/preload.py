@@ -1,7 +1,7 @@
 """Opening the first document while Textual starts.
 
-`siftui FILE` starts the CLI's loader (:func:`load_any`: for a PDF the disk
-cache and the parallel extraction) in a thread before Textual is even
+`siftui FILE` starts the CLI's loader (siftui.sources.kinds' :func:`load_any`: for
+a PDF the disk cache and the parallel extraction) in a thread before Textual is even
 imported; the app's loader then takes that result instead of starting over.
 So the first answer is on screen about as soon as `siftui render FILE` would
 print it. Nothing here imports Textual.
@@ -9,41 +9,18 @@ print it. Nothing here imports Textual.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-from siftui.core.doc import Doc
-from siftui.core.unreadable import UnreadablePage
-from siftui.core.word.model import DocxDoc
 from siftui.sources.cache import file_sha256
-from siftui.sources.extract import Progress
-from siftui.sources.load import load_doc_report
-from siftui.sources.word.kind import is_docx
+from siftui.sources.kinds import Loaded, load_any
+
+__all__ = ["LoadedDocument", "Preload", "load_any", "start", "take"]
 
 
-@dataclass(frozen=True)
-class LoadedDocument:
-    """A document as the app opens it: a PDF's Doc (and the pages that could not be
-    read) or a Word document's model."""
-
-    doc: Doc | DocxDoc
-    unreadable: tuple[UnreadablePage, ...] = ()
-
-
-def load_any(
-    path: Path, password: str | None = None, *, ocr: bool = False, progress: Progress | None = None
-) -> LoadedDocument:
-    """The CLI's loaders: siftui.sources.word.load for a Word document (or its JSON), else
-    siftui.sources.load (the disk cache, the parallel extraction). LoadError with one line."""
-    if is_docx(os.fspath(path)):
-        from siftui.sources.word.load import load_docx
-
-        return LoadedDocument(load_docx(path))
-    found = load_doc_report(path, password=password, ocr=ocr, progress=progress)
-    return LoadedDocument(found.doc, found.unreadable)
+LoadedDocument = Loaded
+"""A document as the app opens it (siftui.sources.kinds' :class:`Loaded`)."""
 
 
 class Preload:
@@ -62,7 +39,7 @@ class Preload:
     def _run(self) -> None:
         try:
             digest = file_sha256(self.path) if self.path.is_file() else ""
-            self._result = (digest, load_any(self.path, self.password, progress=self._at))
+            self._result = (digest, load_any(self.path, password=self.password, progress=self._at))
         except BaseException as error:  # handed to the loader, which reports it
             self._error = error
 

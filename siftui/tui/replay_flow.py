@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from siftui.core.walk import describe_options
-from siftui.core.word.render import DocxOptions
-from siftui.core.word.walk import describe_docx_options
+from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import report
@@ -49,11 +47,7 @@ class ReplayFlow:
     def chosen(self, entry: LogEntry, number: int) -> None:
         self.entry = entry
         options = entry.call_options
-        described = (
-            describe_docx_options(options)
-            if isinstance(options, DocxOptions)
-            else describe_options(options)
-        )
+        described = kind_of(options).describe(options)
         self._where = f"call {number}: {described} at OutCap {entry.out_cap:,}"
         if entry.rendered is None:
             self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)

@@ -24,7 +24,7 @@ from siftui.core.word.model import DocxDoc
 LEVELS = "▁▂▃▄▅▆▇█"
 
 
-class Kind(Enum):
+class PageState(Enum):
     WHOLE = "whole"  # the answer holds the page whole
     CUT = "cut"  # the answer holds the start of the page only
     HIT = "hit"  # grep shows a match on the page
@@ -37,14 +37,14 @@ class Kind(Enum):
 
 # When a bucket holds pages of several kinds, the first kind here names it.
 _PRIORITY = (
-    Kind.CUT,
-    Kind.WHOLE,
-    Kind.HIT,
-    Kind.UNREADABLE,
-    Kind.OTHER,
-    Kind.EMPTY,
-    Kind.BLANK,
-    Kind.MISSING,
+    PageState.CUT,
+    PageState.WHOLE,
+    PageState.HIT,
+    PageState.UNREADABLE,
+    PageState.OTHER,
+    PageState.EMPTY,
+    PageState.BLANK,
+    PageState.MISSING,
 )
 UNREADABLE_GLYPH = "!"
 HIDDEN_GLYPH = "◆"
@@ -57,7 +57,7 @@ class Cell:
     last: int
     runes: int
     glyph: str
-    kind: Kind
+    kind: PageState
     empty: bool = False  # every page of the cell has no text
     unreadable: tuple[UnreadablePage, ...] = ()  # its pages that could not be read
     hidden: int = 0  # hidden-text findings (alarms) on its pages
@@ -118,36 +118,36 @@ class PageFacts:
     def with_images(self, images: tuple[bool, ...]) -> PageFacts:
         return replace(self, images=images)
 
-    def no_text_kind(self, page: int) -> Kind:
+    def no_text_kind(self, page: int) -> PageState:
         """UNREADABLE (damaged), EMPTY (images on it, or not known) or BLANK (no images:
         blank by design)."""
         if any(item.page == page for item in self.unreadable):
-            return Kind.UNREADABLE
+            return PageState.UNREADABLE
         if self.images is not None and page <= len(self.images) and not self.images[page - 1]:
-            return Kind.BLANK
-        return Kind.EMPTY
+            return PageState.BLANK
+        return PageState.EMPTY
 
 
-def page_kinds(facts: PageFacts, layout: Layout) -> list[Kind]:
+def page_kinds(facts: PageFacts, layout: Layout) -> list[PageState]:
     """The kind of every page 1..page_count for an answer's layout."""
     kinds = [
-        facts.no_text_kind(page) if blank else Kind.OTHER
+        facts.no_text_kind(page) if blank else PageState.OTHER
         for page, blank in enumerate(facts.empty, 1)
     ]
-    kinds += [Kind.MISSING] * (facts.page_count - len(kinds))
+    kinds += [PageState.MISSING] * (facts.page_count - len(kinds))
     for page in layout.whole:
         if page <= len(kinds):
-            kinds[page - 1] = Kind.WHOLE
+            kinds[page - 1] = PageState.WHOLE
     if 1 <= layout.cut <= len(kinds):
-        kinds[layout.cut - 1] = Kind.CUT
+        kinds[layout.cut - 1] = PageState.CUT
     for page in layout.hits:
         if 1 <= page <= len(kinds):
-            kinds[page - 1] = Kind.HIT
+            kinds[page - 1] = PageState.HIT
     return kinds
 
 
 def cells(
-    facts: PageFacts, kinds: list[Kind], width: int, reach: Unreachable | None = None
+    facts: PageFacts, kinds: list[PageState], width: int, reach: Unreachable | None = None
 ) -> list[Cell]:
     """At most ``width`` cells covering every page, in order (``reach``: the pages with
     a tail no pages= call shows at the answer's OutCap)."""
@@ -186,11 +186,11 @@ def cells(
     return result
 
 
-def _glyph(size: int, largest: int, kind: Kind, empty: bool, no_text: Kind) -> str:
-    if kind is Kind.MISSING:
+def _glyph(size: int, largest: int, kind: PageState, empty: bool, no_text: PageState) -> str:
+    if kind is PageState.MISSING:
         return "·"
-    if empty or kind in (Kind.EMPTY, Kind.BLANK, Kind.UNREADABLE):
-        return "□" if no_text is Kind.BLANK else "×"
+    if empty or kind in (PageState.EMPTY, PageState.BLANK, PageState.UNREADABLE):
+        return "□" if no_text is PageState.BLANK else "×"
     if largest == 0 or size == 0:
         return LEVELS[0]
     return LEVELS[min(len(LEVELS) - 1, (size * len(LEVELS) - 1) // largest)]

@@ -27,7 +27,7 @@ from support.pdfs import (
 )
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import from_json, to_json
+from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.render import Options, render
 from siftui.sources.extract import extract
 from siftui.sources.output import encode_utf8, write_new_file
@@ -58,7 +58,7 @@ def rich(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def rich_json(rich: Path) -> Path:
     """rich.pdf's Doc JSON: the same answers, without PyMuPDF's 0.3 s import per run."""
     path = rich.with_name("rich.json")
-    path.write_text(to_json(extract(rich)), encoding="utf-8")
+    path.write_text(doc_to_json(extract(rich)), encoding="utf-8")
     return path
 
 
@@ -67,7 +67,7 @@ def big_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Doc JSON whose full text is about 1.5 million characters: fast to load."""
     doc = Doc("Big", 1500, tuple(f"page {i} " + "x" * 1000 for i in range(1, 1501)))
     path = tmp_path_factory.mktemp("big") / "big.json"
-    path.write_text(to_json(doc), encoding="utf-8")
+    path.write_text(doc_to_json(doc), encoding="utf-8")
     return path
 
 
@@ -148,7 +148,7 @@ def test_extract_then_render_json_is_identical(rich: Path, tmp_path: Path) -> No
     made = siftui("extract", rich, "-o", out)
     assert made.returncode == 0, made.stderr
     assert made.stdout == b"" and made.stderr == b""
-    assert from_json(out.read_text("utf-8")) == extract(rich)
+    assert doc_from_json(out.read_text("utf-8")) == extract(rich)
     source = json.loads(out.read_text("utf-8"))["source"]
     assert source["path"] == str(rich)
     assert source["size"] == rich.stat().st_size
@@ -164,7 +164,7 @@ def test_extract_then_render_json_is_identical(rich: Path, tmp_path: Path) -> No
 def test_extract_to_stdout(rich: Path) -> None:
     result = siftui("extract", rich, "--max-pages", "3")
     assert result.returncode == 0, result.stderr
-    doc = from_json(result.stdout.decode("utf-8"))
+    doc = doc_from_json(result.stdout.decode("utf-8"))
     assert doc == extract(rich, max_pages=3)
     assert "source" in json.loads(result.stdout)
 
@@ -174,7 +174,7 @@ def test_extract_then_render_corpus_chinese(corpus: CorpusDocs, tmp_path: Path) 
     name = "lshort-zh-cn.pdf"
     out = tmp_path / "zh.json"
     assert siftui("extract", CORPUS / name, "-o", out).returncode == 0
-    assert from_json(out.read_text("utf-8")) == corpus[name]
+    assert doc_from_json(out.read_text("utf-8")) == corpus[name]
     result = siftui("render", out, "--pages", "10-12")
     assert result.stdout == expected(corpus[name], Options(pages="10-12"))
 
@@ -196,7 +196,7 @@ def test_existing_output_needs_force(rich: Path, tmp_path: Path) -> None:
     assert out.read_bytes() == b"precious"
     forced = siftui("extract", rich, "-o", out, "--force")
     assert forced.returncode == 0, forced.stderr
-    assert from_json(out.read_text("utf-8")) == extract(rich)
+    assert doc_from_json(out.read_text("utf-8")) == extract(rich)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["doc.json"]
 
 
@@ -300,7 +300,7 @@ def test_stdout_is_utf8_whatever_the_locale(rich: Path, env_change: dict[str, st
     as_json = siftui("render", rich, "--json", env=env)
     assert CJK_TEXT.encode("utf-8") in as_json.stdout
     extracted = siftui("extract", rich, env=env)
-    assert from_json(extracted.stdout.decode("utf-8")) == doc
+    assert doc_from_json(extracted.stdout.decode("utf-8")) == doc
 
 
 def test_error_message_in_ascii_locale(tmp_path: Path) -> None:
@@ -446,7 +446,7 @@ def test_bad_doc_json_is_a_document_error(tmp_path: Path) -> None:
 
 def test_extract_of_a_doc_json(rich: Path, tmp_path: Path) -> None:
     saved = tmp_path / "doc.json"
-    saved.write_text(to_json(extract(rich)), encoding="utf-8")
+    saved.write_text(doc_to_json(extract(rich)), encoding="utf-8")
     assert "already a Doc JSON" in one_line_error(siftui("extract", saved), 1)
 
 

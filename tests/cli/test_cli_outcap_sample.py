@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from siftui.core.render import Options, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.sample import sample_path
 
 
@@ -27,7 +27,7 @@ def test_outcap_as_the_tui_entry_takes_it(typed: str, value: int) -> None:
     assert done.returncode == 0, done.stderr
     assert (
         done.stdout.decode("utf-8")
-        == render(load_doc(sample_path()), Options(out_cap=value)).content
+        == render(load_doc_report(sample_path()).doc, Options(out_cap=value)).content
     )
 
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from siftui.core.doc import Doc, OutlineItem
-from siftui.core.docjson import BadDocJson, from_json, to_json
-from siftui.sources.load import LoadError, is_doc_json, load_doc
+from siftui.core.docjson import BadDocJson, doc_from_json, doc_to_json
+from siftui.sources.load import LoadError, is_doc_json, load_doc_report
 
 DOC = Doc(
     title="  A   Thesis ",
@@ -34,7 +34,7 @@ GOOD: dict[str, Any] = {
 
 
 def test_contract_shape() -> None:
-    data = json.loads(to_json(DOC))
+    data = json.loads(doc_to_json(DOC))
     assert list(data) == ["title", "page_count", "pages", "outline"]
     assert data == {
         "title": DOC.title,
@@ -49,38 +49,38 @@ def test_contract_shape() -> None:
 
 
 def test_round_trip() -> None:
-    assert from_json(to_json(DOC)) == DOC
+    assert doc_from_json(doc_to_json(DOC)) == DOC
     empty = Doc(title="", page_count=0, pages=())
-    assert from_json(to_json(empty)) == empty
+    assert doc_from_json(doc_to_json(empty)) == empty
 
 
 def test_text_is_not_escaped() -> None:
     """CJK stays CJK in the file: a third of the size of \\uXXXX escapes."""
-    assert "中文" in to_json(DOC)
+    assert "中文" in doc_to_json(DOC)
 
 
 def test_source_key_is_written_and_ignored() -> None:
     source = {"path": "a.pdf", "size": 3, "sha256": "00", "extractor": "x"}
-    text = to_json(DOC, source)
+    text = doc_to_json(DOC, source)
     assert json.loads(text)["source"] == source
-    assert from_json(text) == DOC
+    assert doc_from_json(text) == DOC
 
 
 def test_extra_keys_ignored() -> None:
     data = dict(GOOD, source={"path": "x"}, comment=[1, 2], title="T")
     data["outline"] = [dict(GOOD["outline"][0], colour="red")]
-    doc = from_json(json.dumps(data))
+    doc = doc_from_json(json.dumps(data))
     assert doc == Doc("T", 3, ("one", "two"), (OutlineItem(1, "Intro", 1),))
 
 
 def test_optional_keys() -> None:
     """title and outline may be left out; page_count and pages may not."""
-    assert from_json('{"page_count": 1, "pages": ["x"]}') == Doc("", 1, ("x",))
+    assert doc_from_json('{"page_count": 1, "pages": ["x"]}') == Doc("", 1, ("x",))
 
 
 def test_lone_surrogate_survives_a_round_trip() -> None:
     doc = Doc("t", 1, ("bad \ud800 char",))
-    assert from_json(to_json(doc)) == doc
+    assert doc_from_json(doc_to_json(doc)) == doc
 
 
 @given(
@@ -96,12 +96,12 @@ def test_lone_surrogate_survives_a_round_trip() -> None:
     )
 )
 def test_round_trip_any_doc(doc: Doc) -> None:
-    assert from_json(to_json(doc)) == doc
+    assert doc_from_json(doc_to_json(doc)) == doc
 
 
 def _bad(data: Any) -> str:
     with pytest.raises(BadDocJson) as caught:
-        from_json(data if isinstance(data, str) else json.dumps(data))
+        doc_from_json(data if isinstance(data, str) else json.dumps(data))
     message = str(caught.value)
     assert "\n" not in message
     return message
@@ -171,28 +171,28 @@ def test_not_an_object(text: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# Files: how load_doc tells a Doc JSON from a document
+# Files: how load_doc_report tells a Doc JSON from a document
 
 
 def test_load_doc_json_file(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
-    path.write_text(to_json(DOC), encoding="utf-8")
-    assert load_doc(path) == DOC
-    assert load_doc(path, max_pages=2) == Doc(DOC.title, 40, DOC.pages[:2], DOC.outline)
-    assert load_doc(path, max_pages=99) == DOC
+    path.write_text(doc_to_json(DOC), encoding="utf-8")
+    assert load_doc_report(path).doc == DOC
+    assert load_doc_report(path, max_pages=2).doc == Doc(DOC.title, 40, DOC.pages[:2], DOC.outline)
+    assert load_doc_report(path, max_pages=99).doc == DOC
 
 
 def test_load_doc_json_with_byte_order_mark(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
-    path.write_bytes(b"\xef\xbb\xbf" + to_json(DOC).encode("utf-8"))
-    assert load_doc(path) == DOC
+    path.write_bytes(b"\xef\xbb\xbf" + doc_to_json(DOC).encode("utf-8"))
+    assert load_doc_report(path).doc == DOC
 
 
 def test_load_doc_json_after_long_white_space(tmp_path: Path) -> None:
     path = tmp_path / "doc.txt"  # not a .json name: found by its content
-    path.write_text(" " * 500 + "\n" * 100 + to_json(DOC), encoding="utf-8")
+    path.write_text(" " * 500 + "\n" * 100 + doc_to_json(DOC), encoding="utf-8")
     assert is_doc_json(path)
-    assert load_doc(path) == DOC
+    assert load_doc_report(path).doc == DOC
 
 
 @pytest.mark.parametrize(
@@ -208,6 +208,6 @@ def test_load_bad_doc_json(tmp_path: Path, content: bytes, message: str) -> None
     path = tmp_path / "doc.json"
     path.write_bytes(content)
     with pytest.raises(LoadError) as caught:
-        load_doc(path)
+        load_doc_report(path)
     assert str(caught.value).startswith(f"{path}: {message}")
     assert "\n" not in str(caught.value)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from siftui.core.word.docjson import SNIFF, BadDocxJson, from_json, to_json
+from siftui.core.word.docjson import SNIFF, BadDocxJson, docx_from_json, docx_to_json
 from siftui.core.word.model import DocxDoc, Para, Story, Table
 
 
@@ -19,10 +19,10 @@ def test_round_trip_and_sniff() -> None:
         },
         ("word/styles.xml: broken XML; left out",),
     )
-    text = to_json(doc, {"path": "x.docx"})
+    text = docx_to_json(doc, {"path": "x.docx"})
     assert SNIFF.match(text.encode())
-    assert from_json(text) == doc
-    assert from_json(text).body.paragraphs[0].hash == Para("a").hash
+    assert docx_from_json(text) == doc
+    assert docx_from_json(text).body.paragraphs[0].hash == Para("a").hash
 
 
 @pytest.mark.parametrize(
@@ -61,12 +61,12 @@ def test_round_trip_and_sniff() -> None:
 )
 def test_errors_name_the_first_wrong_key(data: object, message: str) -> None:
     with pytest.raises(BadDocxJson) as error:
-        from_json(json.dumps(data))
+        docx_from_json(json.dumps(data))
     assert str(error.value).startswith(message)
 
 
 def test_not_json() -> None:
     with pytest.raises(BadDocxJson, match=r"^not valid JSON"):
-        from_json("{")
+        docx_from_json("{")
     with pytest.raises(BadDocxJson, match=r"nested too deeply"):
-        from_json("[" * 100_000)
+        docx_from_json("[" * 100_000)

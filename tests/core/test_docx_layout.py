@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from support.docx_worked import WORKED, WORKED_DOC
 from test_docx_properties import PATTERNS, paras, stories, texts
 
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.word.index import index_story
 from siftui.core.word.layout import docx_layout_of
 from siftui.core.word.layout_rows import anchor_length
@@ -32,7 +32,7 @@ def test_the_worked_model_is_the_worked_example() -> None:
 
 def test_whole_answer_blocks_roles_and_anchor_prefixes() -> None:
     layout, logged = both(DocxOptions())
-    assert layout.kind is Kind.FULL and layout == logged
+    assert layout.kind is AnswerKind.FULL and layout == logged
     assert layout.line_pages == (1, 2, 4, 5, 5, 5, 6, 7, 8)
     assert layout.roles == (Role.ANCHOR,) * 3 + (Role.TEXT,) * 2 + (Role.ANCHOR,) * 4
     assert layout.whole == tuple(range(1, 9)) and layout.cut == 0 and layout.cap_page == 0
@@ -43,7 +43,7 @@ def test_whole_answer_blocks_roles_and_anchor_prefixes() -> None:
 
 def test_a_range_holds_the_tables_of_its_first_block() -> None:
     layout, logged = both(DocxOptions(range="P5..P6"))
-    assert layout.kind is Kind.PAGES and layout == logged
+    assert layout.kind is AnswerKind.PAGES and layout == logged
     assert layout.lines[0].startswith("[T1  2×2 @after:P4]")
     assert layout.line_pages == (5, 5, 5, 6) and layout.whole == (5, 6)
     assert layout.roles == (Role.TEXT, Role.TEXT, Role.ANCHOR, Role.ANCHOR)
@@ -75,13 +75,13 @@ def test_an_empty_paragraph_alone() -> None:
     story = WORKED_DOC.body
     options = DocxOptions(anchor=f"P3#{story.paragraphs[2].hash}", window=0)
     layout, logged = both(options)
-    assert layout.kind is Kind.EMPTY and layout.lines == () and layout.whole == (3,)
+    assert layout.kind is AnswerKind.EMPTY and layout.lines == () and layout.whole == (3,)
     assert layout == logged
 
 
 def test_the_map_points_its_outline_at_paragraphs() -> None:
     layout, logged = both(DocxOptions(out_cap=400))
-    assert layout.kind is Kind.MAP
+    assert layout.kind is AnswerKind.MAP
     rows = list(zip(layout.lines, layout.roles, layout.line_pages, strict=True))
     assert rows[0] == ("# Master Services Agreement", Role.TITLE, 0)
     assert rows[2][1] is Role.STATS
@@ -97,7 +97,7 @@ def test_the_map_points_its_outline_at_paragraphs() -> None:
 
 def test_grep_finds_table_rows_and_paragraphs() -> None:
     layout, logged = both(DocxOptions(grep="Fee"))
-    assert layout.kind is Kind.GREP and layout.hits == (5,) == logged.hits
+    assert layout.kind is AnswerKind.GREP and layout.hits == (5,) == logged.hits
     assert layout.roles[0] is Role.GREP_HEADER
     row = layout.lines.index("> " + " " * 25 + "| Fee | 10 \\| 20 |")
     assert layout.roles[row] is Role.MATCH and layout.line_pages[row] == 5
@@ -133,7 +133,7 @@ def test_a_long_match_line_is_windowed_past_its_prefix() -> None:
 def test_tables_only_story_has_no_paragraph_blocks() -> None:
     doc = DocxDoc("", {"footers": Story((), (Table(0, ("| a |", "| b |"), 1),))})
     layout, logged = both(DocxOptions(scope="footers"), doc)
-    assert layout.kind is Kind.FULL and layout.line_pages == (0, 0) and layout.whole == ()
+    assert layout.kind is AnswerKind.FULL and layout.line_pages == (0, 0) and layout.whole == ()
     assert layout == logged
     found, _ = both(DocxOptions(scope="footers", grep="b"), doc)
     assert found.hits == () and found.roles.count(Role.MATCH) == 1
@@ -198,7 +198,7 @@ def check_layout(doc: DocxDoc, options: DocxOptions) -> None:
 
 def check_blocks(first: int, last: int, note: str, layout: Layout) -> None:
     shown = {*layout.whole, *([layout.cut] if layout.cut else [])}
-    if layout.kind is Kind.MAP:
+    if layout.kind is AnswerKind.MAP:
         assert shown <= set(range(1, last + 1))
         leading = (
             layout.roles.index(Role.INSTRUCTION) + 2 if Role.INSTRUCTION in layout.roles else 0
@@ -212,7 +212,7 @@ def check_blocks(first: int, last: int, note: str, layout: Layout) -> None:
     cut = re.match(r"P([0-9]+) cut to ", note)
     assert layout.cut == (int(cut.group(1)) if cut else 0)
     stop = re.match(r"cut at P([0-9]+);", note)
-    if layout.kind is Kind.PAGES:
+    if layout.kind is AnswerKind.PAGES:
         assert layout.cap_page == (layout.cut or (int(stop.group(1)) + 1 if stop else 0))
     else:
         assert layout.cap_page == 0

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from siftui.core.word.docjson import from_json, to_json
+from siftui.core.word.docjson import docx_from_json, docx_to_json
 from siftui.core.word.index import index_story
 from siftui.core.word.model import DocxDoc, Para, Story, Table, line
 from siftui.core.word.render import BadOption, DocxOptions, full_projection, render_docx
@@ -112,7 +112,7 @@ def check_answers(doc: DocxDoc, out_cap: int, pattern: str) -> None:
 
 
 def check_json(doc: DocxDoc) -> None:
-    again = from_json(to_json(doc))
+    again = docx_from_json(docx_to_json(doc))
     assert again == doc
     assert full_projection(again) == full_projection(doc)
 

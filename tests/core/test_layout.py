@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docindex import index_of, marker
-from siftui.core.layout import Kind, Role, layout_of, pages_label
+from siftui.core.layout import AnswerKind, Role, layout_of, pages_label
 from siftui.core.render import BadGrep, BadPages, Options, render
 
 DOC = Doc(
@@ -26,7 +26,7 @@ def roles_at(options: Options, doc: Doc = DOC) -> list[tuple[str, Role, int]]:
 
 def test_a_page_range_marks_each_marker_and_its_page() -> None:
     layout = layout_of(render(DOC, Options(pages="1-2")), Options(pages="1-2"), DOC)
-    assert layout.kind is Kind.PAGES
+    assert layout.kind is AnswerKind.PAGES
     assert layout.lines[0] == marker(1) and layout.roles[0] is Role.MARKER
     assert layout.marker_page(0) == 1
     second = layout.lines.index(marker(2))
@@ -55,7 +55,7 @@ def test_the_map_head_outline_and_instruction() -> None:
     answer = render(DOC, options)
     assert answer.map
     layout = layout_of(answer, options, DOC)
-    assert layout.kind is Kind.MAP
+    assert layout.kind is AnswerKind.MAP
     roles = dict(zip(layout.lines, layout.roles, strict=False))
     assert layout.roles[0] is Role.TITLE and layout.roles[2] is Role.STATS
     assert roles["## Outline"] is Role.HEADING
@@ -70,7 +70,7 @@ def test_the_map_head_outline_and_instruction() -> None:
 def test_grep_lines_and_the_pages_holding_hits() -> None:
     options = Options(grep="alpha")
     layout = layout_of(render(DOC, options), options, DOC)
-    assert layout.kind is Kind.GREP and layout.hits == (1, 5) and layout.cap_page == 0
+    assert layout.kind is AnswerKind.GREP and layout.hits == (1, 5) and layout.cap_page == 0
     rows = list(zip(layout.lines, layout.roles, strict=True))
     assert rows[0][1] is Role.GREP_HEADER
     assert ("p. 1: alpha", Role.MATCH) in rows and ("p. 1- beta", Role.CONTEXT) in rows
@@ -96,7 +96,7 @@ def test_pages_label_words() -> None:
 def test_an_empty_document() -> None:
     doc = Doc("none", 3, ())
     layout = layout_of(render(doc, Options()), Options(), doc)
-    assert layout.kind is Kind.EMPTY and layout.lines == () and layout.whole == ()
+    assert layout.kind is AnswerKind.EMPTY and layout.lines == () and layout.whole == ()
 
 
 page_text = st.text(alphabet=st.sampled_from("ab \n-p.:1é中"), max_size=60)

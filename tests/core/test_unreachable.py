@@ -20,7 +20,7 @@ import pytest
 from support.pdfs import CORPUS, CorpusDocs, corpus_docs
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.grep import LINE_WINDOW, match_block
 from siftui.core.render import INSTRUCTION, Options, render
 from siftui.core.unreachable import (
@@ -324,7 +324,7 @@ def test_corpus_against_brute_force(corpus: CorpusDocs, name: str, out_cap: int)
 def test_walk_command_reports_it(tmp_path: Path) -> None:
     doc = Doc("T", 3, ("short", "w" * 300 + "\n" + "u" * 20, "v" * 50))
     path = tmp_path / "doc.json"
-    path.write_text(to_json(doc), "utf-8")
+    path.write_text(doc_to_json(doc), "utf-8")
     run = [sys.executable, "-m", "siftui", "walk", str(path), "--outcap", "100"]
     done = subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ import pytest
 from support.pdfs import CorpusDocs
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options, Rendered, estimated_tokens, marker, render
 from siftui.core.walk import next_call, walk, walk_report, walk_text
 from siftui.sources.tokens import count_tokens
@@ -115,7 +115,7 @@ def test_walk_report_and_text() -> None:
 def test_cli_walk_matches_the_library(tmp_path: Path) -> None:
     doc = pages_doc([100] * 30, page_count=33)
     path = tmp_path / "doc.json"
-    path.write_text(to_json(doc), encoding="utf-8")
+    path.write_text(doc_to_json(doc), encoding="utf-8")
     done = subprocess.run(
         [
             sys.executable,

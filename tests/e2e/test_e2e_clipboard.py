@@ -31,7 +31,7 @@ from test_e2e_tmux import (
     render_bytes,
 )
 
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.sources.output import encode_utf8
 
 MISSING = [tool for tool in ("tmux", "Xvfb", "xclip") if shutil.which(tool) is None]
@@ -157,7 +157,7 @@ def test_chinese_pages(clip_app: ClipApp) -> None:
 
 def test_emoji(clip_app: ClipApp, tmp_path: Path) -> None:
     path = tmp_path / "emoji.json"
-    path.write_bytes(encode_utf8(to_json(emoji_doc())))
+    path.write_bytes(encode_utf8(doc_to_json(emoji_doc())))
     expected = render_bytes(path)
     clip_app.start_with(path, osc52=True)
     clip_app.wait_text(COPY_FOOTER, timeout=START_TIMEOUT)
@@ -172,7 +172,7 @@ def test_one_megabyte(clip_app: ClipApp, tmp_path: Path) -> None:
     """~1 MB: the X clipboard holds it all. tmux 3.3a drops an OSC 52 this large (its
     input buffer stops at 1 MiB of escape sequence), so its buffer is only reported."""
     path = tmp_path / "mega.json"
-    path.write_bytes(encode_utf8(to_json(megabyte_doc())))
+    path.write_bytes(encode_utf8(doc_to_json(megabyte_doc())))
     expected = render_bytes(path, "--outcap", "1000000")
     assert len(expected) > 900_000
     clip_app.start_with(path, osc52=True)

@@ -12,7 +12,7 @@ import pytest
 
 from siftui.core.agents import Agent, AgentsError, fit, fit_text, parse_agents
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options, render
 from siftui.sources.agents_load import load_agents, user_file
 from siftui.sources.tokens import count_tokens
@@ -147,7 +147,7 @@ def run_render(path: Path, config: Path, *extra: str) -> subprocess.CompletedPro
 def test_render_check_agents(tmp_path: Path) -> None:
     doc = Doc("T", 3, ("Alpha " * 3000, "Beta\n" * 2500, "漢字" * 100))
     path = tmp_path / "doc.json"
-    path.write_text(to_json(doc), "utf-8")
+    path.write_text(doc_to_json(doc), "utf-8")
     config = tmp_path / "config"
     (config / "siftui").mkdir(parents=True)
     (config / "siftui" / "agents.toml").write_text(
@@ -171,7 +171,7 @@ def test_render_check_agents(tmp_path: Path) -> None:
 def test_render_with_a_malformed_user_file(tmp_path: Path) -> None:
     doc = Doc("T", 1, ("text",))
     path = tmp_path / "doc.json"
-    path.write_text(to_json(doc), "utf-8")
+    path.write_text(doc_to_json(doc), "utf-8")
     config = tmp_path / "config"
     (config / "siftui").mkdir(parents=True)
     bad = config / "siftui" / "agents.toml"

@@ -24,7 +24,7 @@ from support.pdfs import make_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.render import Options, Rendered, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.log.calllog import LogEntry, read_log
 from siftui.sources.log.report import report, report_json, shown_pages, spans
 from siftui.sources.log.report_text import report_text
@@ -117,7 +117,7 @@ def careless_log(library: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
 def test_the_scripted_log_is_what_the_findings_assume(careless_log: Path, library: Path) -> None:
     entries = read_log(careless_log)
     assert len(entries) == len(CARELESS)
-    doc = load_doc(library / "book.pdf")
+    doc = load_doc_report(library / "book.pdf").doc
     assert [e.error for e in entries] == [False, False, False, False, True, False, False, True]
     second = entries[1].rendered
     assert second is not None and second == render(doc, Options("2-8", out_cap=OUTCAP))
@@ -137,7 +137,7 @@ def test_careless_agent_report(careless_log: Path, library: Path) -> None:
     assert document["extracted_pages"] == 8
     assert document["pages_read"] == [1, 2, 3, 4, 5]
     assert document["never_read"] == [6, 7, 8]
-    doc = load_doc(library / "book.pdf")
+    doc = load_doc_report(library / "book.pdf").doc
     blocks = [len(f"--- page {p} ---\n\n{t.strip()}") for p, t in enumerate(doc.pages, 1)]
     assert document["document_runes"] == sum(blocks)
     assert document["runes_read"] == sum(blocks[:5])

@@ -18,7 +18,7 @@ import pytest
 from support.pdfs import make_encrypted_pdf, make_pdf
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.evidence.store import Limits
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
@@ -30,7 +30,7 @@ WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
 
 def worked_doc(folder: Path) -> Path:
     path = folder / "worked.json"
-    path.write_text(to_json(Doc("Worked", 3, WORKED_PAGES)), encoding="utf-8")
+    path.write_text(doc_to_json(Doc("Worked", 3, WORKED_PAGES)), encoding="utf-8")
     return path
 
 

@@ -30,7 +30,7 @@ from siftui.core.doc import Doc
 from siftui.core.render import Options, render
 from siftui.serve.access import Refused, Roots
 from siftui.serve.pdf_tool import OUTPUT_SCHEMA
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.log.calllog import read_log
 from siftui.sources.output import rendered_json
 
@@ -175,7 +175,7 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert not result.is_error, texts(result)
         blocks = texts(result)
         assert blocks[0].encode("utf-8") == stdout, (name, options)
-        doc = docs.setdefault(path, load_doc(path))
+        doc = docs.setdefault(path, load_doc_report(path).doc)
         expected = json.loads(rendered_json(render(doc, options)).replace("\ud800", "\ufffd"))
         # The text is sent once, as the first block; structuredContent has the rest.
         assert blocks[0] == expected.pop("content")

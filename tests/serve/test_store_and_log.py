@@ -18,7 +18,7 @@ from siftui.serve.access import Opened, Roots
 from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
 from siftui.serve.mcp_server import ReadTool
 from siftui.sources.cache import file_sha256
-from siftui.sources.load import LoadError, load_doc
+from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
 
 
@@ -28,7 +28,7 @@ class CountingLoader:
 
     def __call__(self, opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
         self.calls += 1
-        return Loaded(load_doc(opened.real), file_sha256(opened.real))
+        return Loaded(load_doc_report(opened.real).doc, file_sha256(opened.real))
 
 
 def _get(store: DocStore, roots: Roots, name: str) -> Loaded:
@@ -117,7 +117,7 @@ def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:
     roots = Roots([tmp_path])
     store = DocStore()
     loaded = _get(store, roots, "a.pdf")
-    assert loaded.doc == load_doc(pdf) and loaded.sha256 == file_sha256(pdf)
+    assert loaded.doc == load_doc_report(pdf).doc and loaded.sha256 == file_sha256(pdf)
     (tmp_path / "empty.pdf").write_bytes(b"")
     with pytest.raises(LoadError, match="empty file"):
         _get(store, roots, "empty.pdf")

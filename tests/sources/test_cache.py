@@ -21,14 +21,14 @@ from siftui.sources.cache import (
     DocCache,
     cache_dir,
     cache_key,
-    cached_extract,
+    cached_extract_report,
     decode,
     encode,
     file_sha256,
     max_bytes_from_env,
 )
 from siftui.sources.extract import NeedsPassword, extract, extract_report, pymupdf_version
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +41,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Every real extraction cached_extract makes."""
+    """Every real extraction cached_extract_report makes."""
     made: list[Path] = []
 
     def counting(path: Path, **options: object) -> Extraction:
@@ -67,11 +67,13 @@ def entries(directory: Path) -> list[Path]:
 
 
 def test_miss_then_hit(pdf: Path, cache_home: Path, calls: list[Path]) -> None:
-    first = cached_extract(pdf)
+    first = cached_extract_report(pdf).doc
     assert first == extract(pdf)
     assert len(entries(cache_home)) == 1
     progress: list[tuple[int, int]] = []
-    second = cached_extract(pdf, progress=lambda done, total: progress.append((done, total)))
+    second = cached_extract_report(
+        pdf, progress=lambda done, total: progress.append((done, total))
+    ).doc
     assert second == first
     assert calls == [pdf]  # extracted once
     assert progress == [(4, 4)]
@@ -122,23 +124,23 @@ def test_pymupdf_version_without_importing_it() -> None:
 
 def test_changed_file_never_gets_a_stale_doc(tmp_path: Path, calls: list[Path]) -> None:
     path = make_pdf(tmp_path / "a.pdf", ["old text"])
-    assert cached_extract(path).pages == ("old text\n",)
+    assert cached_extract_report(path).doc.pages == ("old text\n",)
     make_pdf(path, ["new text"])
-    assert cached_extract(path).pages == ("new text\n",)
-    assert cached_extract(path).pages == ("new text\n",)
+    assert cached_extract_report(path).doc.pages == ("new text\n",)
+    assert cached_extract_report(path).doc.pages == ("new text\n",)
     assert len(calls) == 2
 
 
 def test_max_pages(pdf: Path, calls: list[Path]) -> None:
-    assert cached_extract(pdf, max_pages=2) == extract(pdf, max_pages=2)
-    assert cached_extract(pdf, max_pages=2).pages == extract(pdf).pages[:2]
+    assert cached_extract_report(pdf, max_pages=2).doc == extract(pdf, max_pages=2)
+    assert cached_extract_report(pdf, max_pages=2).doc.pages == extract(pdf).pages[:2]
     assert len(calls) == 1
-    cached_extract(pdf)  # the whole document serves any max_pages from now on
-    assert cached_extract(pdf, max_pages=3) == extract(pdf, max_pages=3)
-    assert cached_extract(pdf, max_pages=0) == extract(pdf, max_pages=0)
+    cached_extract_report(pdf)  # the whole document serves any max_pages from now on
+    assert cached_extract_report(pdf, max_pages=3).doc == extract(pdf, max_pages=3)
+    assert cached_extract_report(pdf, max_pages=0).doc == extract(pdf, max_pages=0)
     assert len(calls) == 2
     with pytest.raises(ValueError):
-        cached_extract(pdf, max_pages=-1)
+        cached_extract_report(pdf, max_pages=-1)
 
 
 def test_a_leftover_temporary_file_is_ignored_and_cleaned(
@@ -146,11 +148,11 @@ def test_a_leftover_temporary_file_is_ignored_and_cleaned(
 ) -> None:
     """A crash mid-write leaves a temporary file, never a partial entry."""
     cache_home.mkdir(parents=True)
-    doc = cached_extract(pdf)
+    doc = cached_extract_report(pdf).doc
     entry = entries(cache_home)[0]
     leftover = cache_home / ".tmp-crashed.doc"
     leftover.write_bytes(entry.read_bytes()[:20])
-    assert cached_extract(pdf) == doc
+    assert cached_extract_report(pdf).doc == doc
     assert leftover.exists()  # recent: it may belong to a writer still running
     old = time.time() - 2 * cache_module.TEMP_MAX_AGE
     os.utime(leftover, (old, old))
@@ -174,18 +176,18 @@ def test_a_leftover_temporary_file_is_ignored_and_cleaned(
 def test_corrupt_entry_is_rebuilt(
     pdf: Path, cache_home: Path, calls: list[Path], damage: object
 ) -> None:
-    doc = cached_extract(pdf)
+    doc = cached_extract_report(pdf).doc
     entry = entries(cache_home)[0]
     entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
-    assert cached_extract(pdf) == doc
+    assert cached_extract_report(pdf).doc == doc
     assert len(calls) == 2
     assert decode(entry.read_bytes(), entry.stem) == doc  # rewritten whole
-    assert cached_extract(pdf) == doc
+    assert cached_extract_report(pdf).doc == doc
     assert len(calls) == 2
 
 
 def test_entry_of_another_key_is_a_miss(pdf: Path, cache_home: Path) -> None:
-    doc = cached_extract(pdf)
+    doc = cached_extract_report(pdf).doc
     entry = entries(cache_home)[0]
     with pytest.raises(ValueError):
         decode(entry.read_bytes(), "another key")
@@ -266,7 +268,7 @@ def test_size_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_xdg_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pdf: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
     assert cache_dir() == tmp_path / "elsewhere" / "siftui"
-    cached_extract(pdf)
+    cached_extract_report(pdf)
     assert len(entries(tmp_path / "elsewhere" / "siftui")) == 1
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for value in ("", "relative/dir"):  # not absolute: the XDG default
@@ -281,21 +283,21 @@ def test_password_documents_are_never_cached(
 ) -> None:
     locked = make_encrypted_pdf(tmp_path / "locked.pdf", "decrypted words")
     for _ in range(2):
-        assert cached_extract(locked, password=USER_PASSWORD).pages[0].strip() == (
+        assert cached_extract_report(locked, password=USER_PASSWORD).doc.pages[0].strip() == (
             "decrypted words"
         )
     with pytest.raises(NeedsPassword):
-        cached_extract(locked)
+        cached_extract_report(locked)
     assert entries(cache_home) == []
     assert len(calls) == 3
 
 
 def test_use_cache_false(pdf: Path, cache_home: Path, calls: list[Path]) -> None:
-    cached_extract(pdf, use_cache=False)
+    cached_extract_report(pdf, use_cache=False)
     assert not cache_home.exists()
-    assert load_doc(pdf, use_cache=False) == extract(pdf)
+    assert load_doc_report(pdf, use_cache=False).doc == extract(pdf)
     assert not cache_home.exists()
-    assert load_doc(pdf) == extract(pdf)
+    assert load_doc_report(pdf).doc == extract(pdf)
     assert len(entries(cache_home)) == 1
 
 
@@ -305,8 +307,8 @@ def test_an_unusable_cache_directory_never_stops_a_read(
     blocker = tmp_path / "blocker"
     blocker.write_text("a file where the cache directory should be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    assert cached_extract(pdf) == extract(pdf)
-    assert cached_extract(pdf) == extract(pdf)
+    assert cached_extract_report(pdf).doc == extract(pdf)
+    assert cached_extract_report(pdf).doc == extract(pdf)
 
 
 def test_cli_no_cache(pdf: Path, cache_home: Path, tmp_path: Path) -> None:

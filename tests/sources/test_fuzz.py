@@ -27,10 +27,10 @@ from support.hostile import CORPUS
 
 from siftui import cli
 from siftui.core.doc import Doc
-from siftui.core.docjson import from_json, to_json
+from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
 
 HERE = Path(__file__).resolve().parents[1]  # tests/, where hostile.py lives
@@ -90,7 +90,7 @@ def check_cli_answer(doc: Doc, options: Options, code: int, out: bytes, err: str
 
 def write_json(doc: Doc, folder: Path) -> Path:
     path = folder / "doc.json"
-    path.write_bytes(encode_utf8(to_json(doc)))
+    path.write_bytes(encode_utf8(doc_to_json(doc)))
     return path
 
 
@@ -98,9 +98,9 @@ def _cli_property(case: tuple[Doc, Options]) -> None:
     doc, options = case
     with tempfile.TemporaryDirectory() as folder:
         path = write_json(doc, Path(folder))
-        loaded = load_doc(path)
+        loaded = load_doc_report(path).doc
         # Doc JSON on disk: the same Doc, but for lone surrogates (U+FFFD, one for one)
-        assert loaded == from_json(encode_utf8(to_json(doc)).decode("utf-8"))
+        assert loaded == doc_from_json(encode_utf8(doc_to_json(doc)).decode("utf-8"))
         assert [len(p) for p in loaded.pages] == [len(p) for p in doc.pages]
         # rendering the Doc read back gives the bytes rendering the original gives
         original, back = _outcome(doc, options), _outcome(loaded, options)
@@ -151,7 +151,7 @@ def test_cli_as_a_real_process(case: tuple[Doc, Options]) -> None:
             check=False,
         )
         check_cli_answer(
-            load_doc(path), options, done.returncode, done.stdout, done.stderr.decode()
+            load_doc_report(path).doc, options, done.returncode, done.stdout, done.stderr.decode()
         )
 
 
@@ -164,7 +164,7 @@ def test_any_text_as_a_doc_json_file(text: str) -> None:
         path.write_bytes(encode_utf8(text))
         code, out, err = run_cli(["render", str(path)])
         if code == 0:
-            assert out == encode_utf8(render(load_doc(path), Options()).content)
+            assert out == encode_utf8(render(load_doc_report(path).doc, Options()).content)
         else:
             assert code == 1 and out == b""
             assert err.startswith("siftui: error: ") and err.count("\n") == 1

@@ -39,12 +39,12 @@ from support.hostile import (
 )
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.render import Options, render
 from siftui.core.unreadable import describe
 from siftui.sources.extract import ExtractError, extract
-from siftui.sources.load import LoadError, load_doc, load_doc_report
+from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
 
 KSP = CORPUS / "ksp-thesis.pdf"
@@ -109,9 +109,9 @@ def make(tmp_path: Path, name: str) -> Path:
 
 
 def outcome(path: Path, password: str | None = None) -> Doc | str:
-    """load_doc's Doc, or its one-line error message (checked to be one line)."""
+    """load_doc_report's Doc, or its one-line error message (checked to be one line)."""
     try:
-        doc = load_doc(path, password=password)
+        doc = load_doc_report(path, password=password).doc
     except LoadError as error:
         message = str(error)
         assert message and "\n" not in message and "\r" not in message
@@ -161,7 +161,7 @@ def test_library_and_cli_agree(tmp_path: Path, name: str) -> None:
     if name in EXPECTED_ERROR:
         assert isinstance(got, str), got
         assert got.startswith(f"{path}: {EXPECTED_ERROR[name]}")
-    # extract() raises the same family (load_doc only re-labels it)
+    # extract() raises the same family (load_doc_report only re-labels it)
     try:
         direct: Doc | str = extract(path)
     except ExtractError as error:
@@ -314,7 +314,7 @@ def test_big_page_pdf(tmp_path: Path) -> None:
 
 def write_json(tmp_path: Path, doc: Doc, name: str = "doc.json") -> Path:
     path = tmp_path / name
-    path.write_bytes(encode_utf8(to_json(doc)))
+    path.write_bytes(encode_utf8(doc_to_json(doc)))
     return path
 
 
@@ -325,7 +325,7 @@ def write_json(tmp_path: Path, doc: Doc, name: str = "doc.json") -> Path:
 )
 def test_hostile_doc_json(tmp_path: Path, doc: Doc) -> None:
     path = write_json(tmp_path, doc)
-    loaded = load_doc(path)
+    loaded = load_doc_report(path).doc
     # surrogates cannot be written as UTF-8: they come back as U+FFFD, one for one
     assert [len(page) for page in loaded.pages] == [len(page) for page in doc.pages]
     check_renders(loaded)

@@ -10,7 +10,7 @@ import pytest
 from support.pdfs import CORPUS
 
 from siftui.sources import extract as extract_module
-from siftui.sources.cache import cached_extract
+from siftui.sources.cache import cached_extract_report
 from siftui.sources.extract import OcrUnavailable, extract, ocr_unavailable_reason
 from siftui.sources.sample import sample_path
 
@@ -49,9 +49,9 @@ def test_only_pages_without_text_are_read_and_the_default_never_changes() -> Non
 def test_the_cache_keeps_ocr_and_plain_apart(tmp_path: Path) -> None:
     if not SCAN.is_file():
         pytest.skip(f"corpus not found at {CORPUS}")
-    assert cached_extract(SCAN).pages == ("",)
-    assert "Watson" in cached_extract(SCAN, ocr=True).pages[0]
-    assert cached_extract(SCAN).pages == ("",)
+    assert cached_extract_report(SCAN).doc.pages == ("",)
+    assert "Watson" in cached_extract_report(SCAN, ocr=True).doc.pages[0]
+    assert cached_extract_report(SCAN).doc.pages == ("",)
 
 
 def test_without_tesseract_ocr_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:

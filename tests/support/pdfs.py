@@ -19,7 +19,7 @@ import pymupdf
 import pytest
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import from_json, to_json
+from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.sources.extract import extract
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -168,11 +168,11 @@ class CorpusDocs:
         with open(self.shared / f"{name}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if cached.exists():
-                return from_json(cached.read_text("utf-8", "surrogatepass"))
+                return doc_from_json(cached.read_text("utf-8", "surrogatepass"))
             doc = extract(CORPUS / name, password=CORPUS_PASSWORDS.get(name))
             self.extracted.append(name)
             partial = cached.with_suffix(".partial")
-            partial.write_text(to_json(doc), "utf-8", "surrogatepass")
+            partial.write_text(doc_to_json(doc), "utf-8", "surrogatepass")
             partial.replace(cached)
             return doc
 

@@ -14,7 +14,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from siftui.core.doc import Doc, OutlineItem
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options
 from siftui.core.unreadable import Extraction
 from siftui.core.word.render import DocxOptions
@@ -108,7 +108,7 @@ def careless_log(doc: Doc, path: str, folder: Path, out_cap: int = 1200) -> Path
 
 def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
     path = folder / name
-    path.write_text(to_json(doc), encoding="utf-8")
+    path.write_text(doc_to_json(doc), encoding="utf-8")
     return path
 
 
@@ -159,8 +159,8 @@ class RecordingApp(SiftApp):
 def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
     """The TUI's loader (the ``load_doc_report`` its ``load_any`` calls) waits for the
     event: a load as slow as the test wants. Set on exit, so no thread stays blocked."""
+    from siftui.sources import load as loader
     from siftui.sources.load import load_doc_report as real
-    from siftui.tui import preload as loader
 
     event = threading.Event()
 
@@ -168,12 +168,12 @@ def gate_extraction(seconds: float = 20) -> Iterator[threading.Event]:
         event.wait(seconds)
         return real(*args, **kwargs)
 
-    loader.load_doc_report = gated  # type: ignore[attr-defined]
+    loader.load_doc_report = gated
     try:
         yield event
     finally:
         event.set()
-        loader.load_doc_report = real  # type: ignore[attr-defined]  # (the name it imported)
+        loader.load_doc_report = real
 
 
 def pdf_options(app: SiftApp) -> Options:

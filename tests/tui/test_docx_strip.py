@@ -20,7 +20,7 @@ from siftui.core.word.model import DocxDoc, Para, Story, Table
 from siftui.core.word.render import DocxOptions, render_docx
 from siftui.tui.state import Answer
 from siftui.tui.strip_model import (
-    Kind,
+    PageState,
     cells,
     docx_facts_of,
     page_kinds,
@@ -56,8 +56,8 @@ def test_a_range_colours_its_blocks_and_cells_keep_their_highest_heading() -> No
     facts = docx_facts_of(WORKED_DOC)
     layout = docx_layout_of(render_docx(WORKED_DOC, options), options, WORKED_DOC)
     kinds = page_kinds(facts, layout)
-    assert [n for n, kind in enumerate(kinds, 1) if kind is Kind.WHOLE] == [5, 6]
-    assert kinds[2] is Kind.EMPTY  # P3, the empty paragraph
+    assert [n for n, kind in enumerate(kinds, 1) if kind is PageState.WHOLE] == [5, 6]
+    assert kinds[2] is PageState.EMPTY  # P3, the empty paragraph
     one_each = cells(facts, kinds, 8)
     assert [cell.heading for cell in one_each] == [1, 0, 0, 2, 0, 0, 0, 0]
     pairs = cells(facts, kinds, 4)
@@ -68,7 +68,7 @@ def test_a_range_colours_its_blocks_and_cells_keep_their_highest_heading() -> No
         (7, 8, 0),
     ]
     doc = DocxDoc("", {"body": Story((Para("a", heading=3), Para("b", heading=2), Para("c")))})
-    assert cells(docx_facts_of(doc), [Kind.OTHER] * 3, 1)[0].heading == 2
+    assert cells(docx_facts_of(doc), [PageState.OTHER] * 3, 1)[0].heading == 2
 
 
 def test_labels_name_pages_or_paragraphs() -> None:

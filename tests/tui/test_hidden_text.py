@@ -17,7 +17,7 @@ from siftui.core.doc import Doc
 from siftui.core.findings import Finding, Inspection, counter_line
 from siftui.core.layout import layout_of
 from siftui.core.render import Options, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.tui.app import SiftApp
 from siftui.tui.hidden_marks import hidden_marks
 from siftui.tui.screens.findings import FindingsScreen
@@ -97,7 +97,7 @@ def test_the_strip_view_and_counter_show_hidden_text(hidden_pdf: Path) -> None:
         assert answer is not None
         # Display only: the view's lines are the content, unchanged.
         assert "\n".join(view.lines) == answer.rendered.content
-        assert answer.rendered == render(load_doc(hidden_pdf), Options())
+        assert answer.rendered == render(load_doc_report(hidden_pdf).doc, Options())
         injected = HIDDEN[1][0][1]
         line = next(n for n, text in enumerate(view.lines) if injected in text)
         column = view.lines[line].index(injected)

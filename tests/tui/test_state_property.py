@@ -32,7 +32,7 @@ from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 from siftui.core.word.layout import docx_layout_of
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import BadOption, DocxOptions, render_docx
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
 from siftui.sources.word.load import load_docx
 from siftui.tui.preload import load_any
@@ -192,7 +192,7 @@ async def check(app: RecordingApp, pilot: Any, current: Path, copied: list[str])
     await pilot.pause(0.05)
     await idle(app, pilot)
     word = current.suffix == ".docx"
-    doc: Doc | DocxDoc = load_docx(current) if word else load_doc(current)
+    doc: Doc | DocxDoc = load_docx(current) if word else load_doc_report(current).doc
     typed = typed_options(app, word)
     assert app.request.options == typed
     answer = app.answer

@@ -16,14 +16,14 @@ from siftui.tui.app import SiftApp
 from siftui.tui.history import CallHistory
 from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Request
-from siftui.tui.strip_model import Kind, cells, facts_of, page_kinds
+from siftui.tui.strip_model import PageState, cells, facts_of, page_kinds
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
 
 DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
 
 
-def kinds_for(doc: Doc, options: Options) -> list[Kind]:
+def kinds_for(doc: Doc, options: Options) -> list[PageState]:
     return page_kinds(facts_of(doc), layout_of(render(doc, options), options, doc))
 
 
@@ -31,33 +31,33 @@ def test_kinds_for_a_page_range_cut_in_the_middle() -> None:
     answer = render(DOC, Options(pages="3-5", out_cap=400))
     assert answer.first == 3 and answer.last == 4
     assert kinds_for(DOC, Options(pages="3-5", out_cap=400)) == [
-        Kind.OTHER,
-        Kind.EMPTY,
-        Kind.WHOLE,
-        Kind.WHOLE,
-        Kind.OTHER,
-        Kind.MISSING,
+        PageState.OTHER,
+        PageState.EMPTY,
+        PageState.WHOLE,
+        PageState.WHOLE,
+        PageState.OTHER,
+        PageState.MISSING,
     ]
 
 
 def test_a_page_cut_to_fit_is_marked_cut() -> None:
     answer = render(DOC, Options(pages="5", out_cap=500))
     assert answer.note.startswith("page 5 cut to 500")
-    assert kinds_for(DOC, Options(pages="5", out_cap=500))[4] is Kind.CUT
+    assert kinds_for(DOC, Options(pages="5", out_cap=500))[4] is PageState.CUT
 
 
 def test_grep_marks_pages_with_shown_hits() -> None:
     kinds = kinds_for(DOC, Options(grep="b|d"))
-    assert [page for page, kind in enumerate(kinds, 1) if kind is Kind.HIT] == [3, 5]
+    assert [page for page, kind in enumerate(kinds, 1) if kind is PageState.HIT] == [3, 5]
 
 
 def test_an_empty_page_in_the_answer_keeps_its_mark_and_blank_pages_are_told_apart() -> None:
     facts = facts_of(DOC)
     kinds = kinds_for(DOC, Options(pages="1-3"))
-    assert kinds[1] is Kind.WHOLE
+    assert kinds[1] is PageState.WHOLE
     assert cells(facts, kinds, 80)[1].glyph == "×"  # no text, but in the answer
     blank = facts.with_images((False, False, False, False, False))
-    assert blank.no_text_kind(2) is Kind.BLANK
+    assert blank.no_text_kind(2) is PageState.BLANK
     assert (
         cells(blank, page_kinds(blank, layout_of(render(DOC, Options()), Options(), DOC)), 80)[
             1
@@ -65,15 +65,22 @@ def test_an_empty_page_in_the_answer_keeps_its_mark_and_blank_pages_are_told_apa
         == "□"
     )
     scanned = facts.with_images((False, True, False, False, False))
-    assert scanned.no_text_kind(2) is Kind.EMPTY
+    assert scanned.no_text_kind(2) is PageState.EMPTY
 
 
 def test_buckets_cover_every_page_and_prefer_cut_over_whole() -> None:
     facts = facts_of(DOC)
-    kinds = [Kind.WHOLE, Kind.CUT, Kind.OTHER, Kind.EMPTY, Kind.OTHER, Kind.MISSING]
+    kinds = [
+        PageState.WHOLE,
+        PageState.CUT,
+        PageState.OTHER,
+        PageState.EMPTY,
+        PageState.OTHER,
+        PageState.MISSING,
+    ]
     drawn = cells(facts, kinds, 4)
     assert [(cell.first, cell.last) for cell in drawn] == [(1, 2), (3, 4), (5, 6)]
-    assert [cell.kind for cell in drawn] == [Kind.CUT, Kind.OTHER, Kind.OTHER]
+    assert [cell.kind for cell in drawn] == [PageState.CUT, PageState.OTHER, PageState.OTHER]
     assert drawn[0].runes == len("--- page 1 ---\n\n") + 100 + len("--- page 2 ---\n\n")
     one_each = cells(facts, kinds, 80)
     assert len(one_each) == 6 and one_each[5].glyph == "·" and one_each[3].glyph == "×"

@@ -26,9 +26,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from siftui.core.doc import Doc
-from siftui.core.docjson import to_json
+from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options, render
-from siftui.sources.load import load_doc
+from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8
 from siftui.tui.app import SiftApp
 from siftui.tui.screens import PathScreen
@@ -43,7 +43,7 @@ RAW = re.compile("[\x00-\x1f\x7f-\x9f]")
 def write_doc(doc: Doc, folder: Path, name: str = "doc.json") -> Path:
     """Doc JSON in ASCII: a lone surrogate stays a ``\\ud800`` escape and so reaches the Doc."""
     path = folder / name
-    path.write_text(json.dumps(json.loads(to_json(doc)), ensure_ascii=True), encoding="ascii")
+    path.write_text(json.dumps(json.loads(doc_to_json(doc)), ensure_ascii=True), encoding="ascii")
     return path
 
 
@@ -217,8 +217,8 @@ def test_a_very_deep_outline_still_shows_the_text(tmp_path: Path) -> None:
     path = tmp_path / "deep.pdf"
     path.write_bytes(deep_outline_pdf(1200))
     # Extracted once here, untimed: the app then reads it from the disk cache (the
-    # same load_doc), so its wait no longer depends on how busy the machine is.
-    expected = render(load_doc(path), Options())
+    # same load_doc_report), so its wait no longer depends on how busy the machine is.
+    expected = render(load_doc_report(path).doc, Options())
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: not app.query_one(Loader).busy, 120)
@@ -262,7 +262,7 @@ def test_file_truncated_then_replaced_while_open(tmp_path: Path, clipboard: list
         assert all("\n" not in m for m in notifications(app))
         assert shown is not None
         replacement = Doc("Replaced", 1, ("a different document",))
-        path.write_text(to_json(replacement), encoding="utf-8")  # same name, new bytes
+        path.write_text(doc_to_json(replacement), encoding="utf-8")  # same name, new bytes
         await reopen(app, pilot)
         await settle(app, pilot)
         await wait_until(pilot, lambda: app.doc == replacement)

@@ -9,7 +9,7 @@ from support.tui_support import RecordingApp, pdf_options, run, settle, wait_unt
 from textual.pilot import Pilot
 
 from siftui.tui.app import SiftApp
-from siftui.tui.strip_model import UNREADABLE_GLYPH, Kind
+from siftui.tui.strip_model import UNREADABLE_GLYPH, PageState
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
 
@@ -59,7 +59,7 @@ def test_the_damaged_page_keeps_its_mark_when_the_answer_holds_it(tmp_path: Path
         await settle(app, pilot)
         assert pdf_options(app).pages == "2"
         assert app.query_one(ContentView).lines == ("--- page 2 ---", "", "")
-        assert strip.kinds[1] is Kind.WHOLE
+        assert strip.kinds[1] is PageState.WHOLE
         assert strip.current_cells()[1].glyph == UNREADABLE_GLYPH
 
     run(app, scenario)

@@ -332,7 +332,7 @@ def test_a_zip_bomb_and_a_word_json_file(tmp_path: Path) -> None:
     `siftui extract FILE.docx` writes opens as the same projection."""
     import zipfile
 
-    from siftui.core.word.docjson import to_json
+    from siftui.core.word.docjson import docx_to_json
 
     bomb = tmp_path / "bomb.docx"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as package:
@@ -341,7 +341,7 @@ def test_a_zip_bomb_and_a_word_json_file(tmp_path: Path) -> None:
             f"<w:document {NS}><w:body>" + " " * (65 * 1024 * 1024) + "</w:body></w:document>",
         )
     saved = tmp_path / "contract.json"
-    saved.write_text(to_json(model()), encoding="utf-8")
+    saved.write_text(docx_to_json(model()), encoding="utf-8")
 
     async def scenario(app: Any, pilot: Pilot[int]) -> None:
         await wait_until(pilot, lambda: any("zip bomb" in seen for seen in app.seen), 60)

@@ -31,7 +31,7 @@ class BadDocxJson(ValueError):
     """A JSON text that is not a DocxDoc; the message names the first wrong key."""
 
 
-def to_json(doc: DocxDoc, source: dict[str, Any] | None = None) -> str:
+def docx_to_json(doc: DocxDoc, source: dict[str, Any] | None = None) -> str:
     stories: dict[str, Any] = {}
     for name in SCOPES:
         story = doc.stories[name]
@@ -69,7 +69,7 @@ def _text(data: dict[str, Any], key: str, where: str, default: str | None = None
     return value
 
 
-def from_json(text: str) -> DocxDoc:
+def docx_from_json(text: str) -> DocxDoc:
     data = json_value(text, BadDocxJson)
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise BadDocxJson('not a Word document JSON ("kind" must be "docx")')

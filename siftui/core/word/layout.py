@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.word.index import StoryIndex, index_story
 from siftui.core.word.layout_grep import grep_layout
 from siftui.core.word.layout_rows import Rows, anchor_length, index_rows, parsed_rows
@@ -54,7 +54,7 @@ def docx_layout_of(answer: Rendered, options: DocxOptions, doc: DocxDoc | None =
         return grep_layout(answer, options, lines, story)
     if not lines:
         whole = tuple(range(answer.first, answer.last + 1)) if answer.first >= 1 else ()
-        return Layout(Kind.EMPTY, (), (), (), whole, 0, (), 0, ())
+        return Layout(AnswerKind.EMPTY, (), (), (), whole, 0, (), 0, ())
     if story is not None and answer.last > story.count:
         story = None  # not an answer from this story: read it as a logged one
     index = index_story(story) if story is not None else None
@@ -66,9 +66,9 @@ def docx_layout_of(answer: Rendered, options: DocxOptions, doc: DocxDoc | None =
             index_rows(rows, index, None, 1, 1)
         else:
             parsed_rows(rows, lines, 0, 0, 0)
-        return rows.layout(Kind.FULL, lines, (), 0, (), 0)
+        return rows.layout(AnswerKind.FULL, lines, (), 0, (), 0)
     asked = bool(options.range.strip() or options.anchor.strip())
-    kind = Kind.PAGES if asked else Kind.FULL
+    kind = AnswerKind.PAGES if asked else AnswerKind.FULL
     rows = Rows()
     if story is not None and index is not None:
         cut = _index_reading(rows, answer, options, story, index)
@@ -168,4 +168,4 @@ def _map_layout(
     else:
         parsed_rows(rows, lines[start:], 1, answer.last, 0)
     # No "OutCap runs out" mark: a map answers for the whole story at once.
-    return rows.layout(Kind.MAP, lines, whole, cut, (), 0)
+    return rows.layout(AnswerKind.MAP, lines, whole, cut, (), 0)

@@ -9,7 +9,7 @@ line's anchor or table prefix where it has one.
 
 from __future__ import annotations
 
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.matching import ELLIPSIS, LINE_WINDOW, grep_header, match_line, window
 from siftui.core.word.grep import matching_lines, remember
 from siftui.core.word.index import StoryIndex, index_story
@@ -94,7 +94,7 @@ def _index_grep(
         rows.add(Role.SEPARATOR, 0)
         if block_of(index, at):
             hits.add(block_of(index, at))
-    return rows.layout(Kind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
+    return rows.layout(AnswerKind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
 
 
 def _parsed_grep(lines: tuple[str, ...], header: int) -> Layout:
@@ -130,4 +130,4 @@ def _parsed_grep(lines: tuple[str, ...], header: int) -> Layout:
                 hits.add(page)
         else:
             rows.add(role, page)
-    return rows.layout(Kind.GREP, lines, (), 0, tuple(sorted(hits)), 0)
+    return rows.layout(AnswerKind.GREP, lines, (), 0, tuple(sorted(hits)), 0)

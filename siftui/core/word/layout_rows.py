@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from siftui.core.layout import Kind, Layout, Role
+from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.word.index import StoryIndex
 from siftui.core.word.model import PREFIX_WIDTH, Para, Story
 
@@ -58,7 +58,7 @@ class Rows:
 
     def layout(
         self,
-        kind: Kind,
+        kind: AnswerKind,
         lines: tuple[str, ...],
         whole: tuple[int, ...],
         cut: int,

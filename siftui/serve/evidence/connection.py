@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments
-from siftui.core.doc import Doc
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Image
 from siftui.core.evidence.schemas import SCHEMAS
@@ -27,6 +26,7 @@ from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, NO_SEMANTIC_S
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
 from siftui.core.findings import Inspection
+from siftui.core.kinds import PDF
 from siftui.core.messages import one_line
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
@@ -214,8 +214,8 @@ class EvidenceConnection:
         deadline = time.monotonic() + self.files.store.timeout
         loaded, real_path, seen = self.files.load(given, deadline)
         called.path, called.sha256 = real_path, loaded.sha256
-        doc = loaded.doc
-        if not isinstance(doc, Doc):  # the store reads a "pdf" call as a PDF or its Doc JSON
+        doc = PDF.doc(loaded.doc)  # a "pdf" load is a PDF or its Doc JSON
+        if doc is None:
             raise EvidenceError(f"{clip(real_path)}: not a PDF")
         outline = tuple((item.level, item.title, item.page) for item in doc.outline)
         result = self.session.pdf_open(

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from siftui.core.doc import Doc
 from siftui.sources.cache import file_sha256
-from siftui.sources.load import LoadError, load_doc
+from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import report, report_json
 from siftui.sources.log.report_text import report_text
@@ -30,7 +30,7 @@ def documents_of(entries: Sequence[LogEntry]) -> dict[str, Doc]:
         try:
             if file_sha256(entry.path) != entry.sha256:
                 continue  # changed since: its text is not what the agent read
-            docs[entry.sha256] = load_doc(entry.path)
+            docs[entry.sha256] = load_doc_report(entry.path).doc
         except (OSError, LoadError):
             continue  # gone or unreadable: the report says what it cannot count
     return docs

@@ -1,7 +1,8 @@
 """Whether a file is a Word document (or the JSON siftui extract writes for one).
 
-Every surface asks before reading a file as a PDF: MuPDF opens some .docx files
-too, and its text is not the projection an agent gets through read_docx.
+The sniffing that siftui.sources.kinds (the kind table's detection) is built on:
+MuPDF opens some .docx files too, and its text is not the projection an agent gets
+through read_docx, so a Word file is never read as a PDF.
 """
 
 from __future__ import annotations

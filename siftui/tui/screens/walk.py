@@ -16,11 +16,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from siftui.core.kinds import kind_of
 from siftui.core.render import Options
 from siftui.core.unreachable import Unreachable, counter_line, smallest_line
-from siftui.core.walk import Call, describe_options, pages_shown
-from siftui.core.word.render import DocxOptions
-from siftui.core.word.walk import DocxCall, describe_docx_options, paragraphs_shown
+from siftui.core.walk import Call, pages_shown
+from siftui.core.word.walk import DocxCall, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.kinds import AnyOptions
 
@@ -93,9 +93,7 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
             first, last = call.answer.first, call.answer.last
             table.add_row(
                 str(number),
-                describe_docx_options(options)
-                if isinstance(options, DocxOptions)
-                else describe_options(options),
+                kind_of(options).describe(options),
                 "map" if call.answer.map else "text",
                 paragraphs_shown(first, last) if word else pages_shown(first, last),
                 f"{runes:,}",

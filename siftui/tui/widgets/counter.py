@@ -7,7 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from siftui.core.agents import Fit
-from siftui.core.layout import Kind
+from siftui.core.layout import AnswerKind
 from siftui.core.unreachable import counter_line as unreachable_line
 from siftui.tui.display import plural
 from siftui.tui.fits import answer_fits, measured
@@ -26,12 +26,12 @@ def budget_bar(used: int, cap: int, cells: int = BAR_CELLS) -> str:
 def describe(answer: Answer) -> str:
     """What the answer holds, in words: the map and its pages, a range, grep hits."""
     rendered, kind = answer.rendered, answer.layout.kind
-    if kind is Kind.GREP:
+    if kind is AnswerKind.GREP:
         return f"grep · {plural(rendered.grep_hits, 'hit')}"
     shown = shown_units(rendered, answer.options)
-    if kind is Kind.MAP:
+    if kind is AnswerKind.MAP:
         return f"map · {shown} shown"
-    if kind is Kind.EMPTY:
+    if kind is AnswerKind.EMPTY:
         return "empty"
     return shown
 

@@ -122,7 +122,7 @@ class Loader(Widget):
                 digest, found = started.wait(progress)
             else:
                 digest = file_sha256(path) if path.is_file() else ""
-                found = load_any(path, password, ocr=ocr, progress=progress)
+                found = load_any(path, password=password, ocr=ocr, progress=progress)
             source = Source(path, digest, ocr)
             message = Loader.Loaded(source, found.doc, password, found.unreadable)
         except LoadError as error:

@@ -22,28 +22,28 @@ from siftui.tui.strip_model import (
     UNREACHABLE_GLYPH,
     UNREADABLE_GLYPH,
     Cell,
-    Kind,
     PageFacts,
+    PageState,
     cells,
     page_kinds,
     span_label,
 )
 
 _LEGEND = (
-    (Kind.WHOLE, "▆", "whole"),
-    (Kind.CUT, "▆", "cut"),
-    (Kind.HIT, "▆", "grep hit"),
-    (Kind.EMPTY, "×", "no text"),
-    (Kind.BLANK, "□", "blank"),
+    (PageState.WHOLE, "▆", "whole"),
+    (PageState.CUT, "▆", "cut"),
+    (PageState.HIT, "▆", "grep hit"),
+    (PageState.EMPTY, "×", "no text"),
+    (PageState.BLANK, "□", "blank"),
 )
-_IMAGES_LEGEND = (Kind.EMPTY, "×", "image-only")
+_IMAGES_LEGEND = (PageState.EMPTY, "×", "image-only")
 
 
 class PageStrip(Widget, can_focus=True):
     """One cell per page (or bucket of pages); selecting a cell asks for those pages."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        *(f"pagestrip--{kind.value}" for kind in Kind),
+        *(f"pagestrip--{kind.value}" for kind in PageState),
         "pagestrip--cursor",
         "pagestrip--hidden",
         "pagestrip--unreachable",
@@ -79,7 +79,7 @@ class PageStrip(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._facts: PageFacts | None = None
-        self._kinds: list[Kind] = []
+        self._kinds: list[PageState] = []
         self._cap_page = 0
         self._reach: Unreachable | None = None
         self._page_tokens: tuple[int, ...] = ()
@@ -106,7 +106,7 @@ class PageStrip(Widget, can_focus=True):
         self.refresh()
 
     @property
-    def kinds(self) -> list[Kind]:
+    def kinds(self) -> list[PageState]:
         """What the answer shown did with each page (drawn from its layout)."""
         return list(self._kinds)
 
@@ -169,9 +169,9 @@ class PageStrip(Widget, can_focus=True):
         dim = self.get_component_rich_style("pagestrip--legend")
         known = self._facts is not None and self._facts.images is not None
         for kind, glyph, label in _LEGEND:
-            if kind is Kind.BLANK and not known:
+            if kind is PageState.BLANK and not known:
                 continue
-            if kind is Kind.EMPTY and known:
+            if kind is PageState.EMPTY and known:
                 kind, glyph, label = _IMAGES_LEGEND
             legend.append(glyph, self.get_component_rich_style(f"pagestrip--{kind.value}"))
             legend.append(f" {label}  ", dim)
@@ -216,10 +216,10 @@ class PageStrip(Widget, can_focus=True):
 
     def tip(self, cell: Cell) -> str:
         """What the tooltip says of ``cell``."""
-        what = "no text" if cell.empty and cell.kind is not Kind.BLANK else cell.kind.value
-        if cell.kind is Kind.UNREADABLE:
+        what = "no text" if cell.empty and cell.kind is not PageState.BLANK else cell.kind.value
+        if cell.kind is PageState.UNREADABLE:
             what = "no text"
-        if cell.empty and cell.kind in (Kind.WHOLE, Kind.CUT):
+        if cell.empty and cell.kind in (PageState.WHOLE, PageState.CUT):
             what = f"{cell.kind.value} · no text"
         unit = self._facts.unit if self._facts is not None else "page"
         tip = f"{span_label(unit, cell.first, cell.last)} · {what}"
@@ -267,10 +267,10 @@ class PageStrip(Widget, can_focus=True):
 
 def _style_of(cell: Cell) -> str:
     """The component style of a cell: its kind's, or its mark's when not in the answer."""
-    if cell.kind in (Kind.WHOLE, Kind.CUT, Kind.HIT):
+    if cell.kind in (PageState.WHOLE, PageState.CUT, PageState.HIT):
         return str(cell.kind.value)
     if cell.unreadable:
-        return str(Kind.UNREADABLE.value)
+        return str(PageState.UNREADABLE.value)
     if cell.hidden:
         return "hidden"
     if cell.unreachable:

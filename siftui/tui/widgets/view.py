@@ -23,14 +23,13 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from siftui.core.doc import Doc
 from siftui.core.docindex import without_surrogates
 from siftui.core.grep import compile_pattern
+from siftui.core.kinds import PDF, WORD, kind_of
 from siftui.core.layout import Layout, Role
 from siftui.core.render import BadGrep
 from siftui.tui.display import escape_controls
 from siftui.tui.hidden_marks import NONE, HiddenMarks, hidden_marks
-from siftui.tui.kinds import is_word
 from siftui.tui.state import Answer
 
 
@@ -231,14 +230,15 @@ class ContentView(ScrollView, can_focus=True):
     @property
     def _word(self) -> bool:
         answer = self.answer
-        return answer is not None and is_word(answer.options)
+        return answer is not None and kind_of(answer.options) is WORD
 
 
 def hidden_of(answer: Answer | None) -> HiddenMarks:
     """The hidden text the answer shows (none until the inspection is known)."""
-    if answer is None or not isinstance(answer.doc, Doc) or answer.facts is None:
+    doc = PDF.doc(answer.doc) if answer is not None else None
+    if answer is None or doc is None or answer.facts is None:
         return NONE
     inspection = answer.facts.hidden
     if inspection is None or not inspection.alarms:
         return NONE
-    return hidden_marks(answer.layout, answer.doc, inspection.alarms)
+    return hidden_marks(answer.layout, doc, inspection.alarms)

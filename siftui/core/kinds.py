@@ -1,0 +1,251 @@
+"""The kinds of document siftui shows, each known in one place: its entry here.
+
+A PDF (or anything PyMuPDF opens) is a :class:`~siftui.core.doc.Doc` asked with
+:class:`~siftui.core.render.Options`; a Word document is a
+:class:`~siftui.core.word.model.DocxDoc` asked with
+:class:`~siftui.core.word.render.DocxOptions`. Each kind's entry (:data:`PDF`,
+:data:`WORD`) knows what is pure about it: its types, its first call, how it is
+rendered, laid out, walked and continued (the next call), its options described,
+its document written and read as JSON and counted in runes. Code that handles
+either kind asks :func:`kind_of` (a document or options -> its entry) instead of
+testing the kind itself; siftui.sources.kinds adds how each kind is detected and
+loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from siftui.core.doc import Doc
+from siftui.core.docjson import doc_from_json, doc_to_json
+from siftui.core.layout import Layout, layout_of
+from siftui.core.render import BadPages, Options, Rendered, render
+from siftui.core.unreachable import Unreachable, unreachable
+from siftui.core.walk import Call, describe_options, next_call, walk
+from siftui.core.word.docjson import docx_from_json, docx_to_json
+from siftui.core.word.layout import docx_layout_of
+from siftui.core.word.model import SCOPES, DocxDoc
+from siftui.core.word.render import BadOption, DocxOptions, render_docx
+from siftui.core.word.walk import DocxCall, describe_docx_options, next_docx_call, walk_docx
+
+AnyDoc = Doc | DocxDoc
+AnyOptions = Options | DocxOptions
+
+DocT = TypeVar("DocT", Doc, DocxDoc)
+OptionsT = TypeVar("OptionsT", Options, DocxOptions)
+
+
+class DocumentKind(Generic[DocT, OptionsT]):
+    """One kind of document: what every surface needs to know of it.
+
+    ``name`` is the kind as the MCP worker is told it ("pdf", "docx"); ``unit``
+    what an answer is cut into ("page", "paragraph"); ``has_pages``: the kind has
+    pages to look at (OCR, hidden text, unreachable tails are about pages)."""
+
+    name: str
+    unit: str
+    has_pages: bool
+    doc_type: type[DocT]
+    options_type: type[OptionsT]
+
+    def doc(self, value: object) -> DocT | None:
+        """``value`` if it is a document of this kind, else None."""
+        return value if isinstance(value, self.doc_type) else None
+
+    def options(self, value: object) -> OptionsT | None:
+        """``value`` if it is options of this kind, else None."""
+        return value if isinstance(value, self.options_type) else None
+
+    def expect(self, value: object) -> DocT:
+        """``value``, which is a document of this kind (TypeError otherwise)."""
+        if not isinstance(value, self.doc_type):
+            raise TypeError(f"not a {self.name} document: {type(value).__name__}")
+        return value
+
+    def options_of(self, value: object) -> OptionsT:
+        """``value``, which is options of this kind (TypeError otherwise)."""
+        if not isinstance(value, self.options_type):
+            raise TypeError(f"not a {self.name} document's options: {type(value).__name__}")
+        return value
+
+    def owns(self, value: object) -> bool:
+        return isinstance(value, (self.doc_type, self.options_type))
+
+    def first_call(self, options: AnyOptions) -> OptionsT:
+        """The agent's first call (no range, pages or grep) at the OutCap of ``options``."""
+        raise NotImplementedError
+
+    def refusal(self) -> Exception:
+        """The error for options of the other kind asked of a document of this kind."""
+        raise NotImplementedError
+
+    def render(self, doc: DocT, options: OptionsT) -> Rendered:
+        raise NotImplementedError
+
+    def layout(self, rendered: Rendered, options: OptionsT, doc: AnyDoc | None) -> Layout:
+        raise NotImplementedError
+
+    def next_call(self, options: OptionsT, rendered: Rendered, doc: DocT) -> OptionsT | None:
+        """The call the answer's note (or map) names next, or None."""
+        raise NotImplementedError
+
+    def walk(self, doc: DocT, options: OptionsT) -> list[Call] | list[DocxCall]:
+        """Every call an agent makes to read the document (the story ``options`` ask)."""
+        raise NotImplementedError
+
+    def unreachable(self, doc: DocT, out_cap: int) -> Unreachable | None:
+        """What no call shows at ``out_cap`` (None: the kind has no such calls)."""
+        return None
+
+    def describe(self, options: OptionsT) -> str:
+        """The call in the words of the walk and the log: "pages=3-5, grep='x'"."""
+        raise NotImplementedError
+
+    def to_json(self, doc: DocT, source: dict[str, Any] | None = None) -> str:
+        raise NotImplementedError
+
+    def from_json(self, text: str) -> DocT:
+        raise NotImplementedError
+
+    def runes(self, doc: DocT) -> int:
+        """The text's size in code points."""
+        raise NotImplementedError
+
+    def notes(self, doc: DocT) -> tuple[str, ...]:
+        """What the reader could not read exactly (shown as warnings)."""
+        return ()
+
+
+class PdfKind(DocumentKind[Doc, Options]):
+    name = "pdf"
+    unit = "page"
+    has_pages = True
+    doc_type = Doc
+    options_type = Options
+
+    def first_call(self, options: AnyOptions) -> Options:
+        return Options(out_cap=options.out_cap)
+
+    def refusal(self) -> Exception:
+        return BadPages("range and anchor are for Word documents; a PDF is read by pages")
+
+    def render(self, doc: Doc, options: Options) -> Rendered:
+        return render(doc, options)
+
+    def layout(self, rendered: Rendered, options: Options, doc: AnyDoc | None) -> Layout:
+        return layout_of(rendered, options, self.doc(doc))
+
+    def next_call(self, options: Options, rendered: Rendered, doc: Doc) -> Options | None:
+        return next_call(options, rendered, doc.extracted)
+
+    def walk(self, doc: Doc, options: Options) -> list[Call]:
+        return walk(doc, options.out_cap)
+
+    def unreachable(self, doc: Doc, out_cap: int) -> Unreachable:
+        return unreachable(doc, out_cap)
+
+    def describe(self, options: Options) -> str:
+        return describe_options(options)
+
+    def to_json(self, doc: Doc, source: dict[str, Any] | None = None) -> str:
+        return doc_to_json(doc, source)
+
+    def from_json(self, text: str) -> Doc:
+        return doc_from_json(text)
+
+    def runes(self, doc: Doc) -> int:
+        return sum(len(page) for page in doc.pages)
+
+
+class WordKind(DocumentKind[DocxDoc, DocxOptions]):
+    name = "docx"
+    unit = "paragraph"
+    has_pages = False
+    doc_type = DocxDoc
+    options_type = DocxOptions
+
+    def scope(self, options: AnyOptions) -> str:
+        """The story ``options`` ask (the body for a PDF's options or an unknown story)."""
+        asked = options.scope if isinstance(options, DocxOptions) else "body"
+        return asked if asked in SCOPES else "body"
+
+    def first_call(self, options: AnyOptions) -> DocxOptions:
+        # The scope is kept when the document has such a story (an unknown one, typed
+        # while the file opened, has no first call: the body does).
+        return DocxOptions(scope=self.scope(options), out_cap=options.out_cap)
+
+    def refusal(self) -> Exception:
+        return BadOption("pages= is for PDFs; a Word document is read by range or anchor")
+
+    def render(self, doc: DocxDoc, options: DocxOptions) -> Rendered:
+        return render_docx(doc, options)
+
+    def layout(self, rendered: Rendered, options: DocxOptions, doc: AnyDoc | None) -> Layout:
+        return docx_layout_of(rendered, options, self.doc(doc))
+
+    def next_call(
+        self, options: DocxOptions, rendered: Rendered, doc: DocxDoc
+    ) -> DocxOptions | None:
+        story = doc.stories.get(options.scope or "body")
+        return next_docx_call(options, rendered, story.count if story is not None else 0)
+
+    def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
+        return walk_docx(doc, options.out_cap, self.scope(options))
+
+    def describe(self, options: DocxOptions) -> str:
+        return describe_docx_options(options)
+
+    def to_json(self, doc: DocxDoc, source: dict[str, Any] | None = None) -> str:
+        return docx_to_json(doc, source)
+
+    def from_json(self, text: str) -> DocxDoc:
+        return docx_from_json(text)
+
+    def runes(self, doc: DocxDoc) -> int:
+        total = 0
+        for story in doc.stories.values():
+            total += sum(len(para.text) for para in story.paragraphs)
+            total += sum(len(row) for table in story.tables for row in table.rows)
+        return total
+
+    def notes(self, doc: DocxDoc) -> tuple[str, ...]:
+        return doc.notes
+
+
+PDF = PdfKind()
+WORD = WordKind()
+KINDS: tuple[DocumentKind[Any, Any], ...] = (PDF, WORD)
+"""Every kind, the default (a PDF: anything PyMuPDF opens) first."""
+
+
+def kind_of(value: AnyDoc | AnyOptions) -> DocumentKind[Any, Any]:
+    """The entry of the kind of a document or of its options."""
+    for kind in KINDS:
+        if kind.owns(value):
+            return kind
+    raise TypeError(f"not a document or options siftui knows: {type(value).__name__}")
+
+
+def kind_named(name: str) -> DocumentKind[Any, Any] | None:
+    """The entry called ``name`` ("pdf", "docx"), or None."""
+    return next((kind for kind in KINDS if kind.name == name), None)
+
+
+def render_any(doc: AnyDoc, options: AnyOptions) -> Rendered:
+    """The answer the agent receives; options of the other kind are refused as the
+    document's kind refuses them."""
+    kind = kind_of(doc)
+    if not kind.owns(options):
+        raise kind.refusal()
+    return kind.render(doc, options)
+
+
+def next_call_any(options: AnyOptions, rendered: Rendered, doc: AnyDoc) -> AnyOptions | None:
+    """The call the answer's note (or map) names next (None, also for another kind's doc)."""
+    kind = kind_of(options)
+    return kind.next_call(options, rendered, doc) if kind.owns(doc) else None
+
+
+def runes_of(doc: AnyDoc) -> int:
+    """The document's text size in code points."""
+    return kind_of(doc).runes(doc)

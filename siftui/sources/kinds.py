@@ -1,0 +1,102 @@
+"""How each kind of document is detected and loaded: the outside world's half of
+siftui.core.kinds' table.
+
+:func:`kind_of_file` and :func:`kind_of_bytes` say which entry a file belongs to
+(a Word package or its JSON is :data:`~siftui.core.kinds.WORD`; anything else,
+Doc JSON included, :data:`~siftui.core.kinds.PDF`, since MuPDF's text of a .docx
+is not the projection an agent gets). :func:`load_any` is the one loader of the
+CLI, the TUI and the MCP worker: a path or bytes -> :class:`Loaded`, errors a
+:class:`~siftui.sources.load.LoadError` with one line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
+from siftui.core.unreadable import UnreadablePage
+from siftui.sources.extract import Progress
+from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
+
+__all__ = ["Loaded", "kind_of_bytes", "kind_of_file", "load_any"]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A document as it was loaded: a PDF's Doc (and the pages that could not be read)
+    or a Word document's model."""
+
+    doc: AnyDoc
+    unreadable: tuple[UnreadablePage, ...] = ()
+
+
+def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
+    """The kind of the file at ``path``: Word for a Word package (by its name, or a ZIP
+    holding word/document.xml) or its JSON; else a PDF (or a Doc JSON)."""
+    return WORD if is_docx(os.fspath(path)) else PDF
+
+
+def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
+    """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
+    if Path(name).suffix.lower() in DOCX_SUFFIXES or is_docx_json(data[:256]):
+        return WORD
+    if data.startswith(b"PK\x03\x04"):
+        import io
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as package:
+                if "word/document.xml" in package.namelist():
+                    return WORD
+        except (zipfile.BadZipFile, ValueError):
+            pass
+    return PDF
+
+
+def load_any(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    name: str | os.PathLike[str] = "",
+    kind: DocumentKind[Any, Any] | None = None,
+    password: str | None = None,
+    max_pages: int | None = None,
+    use_cache: bool = True,
+    ocr: bool = False,
+    progress: Progress | None = None,
+) -> Loaded:
+    """The document at ``source`` (a path), or in ``source`` (its bytes, ``name`` naming
+    it), loaded as ``kind`` (default: the kind detected).
+
+    A PDF goes through the disk cache (never with a password) and, from a path, the
+    parallel extraction; a Doc JSON is read as it is. ``password``, ``max_pages``,
+    ``ocr`` and ``progress`` are a PDF's; a Word document has none of them.
+    """
+    if isinstance(source, bytes):
+        kind = kind_of_bytes(name, source) if kind is None else kind
+        if kind is WORD:
+            from siftui.sources.word.load import load_docx_bytes
+
+            return Loaded(load_docx_bytes(name, source))
+        from siftui.sources.load import load_doc_bytes
+
+        found = load_doc_bytes(name, source)
+        return Loaded(found.doc, found.unreadable)
+    kind = kind_of_file(source) if kind is None else kind
+    if kind is WORD:
+        from siftui.sources.word.load import load_docx
+
+        return Loaded(load_docx(source))
+    from siftui.sources import load
+
+    found = load.load_doc_report(
+        source,
+        max_pages=max_pages,
+        password=password,
+        use_cache=use_cache,
+        ocr=ocr,
+        progress=progress,
+    )
+    return Loaded(found.doc, found.unreadable)
