@@ -290,11 +290,7 @@ class SiftApp(App[int]):
 
     @on(Loader.NeedsPassword)
     def _needs_password(self, event: Loader.NeedsPassword) -> None:
-        self.opener.needs_password(
-            event.path,
-            event.error,
-            ocr=self.ocr,
-        )
+        self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The report key exists only in a log replay."""

@@ -1,11 +1,13 @@
 """The TUI's structure, enforced: its imports form a tree, and only the app sets its state.
 
 Imports: every module under siftui/tui/ is parsed, and every import of another
-module of siftui/tui/ counts, at the top or inside a function, except those
-under ``if TYPE_CHECKING:`` (type annotations only, never run). ``from
-siftui.tui import x`` counts as importing the module ``siftui.tui.x`` (and
-the package ``siftui.tui``); ``from siftui.tui.screens import HelpScreen`` as
-importing the package ``siftui.tui.screens``. Any cycle among them fails.
+module of siftui/tui/ counts: at the top, inside a function, and under ``if
+TYPE_CHECKING:`` too (a helper typed against the app depends on the app's
+shape as much as one that imports it to run; those annotation-only imports are
+what tied the app and its helpers into one circle). ``from siftui.tui import
+x`` counts as importing the module ``siftui.tui.x`` (and the package
+``siftui.tui``); ``from siftui.tui.screens import HelpScreen`` as importing the
+package ``siftui.tui.screens``. Any cycle among them fails.
 
 State: the app's state (``request``, ``answer``, ``opened``, ``ocr``,
 ``calls``) is assigned only in siftui/tui/app.py. Anywhere else, an assignment
@@ -16,7 +18,6 @@ fails: the flows and helpers return values, and the app assigns them.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 TUI = Path(__file__).resolve().parents[2] / "siftui" / "tui"
@@ -33,39 +34,18 @@ def tui_modules(root: Path = TUI) -> dict[str, Path]:
     return {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
 
 
-def _type_checking(node: ast.AST) -> bool:
-    if not isinstance(node, ast.If):
-        return False
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _run_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements of ``tree`` that run: all but those under TYPE_CHECKING."""
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node
-        if _type_checking(node):
-            assert isinstance(node, ast.If)
-            stack.extend(node.orelse)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
 def import_graph(root: Path = TUI) -> dict[str, set[str]]:
-    """Each TUI module -> the TUI modules it imports (as run, see the module docstring)."""
+    """Each TUI module -> the TUI modules it imports (all of them: see the module docstring)."""
     modules = tui_modules(root)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
-        for node in _run_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
+                continue
+            if not isinstance(node, ast.ImportFrom):
                 continue
             base = node.module or ""
             if node.level:
@@ -124,6 +104,8 @@ def state_writes(root: Path = TUI) -> list[str]:
                 targets = list(node.targets)
             elif isinstance(node, ast.AugAssign | ast.AnnAssign):
                 targets = [node.target]
+            else:
+                continue
             while targets:
                 target = targets.pop()
                 if isinstance(target, ast.Tuple | ast.List):
@@ -162,5 +144,8 @@ def test_the_checks_see_a_cycle_and_a_write(tmp_path: Path) -> None:
     (root / "d.py").write_text(
         "from siftui.tui import b\nclass D:\n    def f(self):\n        self.app.ocr, y = True, 1\n"
     )
-    assert cycles(import_graph(root)) == [["siftui.tui.a", "siftui.tui.b", "siftui.tui.c"]]
+    # a -> b -> c (imported in a function) -> a; b -> d (for annotations) -> b
+    assert cycles(import_graph(root)) == [
+        ["siftui.tui.a", "siftui.tui.b", "siftui.tui.c", "siftui.tui.d"]
+    ]
     assert state_writes(root) == ["b.py:6", "d.py:4"]
