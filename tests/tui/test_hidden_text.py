@@ -1,4 +1,4 @@
-"""Issue 13 in the TUI: the strip, the view and the counter show hidden text; `h` lists it."""
+"""Hidden text in the TUI: the strip, the view and the counter show hidden text; `h` lists it."""
 
 from __future__ import annotations
 

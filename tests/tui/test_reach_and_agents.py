@@ -1,4 +1,4 @@
-"""Issue 14 in the TUI: the unreachable tail at the OutCap, and which agents the answer fits."""
+"""In the TUI: the unreachable tail at the OutCap, and which agents the answer fits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16 in the TUI: a damaged page is read as empty, and the strip says so."""
+"""Damaged pages in the TUI: a damaged page is read as empty, and the strip says so."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A Word document in the TUI (issue 15): the request bar, the view, the counter, the
+"""A Word document in the TUI: the request bar, the view, the counter, the
 strip, anchors, n / m / b / f, the walk, copy and save, each agreeing byte for byte
 with render_docx (what `siftui render FILE.docx` prints and read_docx serves)."""
 
