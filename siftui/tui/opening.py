@@ -21,14 +21,11 @@ from textual.app import App
 from siftui.sources.word.kind import is_docx
 from siftui.tui.kinds import AnyOptions, first_call
 from siftui.tui.screens import PasswordScreen
-from siftui.tui.state import KEEP, Answer, Change, Keep, Opened, Request
+from siftui.tui.state import KEEP, Answer, Change, Opened, Request
 from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
 
 __all__ = ["OpenFlow", "Opened"]
-
-KEEP_OR_NONE: dict[bool, Answer | Keep | None] = {True: KEEP, False: None}
-"""The answer while a file opens: kept (``keep_answer``), or none."""
 
 
 class OpenFlow:
@@ -60,7 +57,7 @@ class OpenFlow:
         return Change(
             Request(None, options if options is not None else kept),
             error="",
-            answer=KEEP_OR_NONE[keep_answer],
+            answer=KEEP if keep_answer else None,
             sub_title=f"opening {path.name} …",
         )
 
@@ -86,7 +83,7 @@ class OpenFlow:
             request, answer = before
             return Change(request, answer=answer, sub_title=opened.source.name, render=True)
         app.query_one(NoteLine).problem = message
-        return Change(answer=KEEP_OR_NONE[self._keep_answer], sub_title="")
+        return Change(answer=KEEP if self._keep_answer else None, sub_title="")
 
     def needs_password(self, path: Path, error: str, *, ocr: bool) -> None:
         """Ask for the password; none given, the open failed (as if the loader said so)."""
