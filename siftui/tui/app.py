@@ -9,6 +9,7 @@ worker answers it with an :class:`Outcome` carrying the request it answers;
 ``answer`` reactive only ever holds an answer to the request held now (or,
 for a refused request, the newest answerable one on the same document). Every
 widget draws from ``answer`` (data_bind), and copy, JSON and save act on it.
+Only the app assigns its state: its helpers read it and return what it becomes.
 """
 
 from __future__ import annotations
@@ -24,27 +25,21 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
 from siftui.sources.log.calllog import LogEntry
 from siftui.tui import background
-from siftui.tui.actions import KeyActions
+from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
+from siftui.tui.key_actions import Keys
 from siftui.tui.keys import bindings, system_commands
-from siftui.tui.kinds import (
-    AnyDoc,
-    AnyOptions,
-    anchor_call,
-    field_values,
-    units_call,
-    with_field,
-)
-from siftui.tui.opening import Opened, OpenFlow
+from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
+from siftui.tui.opening import OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
-from siftui.tui.state import Answer, Outcome, Request, Source, answer_request
+from siftui.tui.screens.main import MainScreen
+from siftui.tui.state import KEEP, Answer, Change, Opened, Outcome, Request, answer_request
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.lines import CallsLine, NoteLine
@@ -56,18 +51,8 @@ from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
-EARLIER = 32
-"""Requests remembered to fall back on when the newest is refused."""
 
-
-class MainScreen(Screen[int]):
-    """The app's screen: the view has focus from the start, so keys typed while the
-    app starts reach the app's bindings, never the Pages input."""
-
-    AUTO_FOCUS = "#content"
-
-
-class SiftApp(KeyActions, App[int]):
+class SiftApp(App[int]):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
@@ -94,15 +79,13 @@ class SiftApp(KeyActions, App[int]):
         self.request = Request(None, Options())
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
-        self.counter = CallCounter(self)
-        self._earlier: list[AnyOptions] = []
-        self._facts: PageFacts | None = None
+        self.counter = CallCounter(self, self, self._counted)
+        self.answering = Answering()
         self.exports = Exports(self)
         self.replay = ReplayFlow(self)
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
-        self._plain: Opened | None = None
-        self._extras_for: Source | None = None
-        self.extras = Extras(self)  # what workers find after an answer is painted
+        self.extras = Extras(self, self, self._redress)  # found after an answer is painted
+        self.keys = Keys(self, self, self.exports, self.extras)
 
     @property
     def last_copy(self) -> CopyReport | None:
@@ -141,7 +124,7 @@ class SiftApp(KeyActions, App[int]):
         return MainScreen(id="_default")
 
     def on_mount(self) -> None:
-        self.set_error("")
+        show_error(self, "")
         self.query_one(ReplayStatus).display = False
         path, password = self._start
         if self._log_entries is not None:
@@ -166,29 +149,17 @@ class SiftApp(KeyActions, App[int]):
         self._set_request(request, sync=not typed)
 
     def _set_request(self, request: Request, *, sync: bool = True) -> None:
-        if self.answer is not None and self.answer.request.source == request.source:
-            self._earlier.append(self.request.options)
-            del self._earlier[:-EARLIER]
+        self.answering.asked(self.answer, self.request, request)
         self.request = request
         if sync:
-            self.sync_controls(request.options)
+            show_request(self, request.options)
         self.render_request()
-
-    def sync_controls(self, options: AnyOptions) -> None:
-        """The controls show the request (their Changed messages then propose it again: no-op)."""
-        self.query_one(RequestBar).show(field_values(options), word=kind_of(options) is WORD)
-        outcap = self.query_one(OutCapControl)
-        if outcap.value != options.out_cap:
-            outcap.value = options.out_cap
 
     def new_document(self) -> None:
         """The request now names a freshly opened document: its first call is made."""
         assert self.opened is not None
-        if not self.opened.source.ocr:
-            self._plain = self.opened
-        self._facts = None
-        self.counter.clear()
-        self._earlier.clear()
+        self.answering.opened(self.opened)
+        self.calls = self.counter.clear()
         self.counter.now = True  # opening a document is the agent's first call
         self.render_request()
 
@@ -196,8 +167,7 @@ class SiftApp(KeyActions, App[int]):
         opened, request = self.opened, self.request
         if self.opening is not None or opened is None or opened.source != request.source:
             return
-        earlier = tuple(reversed(self._earlier))
-        self._render_worker(request, opened.doc, earlier, self._facts)
+        self._render_worker(request, opened.doc, *self.answering.context())
 
     # Every worker names itself: Textual would otherwise describe it with the repr
     # of its arguments, and the repr of a 3 MB Doc costs ~40 ms on each slider step.
@@ -215,42 +185,54 @@ class SiftApp(KeyActions, App[int]):
     def _answered(self, outcome: Outcome) -> None:
         if outcome.request != self.request:
             return  # it answers an older request: the newest request wins
-        self.set_error(outcome.error)
+        show_error(self, outcome.error)
         if outcome.answer is None:
             return
-        self._facts = outcome.answer.facts
-        if outcome.error:
+        if not self.answering.answered(outcome):
             self.answer = self.extras.dress(outcome.answer)
             return
-        self._earlier.clear()
         self.answer = self.extras.dress(self.replay.compare(outcome.answer))
         self.counter.made(self.answer)
+
+    def apply(self, change: Change) -> None:
+        """Make the state a helper worked out the app's (see ``Change`` for the order)."""
+        if change.opened is not None:
+            self.opened = change.opened
+        if change.request is not None:
+            self.request = change.request
+            if change.sync:
+                show_request(self, change.request.options)
+        if change.error is not None:
+            show_error(self, change.error)
+        if change.answer is not KEEP:
+            self.answer = change.answer
+        if change.sub_title is not None:
+            self.sub_title = change.sub_title
+        if change.render:
+            self.render_request()
+
+    def _counted(self, calls: Calls) -> None:
+        self.calls = calls
+
+    def _redress(self) -> None:
+        """Show the answer again with what background work has found since."""
+        if self.is_running and self.answer is not None:
+            dressed = self.extras.dress(self.answer)
+            if dressed is not self.answer:
+                self.answer = dressed
 
     def watch_answer(self, answer: Answer | None) -> None:
         views = self.query(ContentView)
         if not views:
             return  # the app is closing: a worker's late result has nothing to show on
-        view = views.first()
+        views.first().border_title = view_title(answer, self.opening)
         if answer is None:
-            view.border_title = (
-                f"opening {self.opening.name} …" if self.opening else "no document · press o"
-            )
             return
         self.sub_title = answer.name
-        logged = "what the agent received (logged)" if answer.logged else "what the agent receives"
-        view.border_title = f"{logged} · {answer.label()}"
-        if answer.doc is not None and self.opened is not None:
-            source = answer.request.source
-            if source != self._extras_for and source == self.opened.source:
-                self._extras_for = source  # once the first answer is painted: the rest
-                self.call_after_refresh(background.start, self, self.opened, self._plain)
+        if (opened := self.answering.first_painted(answer, self.opened)) is not None:
+            plain = self.answering.plain  # once the first answer is painted: the rest
+            self.call_after_refresh(background.start, self, self, self.extras, opened, plain)
         self.call_after_refresh(self.extras.after, answer)
-
-    def set_error(self, message: str) -> None:
-        widget = self.query_one("#request-error", Static)
-        if message or widget.display:
-            widget.update(message)
-            widget.display = bool(message)
 
     @on(RequestBar.Edited)
     def _field_edited(self, event: RequestBar.Edited) -> None:
@@ -275,15 +257,7 @@ class SiftApp(KeyActions, App[int]):
 
     @on(ContentView.LineChosen)
     def _line_chosen(self, event: ContentView.LineChosen) -> None:
-        """A paragraph chosen in the view of a Word answer: ask for its window."""
-        answer, options = self.answer, WORD.options(self.request.options)
-        doc = WORD.doc(answer.doc) if answer is not None else None
-        if doc is None:
-            return
-        if options is not None:
-            call = anchor_call(options, doc, event.unit)
-            if call is not None:
-                self.propose(call, call=True)
+        self.keys.line_chosen(event.unit)
 
     # ------------------------------------------------------------- opening
 
@@ -301,19 +275,22 @@ class SiftApp(KeyActions, App[int]):
         keep_answer: bool = False,
     ) -> None:
         """A fresh request on ``path`` (see :meth:`OpenFlow.start`)."""
-        self.opener.start(path, password, options=options, keep_answer=keep_answer)
+        held = (self.request, self.answer)
+        self.apply(self.opener.start(path, held, options=options, keep_answer=keep_answer))
+        self.query_one(Loader).open(path, password, ocr=self.ocr)
 
     @on(Loader.Loaded)
     def _loaded(self, event: Loader.Loaded) -> None:
-        self.opener.loaded(event)
+        self.apply(self.opener.loaded(event, self.request))
+        self.new_document()
 
     @on(Loader.LoadFailed)
     def _load_failed(self, event: Loader.LoadFailed) -> None:
-        self.opener.failed(event.message)
+        self.apply(self.opener.failed(event.message, self.opened))
 
     @on(Loader.NeedsPassword)
     def _needs_password(self, event: Loader.NeedsPassword) -> None:
-        self.opener.needs_password(event.path, event.error)
+        self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The report key exists only in a log replay."""
@@ -325,11 +302,87 @@ class SiftApp(KeyActions, App[int]):
 
     @on(CallList.Chosen)
     def _call_chosen(self, event: CallList.Chosen) -> None:
-        self.replay.chosen(event.entry, event.number)
+        if (change := self.replay.chosen(event.entry, event.number)) is not None:
+            self.opener.cancel()
+            self.apply(change)
 
     @on(CallList.Checked)
     def _call_checked(self, event: CallList.Checked) -> None:
-        self.replay.checked(event.entry, event.number, event.digest)
+        """The chosen call's file is checked: make the call again (opening it if needed)."""
+        again = self.replay.checked(event.entry, event.number, event.digest, self.opened)
+        if again is not None:
+            self.counter.now = True
+        if isinstance(again, Change):
+            self.apply(again)
+        elif again is not None and again.source is not None:
+            self.open_document(again.source.path, options=again.options, keep_answer=True)
+
+    # ------------------------------------------------------------------- the keys
+
+    def action_copy(self) -> None:
+        self.keys.copy()
+
+    def action_copy_json(self) -> None:
+        self.keys.copy(as_json=True)
+
+    def action_save(self) -> None:
+        self.keys.save()
+
+    def action_focus_grep(self) -> None:
+        self.keys.focus("grep")
+
+    def action_focus_pages(self) -> None:
+        self.keys.focus("pages")
+
+    def action_focus_anchor(self) -> None:
+        self.keys.focus("anchor")
+
+    def action_focus_view(self) -> None:
+        self.keys.focus("view")
+
+    def action_map(self) -> None:
+        self.keys.map()
+
+    def action_follow(self) -> None:
+        self.keys.follow()
+
+    def action_walk(self) -> None:
+        self.keys.walk()
+
+    def action_history_back(self) -> None:
+        self._travel(self.keys.travel(self.history, back=True))
+
+    def action_history_forward(self) -> None:
+        self._travel(self.keys.travel(self.history, back=False))
+
+    def _travel(self, request: Request | None) -> None:
+        if request is not None:
+            self.calls = self.counter.moved()
+            self._set_request(request)
+
+    def action_outcap_down(self) -> None:
+        self.keys.outcap(up=False)
+
+    def action_outcap_up(self) -> None:
+        self.keys.outcap(up=True)
+
+    def action_open(self) -> None:
+        self.keys.open()
+
+    def action_toggle_ocr(self) -> None:
+        opened = self.opened
+        if (ocr := self.keys.toggled_ocr()) is not None and opened is not None:
+            self.ocr = ocr
+            self.open_document(opened.source.path, opened.password, options=self.request.options)
+
+    def action_log_report(self) -> None:
+        self.replay.report()
+
+    def action_hidden(self) -> None:
+        self.keys.hidden()
+
+    def action_help(self) -> None:
+        self.keys.help()
 
 
 def create_log_app(entries: list[LogEntry]) -> SiftApp:

@@ -8,7 +8,9 @@ Nothing here starts while a document opens, so opening is as fast as the CLI.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
+
+from textual.app import App
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
@@ -18,17 +20,16 @@ from siftui.sources.load import is_doc_json
 from siftui.sources.tokens import VocabularyError, count_pages
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
+from siftui.tui.extras import Extras
+from siftui.tui.state import Held, Opened
 from siftui.tui.widgets.counter import CounterLine
 from siftui.tui.widgets.pagestrip import PageStrip
 from siftui.tui.widgets.view import ContentView
 
-if TYPE_CHECKING:
-    from siftui.tui.app import SiftApp
-    from siftui.tui.opening import Opened
 
-
-def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
-    """Start the after-work for ``opened`` (``plain``: the same file read without OCR).
+def start(app: App[Any], held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> None:
+    """Start the after-work for ``opened`` (``plain``: the same file read without OCR;
+    ``extras`` keeps the hidden-text findings).
 
     A Word document has none: no pages, no images, no OCR, and its hidden runs
     (``w:vanish``) are left out of the projection by docs/WORD.md itself."""
@@ -74,7 +75,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
             timeout=10,
         )
     if empty:
-        hint = "" if app.ocr else " Press t to read them with OCR."
+        hint = "" if held.ocr else " Press t to read them with OCR."
         app.notify(
             f"{len(empty)} of {plural(len(doc.pages), 'page')} have no text: "
             f"p. {listed(empty)}. The agent gets only their page markers.{hint}",
@@ -84,7 +85,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
         )
 
     def still(check: Opened) -> bool:
-        return app.opened is check
+        return held.opened is check
 
     def prepare_grep() -> None:
         index_of(doc).prepare_grep()  # the first search then pays only for searching
@@ -118,7 +119,7 @@ def start(app: SiftApp, opened: Opened, plain: Opened | None) -> None:
 
         app.call_from_thread(show)
 
-    hidden_flow.start(app, opened)
+    hidden_flow.start(app, held, extras, opened)
     app.run_worker(prepare_grep, thread=True, exclusive=True, group="prepare", description="grep")
     app.run_worker(page_tokens, thread=True, exclusive=True, group="page-tokens", description="t")
     app.run_worker(images, thread=True, exclusive=True, group="images", description="images")

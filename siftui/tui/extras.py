@@ -4,17 +4,20 @@ The answer is drawn at once; then workers find more: the document's
 hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
 at the answer's OutCap (:func:`siftui.core.unreachable.unreachable`, cached per
 document and OutCap), the agents table (siftui.sources.agents_load) and the token
-line's counts of the content. Each result is kept here, and the answer shown
-is shown again *dressed* with it (:meth:`Extras.dress`), so every widget still
-draws from the one answer.
+line's counts of the content. Each result is kept here; the app is told
+(``changed``) and shows its answer again *dressed* with it (:meth:`Extras.dress`),
+so every widget still draws from the one answer.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
+
+from textual.app import App
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
@@ -22,19 +25,18 @@ from siftui.core.kinds import PDF
 from siftui.core.unreachable import Unreachable, unreachable
 from siftui.sources.errors import report_unexpected
 from siftui.sources.tokens import TokenCounts
-from siftui.tui.state import Agents, Answer, Source
-
-if TYPE_CHECKING:
-    from siftui.tui.app import SiftApp
-    from siftui.tui.opening import Opened
+from siftui.tui.state import Agents, Answer, Held, Opened, Source
 
 REACH_CACHE = 32
 COUNTS_CACHE = 16
 
 
 class Extras:
-    def __init__(self, app: SiftApp) -> None:
-        self.app = app
+    """The findings kept beside the answers; ``changed`` tells the app something new is
+    known (it then shows its answer again, dressed)."""
+
+    def __init__(self, app: App[Any], held: Held, changed: Callable[[], None]) -> None:
+        self.app, self.held, self.changed = app, held, changed
         # The hidden-text inspection of a file (its path and sha256), once done.
         self.hidden: tuple[tuple[Path, str], Inspection] | None = None
         self.hidden_note = ""  # why hidden text is not known yet (or at all)
@@ -50,7 +52,7 @@ class Extras:
     def dress(self, answer: Answer) -> Answer:
         """``answer`` with all that is known beside it now."""
         changes: dict[str, object] = {}
-        opened, facts = self.app.opened, answer.facts
+        opened, facts = self.held.opened, answer.facts
         if opened is not None and facts is not None and answer.doc is opened.doc:
             if facts.unreadable != opened.unreadable:
                 facts = replace(facts, unreadable=opened.unreadable)
@@ -72,20 +74,12 @@ class Extras:
             changes["agents"] = self.agents
         return replace(answer, **changes) if changes else answer  # type: ignore[arg-type]
 
-    def redress(self) -> None:
-        """Show the answer again with what background work has found since."""
-        app = self.app
-        if app.is_running and app.answer is not None:
-            dressed = self.dress(app.answer)
-            if dressed is not app.answer:
-                app.answer = dressed
-
     # ---------------------------------------------------------------- hidden text
 
     @property
     def inspection(self) -> Inspection | None:
         """The hidden-text findings of the document open, once the worker found them."""
-        opened, found = self.app.opened, self.hidden
+        opened, found = self.held.opened, self.hidden
         if opened is None or found is None:
             return None
         if found[0] != (opened.source.path, opened.source.sha256):
@@ -94,7 +88,7 @@ class Extras:
 
     def found_hidden(self, opened: Opened, inspection: Inspection) -> None:
         self.hidden = ((opened.source.path, opened.source.sha256), inspection)
-        self.redress()
+        self.changed()
 
     # ------------------------------------------------------- after an answer is painted
 
@@ -139,9 +133,9 @@ class Extras:
             self._reach.move_to_end(key)
             while len(self._reach) > REACH_CACHE:
                 self._reach.popitem(last=False)
-            self.redress()
+            self.changed()
         wanted, self._wanted = self._wanted, None
-        answer = self.app.answer
+        answer = self.held.answer
         if (
             wanted is not None
             and answer is not None
@@ -162,11 +156,11 @@ class Extras:
 
     def _agents_loaded(self, agents: Agents) -> None:
         self.agents = agents
-        self.redress()
+        self.changed()
 
     def counted(self, content: str, counts: TokenCounts) -> None:
         """The token line counted ``content``."""
         self._counts[content] = counts
         while len(self._counts) > COUNTS_CACHE:
             self._counts.popitem(last=False)
-        self.redress()
+        self.changed()

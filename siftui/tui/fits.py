@@ -1,4 +1,4 @@
-"""The agents' check of the answer shown (which agents it fits), from the answer's own values.
+"""The agents' check of the answer shown, from the answer's own values.
 
 Pure: the sizes in characters, bytes and lines are measured on the content;
 the sizes in tokens are the token line's counts of it (``Answer.counts``), so

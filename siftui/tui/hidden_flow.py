@@ -9,37 +9,38 @@ Enter asks for its page, as an agent would (``pages=P``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
+
+from textual.app import App
 
 from siftui.sources.errors import report_unexpected
 from siftui.sources.extract import ExtractError
 from siftui.sources.load import is_doc_json
+from siftui.tui.extras import Extras
 from siftui.tui.kinds import page_call
 from siftui.tui.screens.findings import FindingsScreen
-
-if TYPE_CHECKING:
-    from siftui.tui.app import SiftApp
-    from siftui.tui.opening import Opened
+from siftui.tui.state import Held, Opened
 
 
 class Stopped(Exception):
     """The inspection is no longer wanted."""
 
 
-def start(app: SiftApp, opened: Opened) -> None:
-    """Inspect the file open for hidden text, in a worker (once per file version)."""
+def start(app: App[Any], held: Held, extras: Extras, opened: Opened) -> None:
+    """Inspect the file open for hidden text, in a worker (once per file version); what
+    it finds is kept in ``extras``."""
     source = opened.source
-    if app.extras.inspection is not None:
+    if extras.inspection is not None:
         return  # the same file again (the OCR toggle): already known
     if is_doc_json(source.path):
-        app.extras.hidden_note = "a Doc JSON file holds text only: there is nothing to inspect"
+        extras.hidden_note = "a Doc JSON file holds text only: there is nothing to inspect"
         return
-    app.extras.hidden_note = f"still looking for hidden text in {source.name} …"
+    extras.hidden_note = f"still looking for hidden text in {source.name} …"
 
     def progress(done: int, total: int) -> None:
         # Called after each page: stop when the app quits or another document opens,
         # so quitting never waits for the rest of a long inspection.
-        if not app.is_running or app.opened is not opened:
+        if not app.is_running or held.opened is not opened:
             raise Stopped
 
     def work() -> None:
@@ -59,16 +60,16 @@ def start(app: SiftApp, opened: Opened) -> None:
         app.call_from_thread(done, found)
 
     def failed(message: str) -> None:
-        if app.is_running and app.opened is opened:
-            app.extras.hidden_note = message
+        if app.is_running and held.opened is opened:
+            extras.hidden_note = message
 
     def done(found: object) -> None:
         from siftui.core.findings import Inspection
 
-        if not app.is_running or app.opened is not opened or not isinstance(found, Inspection):
+        if not app.is_running or held.opened is not opened or not isinstance(found, Inspection):
             return
-        app.extras.hidden_note = ""
-        app.extras.found_hidden(opened, found)
+        extras.hidden_note = ""
+        extras.found_hidden(opened, found)
         if found.alarms:
             pages = sorted({finding.page for finding in found.alarms})
             listed = ", ".join(map(str, pages[:12])) + (" ..." if len(pages) > 12 else "")
@@ -83,13 +84,13 @@ def start(app: SiftApp, opened: Opened) -> None:
     app.run_worker(work, thread=True, exclusive=True, group="hidden", description="hidden text")
 
 
-def list_hidden(app: SiftApp) -> None:
+def list_hidden(app: App[Any], held: Held, extras: Extras) -> None:
     """`h`: the findings of the document open, or why there is no list."""
-    opened, inspection = app.opened, app.extras.inspection
+    opened, inspection = held.opened, extras.inspection
     if opened is None:
         return
     if inspection is None:
-        app.notify(app.extras.hidden_note or "Hidden text is not known for this document.")
+        app.notify(extras.hidden_note or "Hidden text is not known for this document.")
         return
     if not inspection.findings:
         app.notify(
@@ -99,8 +100,8 @@ def list_hidden(app: SiftApp) -> None:
         return
 
     def chosen(page: int | None) -> None:
-        call = None if page is None else page_call(app.request.options, page)
-        if call is not None and app.opened is opened:
-            app.propose(call, call=True)
+        call = None if page is None else page_call(held.request.options, page)
+        if call is not None and held.opened is opened:
+            held.propose(call, call=True)
 
     app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)

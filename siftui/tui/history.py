@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
-from siftui.tui.state import Answer, Request
+from textual.app import App
+from textual.timer import Timer
 
-if TYPE_CHECKING:
-    from textual.timer import Timer
-
-    from siftui.tui.app import SiftApp
+from siftui.tui.state import Answer, Held, Request
 
 STANDS = 1.0
 """Seconds an answer must stand to count as a call the agent made."""
@@ -87,10 +86,12 @@ def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
 
 class CallCounter:
     """Which answers are calls: one reached by Enter, n, b / f, the strip, the walk or
-    an open at once (``now``), any other once it has stood :data:`STANDS` seconds."""
+    an open at once (``now``), any other once it has stood :data:`STANDS` seconds.
+    The app is told the calls (``counted``) when one is made, and given them back by
+    :meth:`moved` and :meth:`clear`."""
 
-    def __init__(self, app: SiftApp) -> None:
-        self.app = app
+    def __init__(self, app: App[Any], held: Held, counted: Callable[[Calls], None]) -> None:
+        self.app, self.held, self.counted = app, held, counted
         self.history = CallHistory()
         self.now = False
         self._stands: Timer | None = None
@@ -106,19 +107,19 @@ class CallCounter:
             self._stands = self.app.set_timer(STANDS, lambda: self._record(answer))
 
     def _record(self, answer: Answer) -> None:
-        shown = self.app.answer
+        shown = self.held.answer
         # The same answer, maybe since dressed with what background work found.
         if (
             shown is not None
             and shown.same_as(answer)
             and self.history.record(answer.request, len(answer.rendered.content))
         ):
-            self.app.calls = self.history.snapshot()
+            self.counted(self.history.snapshot())
 
-    def moved(self) -> None:
-        """``b`` / ``f`` moved the position."""
-        self.app.calls = self.history.snapshot()
+    def moved(self) -> Calls:
+        """``b`` / ``f`` moved the position: the calls now."""
+        return self.history.snapshot()
 
-    def clear(self) -> None:
+    def clear(self) -> Calls:
         self.history.clear()
-        self.app.calls = self.history.snapshot()
+        return self.history.snapshot()

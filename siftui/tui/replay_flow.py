@@ -6,6 +6,9 @@ document (opening it first if needed); when today's siftui gives the same
 bytes the live answer stays, so OutCap can be moved from there; otherwise the
 logged answer stays, flagged.
 
+Each step returns what the app's state becomes (a
+:class:`~siftui.tui.state.Change`, or the request to make again); the app makes it.
+
 `r` shows the log's report (siftui.sources.log.report) made in a worker: the
 documents are loaded only when the file still has the logged sha256; choosing a
 call number there jumps the replay to that call.
@@ -14,8 +17,9 @@ call number there jumps the replay to that call.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.app import App
 from textual.worker import get_current_worker
 
 from siftui.core.kinds import kind_of
@@ -26,15 +30,12 @@ from siftui.sources.log.report_run import documents_of
 from siftui.sources.log.report_text import summary_line
 from siftui.tui.report_model import Node, report_tree
 from siftui.tui.screens import LogReportScreen
-from siftui.tui.state import Answer, Request, Source, logged_answer
+from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
 from siftui.tui.widgets.replay import CallList, ReplayStatus
-
-if TYPE_CHECKING:
-    from siftui.tui.app import SiftApp
 
 
 class ReplayFlow:
-    def __init__(self, app: SiftApp) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self.app = app
         self.entry: LogEntry | None = None
         self._where = ""
@@ -44,53 +45,52 @@ class ReplayFlow:
         widget.message = message
         widget.warning = warning
 
-    def chosen(self, entry: LogEntry, number: int) -> None:
+    def chosen(self, entry: LogEntry, number: int) -> Change | None:
+        """The call chosen: its request, answered by the logged answer at once (None when
+        the agent got an error, which the status line says)."""
         self.entry = entry
         options = entry.call_options
         described = kind_of(options).describe(options)
         self._where = f"call {number}: {described} at OutCap {entry.out_cap:,}"
         if entry.rendered is None:
             self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)
-            return
-        app = self.app
+            return None
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
-        app.opener.cancel()
-        app.request = request
-        app.sync_controls(options)
-        app.answer = logged_answer(request, entry.rendered)
         self.status(f"{self._where}: checking {Path(entry.path).name} ...")
+        return Change(request, answer=logged_answer(request, entry.rendered))
 
-    def checked(self, entry: LogEntry, number: int, digest: str | None) -> None:
+    def checked(
+        self, entry: LogEntry, number: int, digest: str | None, opened: Opened | None
+    ) -> Change | Request | None:
+        """The chosen call's file was checked: the call made again on ``opened`` when it is
+        that file (a Change), or the request to open the live file with; None with the
+        status saying why the logged answer stays."""
         if self.entry is not entry or entry.rendered is None:
-            return
-        app = self.app
+            return None
         if entry.tool not in ("read_pdf", "read_docx"):
             self.status(
                 f"{self._where}: a {entry.tool or 'unknown'} call; showing the logged answer",
                 warning=True,
             )
-            return
+            return None
         if digest is None:
             self.status(
                 f"{self._where}: {entry.path} cannot be read now; showing the logged answer",
                 warning=True,
             )
-            return
+            return None
         if entry.sha256 is not None and digest != entry.sha256:
             self.status(
                 f"{self._where}: the file changed since the call; showing the logged answer",
                 warning=True,
             )
-            return
+            return None
         source = Source(Path(entry.path), digest)
-        options = entry.call_options
-        app.counter.now = True
-        if app.opened is not None and app.opened.source == source:
-            app.request = Request(source, options)
-            app.render_request()
-        else:
-            self.status(f"{self._where}: opening {source.name} to re-run it ...")
-            app.open_document(source.path, options=options, keep_answer=True)
+        request = Request(source, entry.call_options)
+        if opened is not None and opened.source == source:
+            return Change(request, sync=False, render=True)
+        self.status(f"{self._where}: opening {source.name} to re-run it ...")
+        return request
 
     def compare(self, answer: Answer) -> Answer:
         """The live answer when it is the logged one; the logged one, flagged, if not."""

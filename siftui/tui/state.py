@@ -1,15 +1,21 @@
-"""The app's state as values: the request it holds and the answer it shows.
+"""The app's state as values: the request it holds, the answer it shows, the document open.
 
 One :class:`Request` (which document, which options) lives in the app; every
 widget only proposes a new one. The render worker turns a request into an
 :class:`Outcome` that carries the request it answers, so the app can show an
 answer only when it answers the request the app holds now.
+
+Only the app assigns its state. Its helpers read it through :class:`Held` and
+hand back what should change: a request, an answer, or a :class:`Change` the
+app makes (:meth:`siftui.tui.app.SiftApp.apply`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
+from typing import Protocol
 
 from rich.cells import cell_len
 
@@ -17,6 +23,7 @@ from siftui.core.agents import Agent
 from siftui.core.layout import Layout
 from siftui.core.render import Rendered
 from siftui.core.unreachable import Unreachable
+from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
 from siftui.sources.tokens import TokenCounts
 from siftui.tui.display import escape_controls
@@ -104,6 +111,73 @@ class Answer:
     def label(self) -> str:
         """What the answer is, in words: "map", "pages 3-5", "grep in P6..P8"."""
         return label(self.layout.kind, self.options)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The document open now: its identity, its model (a PDF's Doc or a Word document's
+    DocxDoc), how it was opened, and the pages that could not be read (their text is empty)."""
+
+    source: Source
+    doc: AnyDoc
+    password: str | None
+    unreadable: tuple[UnreadablePage, ...] = ()
+
+
+class Keep(Enum):
+    """A field of a :class:`Change` that leaves the app's value as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a helper worked out the app's state becomes; the app makes the change, in
+    this order: the document open, the request (shown in the controls when ``sync``),
+    the error line, the answer, the subtitle; then, when ``render``, it answers the
+    request. ``None`` (``KEEP`` for the answer, which may become None) keeps a value."""
+
+    request: Request | None = None
+    sync: bool = True
+    opened: Opened | None = None
+    error: str | None = None
+    answer: Answer | Keep | None = KEEP
+    sub_title: str | None = None
+    render: bool = False
+
+
+class Held(Protocol):
+    """The app's state as its helpers see it: to read, never to assign; ``propose`` and
+    ``open_document`` are the ways they ask for another request."""
+
+    @property
+    def request(self) -> Request: ...
+
+    @property
+    def answer(self) -> Answer | None: ...
+
+    @property
+    def opened(self) -> Opened | None: ...
+
+    @property
+    def opening(self) -> Path | None: ...
+
+    @property
+    def ocr(self) -> bool: ...
+
+    def propose(self, options: AnyOptions, *, call: bool = False, typed: bool = False) -> None: ...
+
+    def open_document(
+        self,
+        path: Path,
+        password: str | None = None,
+        *,
+        options: AnyOptions | None = None,
+        keep_answer: bool = False,
+    ) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
-"""Five failures a user met in the TUI (copy, save, the view, the counter, the calls
-line), each driven as the user met it.
+"""Five ways the view could show, copy or count an answer that is not the one asked for,
+each driven as a user would meet it: another file opening under the old answer, a bad
+range typed while a file loads, a copy or a walk while another file opens, a range with
+thousands of leading zeros, and a calls line or a view lagging behind fast typing.
 
 Each test reads only what a user sees or gets (the view's lines, the counter,
-the title, the calls line, the clipboard, a saved file, the notifications), so
-the same test runs against the old app and the new one: each failed on the old.
+the title, the calls line, the clipboard, a saved file, the notifications).
 """
 
 from __future__ import annotations
@@ -23,21 +24,13 @@ from siftui.core.render import Options, Rendered, render
 from siftui.sources.extract import extract
 from siftui.sources.sample import sample_path
 from siftui.tui.screens import PathScreen
-
-try:
-    from siftui.tui.widgets.view import ContentView
-except ImportError:  # the older module layout, to see these tests fail there
-    from siftui.tui.view import ContentView  # type: ignore[import-not-found,no-redef]
+from siftui.tui.widgets.view import ContentView
 
 
 def answer_of(app: Any) -> Rendered | None:
-    """The answer on screen (the new app's ``answer``, the old one's ``shown``)."""
-    shown = getattr(app, "answer", None)
-    if shown is None:
-        shown = getattr(app, "shown", None)
-    if shown is None:
-        return None
-    return getattr(shown, "rendered", None) or getattr(shown, "answer", None)
+    """The answer on screen (its rendered string and sizes), if there is one."""
+    shown = app.answer
+    return shown.rendered if shown is not None else None
 
 
 def text_of(app: Any, selector: str) -> str:

@@ -1,0 +1,182 @@
+"""What the app's keys do: :class:`Keys` works each one out for the app's ``action_*``.
+
+Each key acts on the answer shown (copy, save, the walk, the hidden-text list),
+moves the focus, opens a screen, or proposes a request (``Held.propose``, as the
+controls do). A key that changes the app's state otherwise returns the value
+(:meth:`Keys.travel`'s request, :meth:`Keys.toggled_ocr`'s setting) and the app
+makes it; none reads options back out of a widget.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from siftui.core.kinds import WORD, kind_of
+from siftui.core.unreachable import Unreachable
+from siftui.core.walk import Call
+from siftui.core.word.walk import DocxCall
+from siftui.tui import hidden_flow
+from siftui.tui.exporting import Exports
+from siftui.tui.extras import Extras
+from siftui.tui.history import CallHistory
+from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any
+from siftui.tui.screens import HelpScreen, PathScreen, WalkScreen
+from siftui.tui.state import Answer, Held, Request
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.request_bar import RequestBar
+from siftui.tui.widgets.view import ContentView
+
+
+class Keys:
+    """The keys of an app (``app``: Textual's services; ``held``: its state, to read)."""
+
+    def __init__(self, app: App[Any], held: Held, exports: Exports, extras: Extras) -> None:
+        self.app, self.held, self.exports, self.extras = app, held, exports, extras
+
+    def acting_on(self, doing: str) -> Answer | None:
+        """The answer shown, or None with a message saying why there is none to act on."""
+        app, held = self.app, self.held
+        if held.opening is not None:
+            app.notify(
+                f"Still opening {held.opening.name} …; {doing} once it is open.",
+                severity="warning",
+            )
+            return None
+        if held.answer is None:
+            app.notify(f"Nothing to {doing}: no document is open.", severity="warning")
+            return None
+        return held.answer
+
+    def copy(self, *, as_json: bool = False) -> None:
+        if (answer := self.acting_on("copy")) is not None:
+            self.exports.copy(answer, as_json=as_json)
+
+    def save(self) -> None:
+        if (answer := self.acting_on("save")) is not None:
+            self.exports.save(answer)
+
+    def focus(self, field: str) -> None:
+        """Focus a field of the request bar: ``pages`` (a Word document's range),
+        ``grep``, ``anchor`` (a Word document's only), or ``view``: the content."""
+        if field == "view":
+            self.app.query_one(ContentView).focus()
+            return
+        bar = self.app.query_one(RequestBar)
+        if field == "anchor" and not bar.word:
+            self.app.notify("Anchors are for Word documents; a PDF is read by pages (p).")
+            return
+        bar.field("range" if field == "pages" and bar.word else field).focus()
+
+    def outcap(self, *, up: bool) -> None:
+        control = self.app.query_one(OutCapControl)
+        if up:
+            control.step_up()
+        else:
+            control.step_down()
+
+    def map(self) -> None:
+        self.held.propose(first_call(self.held.request.options), call=True)
+        self.focus("view")
+
+    def follow(self) -> None:
+        answer = self.acting_on("follow the note")
+        if answer is None or answer.doc is None:
+            return
+        call = next_call_any(answer.options, answer.rendered, answer.doc)
+        if call is None:
+            self.app.notify("Nothing to follow: this answer names no next call.")
+            return
+        self.held.propose(call, call=True)
+
+    def travel(self, history: CallHistory, *, back: bool) -> Request | None:
+        """`b` / `f`: the call before or after the one shown (None at either end, said)."""
+        if self.acting_on("go back" if back else "go forward") is None:
+            return None
+        request = history.back() if back else history.forward()
+        if request is None:
+            self.app.notify(f"Already at {'the first call' if back else 'the newest call'}.")
+        return request
+
+    def line_chosen(self, unit: int) -> None:
+        """A paragraph chosen in the view of a Word answer: ask for its window."""
+        answer = self.held.answer
+        doc = WORD.doc(answer.doc) if answer is not None else None
+        options = WORD.options(self.held.request.options)
+        if doc is not None and options is not None:
+            call = anchor_call(options, doc, unit)
+            if call is not None:
+                self.held.propose(call, call=True)
+
+    def walk(self) -> None:
+        """Every call an agent makes to read the document shown (for a PDF, also the text
+        no pages= call shows), in a worker; then the lists, whose choice is proposed."""
+        app, held = self.app, self.held
+        answer = self.acting_on("walk")
+        if answer is None:
+            return
+        doc, request = answer.doc, answer.request
+        if doc is None:
+            app.notify("The walk needs the document open; this answer is only logged.")
+            return
+        out_cap = request.options.out_cap
+
+        def work() -> None:
+            calls: list[Call] | list[DocxCall]
+            kind = kind_of(doc)
+            calls = kind.walk(doc, request.options)
+            found: Unreachable | None = kind.unreachable(doc, out_cap)
+            app.call_from_thread(show, calls, found)
+
+        def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:
+            if held.request.source != request.source or held.opening is not None:
+                return  # another document since: this walk is not of the one shown
+
+            def chosen(options: AnyOptions | None) -> None:
+                if options is not None and held.request.source == request.source:
+                    held.propose(options, call=True)
+
+            app.push_screen(WalkScreen(calls, out_cap, found), chosen)
+
+        app.run_worker(work, thread=True, exclusive=True, group="walk", description="walk")
+
+    def open(self) -> None:
+        def chosen(target: str | None) -> None:
+            if target is not None:
+                self.held.open_document(Path(target))
+
+        title = "Open a document (PDF, EPUB, XPS, ..., Word .docx, or their JSON)"
+        self.app.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
+
+    def toggled_ocr(self) -> bool | None:
+        """`t`: OCR of pages without text (Tesseract) turned on or off, for the app to
+        open the document again with; None (said why) when it stays as it is."""
+        app, ocr = self.app, self.held.ocr
+        if self.acting_on("read pages with OCR") is None or not self.pdf_only("OCR"):
+            return None
+        if self.held.opened is None:
+            return None
+        from siftui.sources.extract import ocr_unavailable_reason
+
+        if not ocr and (reason := ocr_unavailable_reason()) is not None:
+            app.notify(reason, title="OCR", severity="error", timeout=8)
+            return None
+        app.notify("OCR on: reading pages without text ..." if not ocr else "OCR off")
+        return not ocr
+
+    def pdf_only(self, what: str) -> bool:
+        """True for a PDF; for a Word document, a message saying ``what`` is for PDFs."""
+        opened = self.held.opened
+        if opened is not None and not kind_of(opened.doc).has_pages:
+            self.app.notify(f"{what} is for PDFs: a Word document's text is its XML, read as is.")
+            return False
+        return True
+
+    def hidden(self) -> None:
+        if self.acting_on("list hidden text") is not None and self.pdf_only("Hidden text"):
+            hidden_flow.list_hidden(self.app, self.held, self.extras)
+
+    def help(self) -> None:
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,151 @@
+"""The TUI's structure, enforced: its imports form a tree, and only the app sets its state.
+
+Imports: every module under siftui/tui/ is parsed, and every import of another
+module of siftui/tui/ counts: at the top, inside a function, and under ``if
+TYPE_CHECKING:`` too (a helper typed against the app depends on the app's
+shape as much as one that imports it to run; those annotation-only imports are
+what tied the app and its helpers into one circle). ``from siftui.tui import
+x`` counts as importing the module ``siftui.tui.x`` (and the package
+``siftui.tui``); ``from siftui.tui.screens import HelpScreen`` as importing the
+package ``siftui.tui.screens``. Any cycle among them fails.
+
+State: the app's state (``request``, ``answer``, ``opened``, ``ocr``,
+``calls``) is assigned only in siftui/tui/app.py. Anywhere else, an assignment
+to ``app.<state>`` or ``<anything>.app.<state>`` (``self.app.request = ...``)
+fails: the flows and helpers return values, and the app assigns them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TUI = Path(__file__).resolve().parents[2] / "siftui" / "tui"
+STATE = frozenset({"request", "answer", "opened", "ocr", "calls"})
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = ("siftui", *path.relative_to(root.parent.parent).with_suffix("").parts[1:])
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def tui_modules(root: Path = TUI) -> dict[str, Path]:
+    """siftui/tui's modules by dotted name (``root``: a siftui/tui folder)."""
+    return {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+
+
+def import_graph(root: Path = TUI) -> dict[str, set[str]]:
+    """Each TUI module -> the TUI modules it imports (all of them: see the module docstring)."""
+    modules = tui_modules(root)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+                continue
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {target for target in found if target in modules and target != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def state_writes(root: Path = TUI) -> list[str]:
+    """``file:line`` of each assignment of the app's state outside app.py."""
+    found: list[str] = []
+    for name, path in tui_modules(root).items():
+        if name == "siftui.tui.app":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            else:
+                continue
+            while targets:
+                target = targets.pop()
+                if isinstance(target, ast.Tuple | ast.List):
+                    targets.extend(target.elts)
+                elif isinstance(target, ast.Attribute) and target.attr in STATE:
+                    owner = target.value
+                    if (isinstance(owner, ast.Name) and owner.id == "app") or (
+                        isinstance(owner, ast.Attribute) and owner.attr == "app"
+                    ):
+                        found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_the_tui_imports_form_a_tree() -> None:
+    graph = import_graph()
+    assert graph.get("siftui.tui.app")
+    assert cycles(graph) == []
+
+
+def test_only_the_app_assigns_its_state() -> None:
+    assert state_writes() == []
+
+
+def test_the_checks_see_a_cycle_and_a_write(tmp_path: Path) -> None:
+    """The two checks above fail when they should."""
+    root = tmp_path / "siftui" / "tui"
+    root.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "a.py").write_text("from siftui.tui import b\n")
+    (root / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from siftui.tui.d import D\n"
+        "def f(app):\n    from siftui.tui.c import g\n    app.request = g()\n"
+    )
+    (root / "c.py").write_text("from .a import x\n")
+    (root / "d.py").write_text(
+        "from siftui.tui import b\nclass D:\n    def f(self):\n        self.app.ocr, y = True, 1\n"
+    )
+    # a -> b -> c (imported in a function) -> a; b -> d (for annotations) -> b
+    assert cycles(import_graph(root)) == [
+        ["siftui.tui.a", "siftui.tui.b", "siftui.tui.c", "siftui.tui.d"]
+    ]
+    assert state_writes(root) == ["b.py:6", "d.py:4"]
