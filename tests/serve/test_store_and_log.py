@@ -14,7 +14,7 @@ from support.pdfs import make_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.render import Rendered
-from siftui.serve.access import Opened, Roots
+from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
 from siftui.serve.mcp_server import ReadTool
 from siftui.sources.cache import file_sha256
@@ -26,7 +26,7 @@ class CountingLoader:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def __call__(self, opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
         self.calls += 1
         return Loaded(load_doc(opened.real), file_sha256(opened.real))
 
@@ -78,7 +78,7 @@ def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
 def test_failures_are_remembered(tmp_path: Path) -> None:
     calls = 0
 
-    def failing(opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def failing(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
         nonlocal calls
         calls += 1
         raise Failed(f"{opened.real}: broken", "0" * 64)
