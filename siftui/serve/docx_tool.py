@@ -119,14 +119,20 @@ def _docx_args(arguments: Mapping[str, Any]) -> DocxArgs:
     )
 
 
-def read_docx(call: Call) -> Answer:
-    requested = call.arguments["path"]
+def _rules(arguments: Mapping[str, Any]) -> None:
+    """An over-long range, anchor or scope is refused here, not by the schema: its
+    message shows the start of the value. The other options are checked in the
+    Word projection's order by the handler (:func:`check_docx_options`)."""
     for name in ("range", "anchor", "scope"):
-        value = call.arguments.get(name, "")
+        value = arguments.get(name, "")
         if len(value) > MAX_OPTION_CHARS:
             raise ToolError(
                 f'invalid {name} "{clip(value, 40)}": at most {MAX_OPTION_CHARS} characters'
             )
+
+
+def read_docx(call: Call) -> Answer:
+    requested = call.arguments["path"]
     wanted = docx_options(
         _docx_args(call.arguments), call.arguments.get("grep", ""), call.settings.out_cap
     )
@@ -150,6 +156,8 @@ READ_DOCX = ServedTool(
     input_schema=DOCX_INPUT_SCHEMA,
     output_schema=DOCX_OUTPUT_SCHEMA,
     handler=read_docx,
+    rules=_rules,
+    lenient=True,
     refusals=(BadOption, BadGrep),
     logged=_logged,
 )

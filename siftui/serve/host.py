@@ -53,6 +53,27 @@ def _clipped(args: DocxArgs | None) -> DocxArgs | None:
     )
 
 
+def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
+    """``arguments`` with each optional key given as null left out, and each whole float
+    given for an integer key an int (what a lenient tool takes); anything else as is."""
+    if not isinstance(arguments, Mapping):
+        return arguments
+    properties = schema.get("properties", {})
+    required = schema.get("required", ())
+    eased: dict[Any, Any] = {}
+    for key, value in arguments.items():
+        rules = properties.get(key) if isinstance(key, str) else None
+        if rules is None:
+            eased[key] = value
+        elif value is None and key not in required:
+            continue
+        elif rules.get("type") == "integer" and isinstance(value, float) and value.is_integer():
+            eased[key] = int(value)
+        else:
+            eased[key] = value
+    return eased
+
+
 class ToolHost:
     """The tools of ``families`` (default: read_pdf and read_docx), their settings and log."""
 
@@ -124,9 +145,11 @@ class ToolHost:
         try:
             if entry is None:  # the transport answers these first
                 raise ToolError(f"unknown tool: {clip(name)}")
+            given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
             checked = check_arguments(
-                entry.name, entry.input_schema, arguments, messages=entry.messages
+                entry.name, entry.input_schema, given, messages=entry.messages
             )
+            entry.rules(checked)
             request = entry.logged(checked)
             deadline = start + self.store.timeout
             answer = entry.handler(Call(entry, checked, self.settings, session, deadline, facts))

@@ -86,15 +86,21 @@ When an answer is cut, a second text block says how and names the exact next cal
 Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
 
 
-def read_pdf(call: Call) -> Answer:
-    requested = call.arguments["path"]
-    pages = call.arguments.get("pages", "")
-    grep = call.arguments.get("grep", "")
+def _rules(arguments: Mapping[str, Any]) -> None:
+    """An over-long ``pages`` is refused here, not by the schema: its message shows
+    the start of the value."""
+    pages = arguments.get("pages", "")
     if len(pages) > MAX_PAGES_CHARS:
         raise ToolError(
             f'invalid pages "{clip(pages, 40)}": use "a-b", "a" or "a-" '
             f"(at most {MAX_PAGES_CHARS} characters)"
         )
+
+
+def read_pdf(call: Call) -> Answer:
+    requested = call.arguments["path"]
+    pages = call.arguments.get("pages", "")
+    grep = call.arguments.get("grep", "")
     options = Options(pages=pages, grep=grep, out_cap=call.settings.out_cap)
     real = call.settings.roots.resolve(requested)
     call.facts.path = str(real)
@@ -123,6 +129,8 @@ READ_PDF = ServedTool(
     input_schema=INPUT_SCHEMA,
     output_schema=OUTPUT_SCHEMA,
     handler=read_pdf,
+    rules=_rules,
+    lenient=True,
     refusals=(BadPages, BadGrep),
     logged=_logged,
 )

@@ -161,6 +161,10 @@ def _nothing_logged(arguments: Mapping[str, Any]) -> LoggedRequest:
     return LoggedRequest()
 
 
+def _no_rules(arguments: Mapping[str, Any]) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class ServedTool:
     """One served tool: its entry in the table (siftui.serve.tools).
@@ -168,11 +172,16 @@ class ServedTool:
     ``description`` is a template: ``{out_cap:,}``, ``{roots}`` and
     ``{first_root}`` are filled in from the settings. ``input_schema`` is the
     published ``inputSchema`` and what every call is checked against
-    (``messages``: check_arguments' replacement messages). ``handler`` answers a
-    checked call; ``refusals`` are the exception types, besides the shared ones
-    (:class:`ToolError`, ArgumentError, the roots', the store's, LoadError),
-    whose message is a tool error. ``logged`` gives what the log keeps of the
-    arguments (called with ``{}`` when they were refused).
+    (``messages``: check_arguments' replacement messages); ``rules`` checks the
+    tool's own argument rules the schema cannot express, after it (raising
+    :class:`ToolError`). ``handler`` answers a checked call; ``refusals`` are the
+    exception types, besides the shared ones (:class:`ToolError`, ArgumentError,
+    the roots', the store's, LoadError), whose message is a tool error.
+    ``logged`` gives what the log keeps of the arguments (called with ``{}`` when
+    the schema or the rules refused them). ``lenient``: before the check, an
+    optional key given as null counts as absent and a whole float (``2.0``) as an
+    integer where the schema wants one, as the read tools always took them (the
+    evidence tools are strict: null and ``1.0`` are wrong types there).
     """
 
     name: str
@@ -183,8 +192,10 @@ class ServedTool:
     handler: Handler
     output_schema: Mapping[str, Any] | None = None
     messages: Mapping[str, str] = field(default_factory=dict)
+    rules: Callable[[Mapping[str, Any]], None] = _no_rules
     refusals: tuple[type[Exception], ...] = ()
     logged: Callable[[Mapping[str, Any]], LoggedRequest] = _nothing_logged
+    lenient: bool = False
     read_only: bool = True
     idempotent: bool = True
 
