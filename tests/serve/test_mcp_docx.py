@@ -1,7 +1,7 @@
 """read_docx through the real `siftui mcp` process (the official SDK's client, stdio).
 
 The first text block must be the very bytes `siftui render FILE.docx ...` prints for
-the same options and OutCap (corpus files of ../shared/corpus-docx and built ones),
+the same options and OutCap (files of the Word corpus and built ones),
 structuredContent the fields of its --json; errors are one line with isError and the
 CLI's wording; the call log records the tool and its options and reads back.
 """

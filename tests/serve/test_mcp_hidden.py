@@ -1,5 +1,5 @@
 """What `siftui mcp` tells about the document behind an answer: its unreadable pages
-(issue 16) and its hidden text (issue 13), against the real server over stdio.
+and its hidden text, against the real server over stdio.
 
 The contract's string never changes: the first block is `siftui render`'s bytes
 with or without --warn-hidden. The call log records the unreadable pages and the
