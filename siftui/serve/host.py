@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from siftui.core.arguments import ArgumentError, check_arguments
+from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
@@ -93,6 +93,8 @@ class ToolHost:
         self.settings = Settings(roots, out_cap, store, warn_hidden)
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
+        for tool in tools:  # an entry outside the checker's subset fails here, not per call
+            check_schema(tool.input_schema, tool.messages)
         self.tools: dict[str, ServedTool] = {tool.name: tool for tool in tools}
         self.log = log
         self.session = Session()  # stdio serves one connection: one session
@@ -129,7 +131,11 @@ class ToolHost:
         with self._busy_lock:
             self._busy += 1
         try:
-            return self._call(arguments, tool or self.names[0], session or self.session)
+            return self._call(
+                arguments,
+                tool if tool is not None else self.names[0],
+                session if session is not None else self.session,
+            )
         finally:
             with self._busy_lock:
                 self._busy -= 1
