@@ -154,6 +154,13 @@ def _mcp_parser() -> argparse.ArgumentParser:
         help="memory kept for extracted documents between calls (default 1 GiB)",
     )
     parser.add_argument(
+        "--tools",
+        default="read",
+        metavar="FAMILIES",
+        help="the tool families to serve, a comma list (read: read_pdf and read_docx; "
+        "default read)",
+    )
+    parser.add_argument(
         "--warn-hidden",
         action="store_true",
         help="after the note, add one warning line when a PDF answer shows text that is "
@@ -184,6 +191,13 @@ def cmd_mcp(argv: Sequence[str]) -> int:
             f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "
             f"(an extraction process needs ~100 MB to start), not {args.worker_memory:,}"
         )
+    from siftui.serve.tools import UnknownFamily, selected
+
+    families = {name.strip() for name in args.tools.split(",")} - {""}
+    try:
+        selected(families)
+    except UnknownFamily as error:
+        raise UsageError(f"--tools: {error}") from None
     from siftui.serve.access import RootError, Roots
 
     try:
@@ -192,7 +206,8 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         raise UsageError(str(error)) from None
     # The MCP SDK is imported only for this command.
     from siftui.serve.docstore import DocStore
-    from siftui.serve.mcp_server import ReadTool, serve
+    from siftui.serve.host import ToolHost
+    from siftui.serve.mcp_server import serve
     from siftui.sources.log.calllog import CallLog
 
     log = CallLog(args.log) if args.log else None
@@ -206,10 +221,15 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         inspect_hidden=args.warn_hidden or log is not None,
     )
     try:
-        tool = ReadTool(
-            roots, out_cap=args.outcap, store=store, log=log, warn_hidden=args.warn_hidden
+        host = ToolHost(
+            roots,
+            out_cap=args.outcap,
+            store=store,
+            log=log,
+            warn_hidden=args.warn_hidden,
+            families=families,
         )
-        return serve(tool)
+        return serve(host)
     finally:
         if log is not None:
             log.close()

@@ -51,7 +51,7 @@ class Unopenable(Exception):
 
 
 @dataclass
-class Opened:
+class OpenedFile:
     """An open regular file under a root: its descriptor, real path and fstat."""
 
     fd: int
@@ -138,7 +138,7 @@ class Roots:
                 return root
         return None
 
-    def open(self, given: str) -> Opened:
+    def open(self, given: str) -> OpenedFile:
         """``given`` opened for reading, if it is a regular file under a root.
 
         :class:`Refused` for a path outside the roots (or one swapped for a way
@@ -160,7 +160,7 @@ class Roots:
             real,
         )
 
-    def _open_under(self, root: _Root, real: Path) -> Opened:
+    def _open_under(self, root: _Root, real: Path) -> OpenedFile:
         parts = real.relative_to(root.path).parts
         shown = clip(str(real))
         if not parts:
@@ -190,7 +190,7 @@ class Roots:
         if not stat.S_ISREG(info.st_mode):
             os.close(fd)
             raise Unopenable(f"{shown}: not a regular file")
-        return Opened(fd, real, info)
+        return OpenedFile(fd, real, info)
 
 
 _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK

@@ -37,7 +37,7 @@ from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF, WORD
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
-from siftui.serve.access import Opened
+from siftui.serve.access import OpenedFile
 from siftui.serve.wire import clip
 from siftui.serve.worker import Running, WorkerFailed, finish, start
 from siftui.serve.worker_read import Read, runes_of
@@ -107,11 +107,11 @@ class _Pending:
     error: Failed | None = None
 
 
-Loader = Callable[[Opened, float, "DocStore", str], Loaded]
+Loader = Callable[[OpenedFile, float, "DocStore", str], Loaded]
 """(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
 
 
-def load_in_worker(opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+def load_in_worker(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
     """The document in the open file, read as ``kind`` by a worker process, by ``deadline``."""
     running = start(opened.fd, store.memory)
     with store.track(running):
@@ -169,7 +169,7 @@ class DocStore:
         self._running: set[Running] = set()
         self._closed = False
 
-    def get(self, opened: Opened, deadline: float | None = None, kind: str = "pdf") -> Loaded:
+    def get(self, opened: OpenedFile, deadline: float | None = None, kind: str = "pdf") -> Loaded:
         """The document in the open file (read as ``kind``: "pdf" or "docx") and the
         sha256 of what was read, or LoadError.
 
@@ -237,7 +237,9 @@ class DocStore:
             raise pending.error
         raise LoadError(f"{shown}: the earlier call reading it did not finish; try again")
 
-    def _load(self, opened: Opened, deadline: float, shown: str, key: _Key, kind: str) -> Loaded:
+    def _load(
+        self, opened: OpenedFile, deadline: float, shown: str, key: _Key, kind: str
+    ) -> Loaded:
         started = time.monotonic()
         if not self._slots.acquire(timeout=max(0.0, deadline - started)):
             raise LoadError(

@@ -1,9 +1,10 @@
-"""read_docx: the Word tool's schema, description and arguments (../shared/DOCX.md's options).
+"""read_docx: the Word tool's entry (schemas, description, handler).
 
-Its answer is :func:`siftui.core.word.render.render_docx` with the operator's OutCap,
-the very string ``siftui render FILE.docx`` prints for the same options; the
-checks run in DOCX.md's order (scope, range or anchor then window, pattern)
-before the document is read, as the CLI does (siftui.cli_docx.check_options).
+Its answer is :func:`siftui.core.word.render.render_docx` with the operator's
+OutCap, the very string ``siftui render FILE.docx`` prints for the same options
+(the Word projection's rules, docs/). After the schema's checks, the options are
+checked in those rules' order (scope, range or anchor then window, pattern)
+before the document is read, as the CLI does.
 """
 
 from __future__ import annotations
@@ -11,15 +12,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from siftui.core.grep import BadGrep
+from siftui.core.kinds import WORD
 from siftui.core.word.render import (
     DEFAULT_WINDOW,
     MAX_WINDOW,
+    BadOption,
+    check_docx_options,
+    render_docx,
+)
+from siftui.serve.tool_api import (
+    Answer,
+    Call,
+    LoggedRequest,
+    ServedTool,
+    ToolError,
+    rendered_answer,
 )
 from siftui.serve.wire import clip
-from siftui.sources.log.fields import DocxArgs
+from siftui.sources.log.fields import DocxArgs, docx_options
 
-DOCX_TOOL = "read_docx"
-DOCX_ARGUMENTS = ("path", "range", "anchor", "window", "grep", "scope")
 MAX_OPTION_CHARS = 100
 """A range, an anchor or a scope is a few characters; a longer one is refused without
 being echoed whole."""
@@ -77,7 +89,7 @@ DOCX_OUTPUT_SCHEMA: dict[str, Any] = {
 """read_docx's structuredContent: the fields of ``siftui render FILE.docx --json`` but
 the text (sent once, as the first block); first and last number paragraphs."""
 
-DOCX_DESCRIPTION = """\
+_DESCRIPTION = """\
 Read a Word document (.docx, .docm, .dotx, .dotm, or its siftui JSON) as text: one line \
 per paragraph or table, each behind an anchor [P<n>#<hash>] (headings as H1-H6, list \
 markers, tables as "| a | b |" rows, comments, tracked changes and notes as markers).
@@ -95,40 +107,55 @@ search only there.
 When an answer is cut, a second text block says how and names the exact next call \
 (for example: cut at P40; ask for range="P41..P120").
 Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
+DOCX_DESCRIPTION = _DESCRIPTION.replace("{window}", str(DEFAULT_WINDOW))
 
 
-class DocxArgumentError(ValueError):
-    pass
+def _docx_args(arguments: Mapping[str, Any]) -> DocxArgs:
+    return DocxArgs(
+        arguments.get("range", ""),
+        arguments.get("anchor", ""),
+        arguments.get("window"),
+        arguments.get("scope", ""),
+    )
 
 
-def docx_arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, DocxArgs]:
-    """(path, grep, the other options) of a read_docx call, or DocxArgumentError."""
-    given = dict(arguments or {})
-    unknown = sorted(str(key) for key in given if key not in DOCX_ARGUMENTS)
-    if unknown:
-        raise DocxArgumentError(
-            f'unknown argument "{clip(unknown[0])}": read_docx takes path, range, anchor, '
-            "window, grep and scope (the budget is set by the server)"
-        )
-    if "path" not in given:
-        raise DocxArgumentError('argument "path" is required')
-    texts: dict[str, str] = {}
-    for name in ("path", "range", "anchor", "grep", "scope"):
-        value = given.get(name)
-        if value is None and name != "path":
-            value = ""
-        if not isinstance(value, str):
-            raise DocxArgumentError(f'argument "{name}" must be a string')
-        if name in ("range", "anchor", "scope") and len(value) > MAX_OPTION_CHARS:
-            raise DocxArgumentError(
+def _rules(arguments: Mapping[str, Any]) -> None:
+    """An over-long range, anchor or scope is refused here, not by the schema: its
+    message shows the start of the value. The other options are checked in the
+    Word projection's order by the handler (:func:`check_docx_options`)."""
+    for name in ("range", "anchor", "scope"):
+        value = arguments.get(name, "")
+        if len(value) > MAX_OPTION_CHARS:
+            raise ToolError(
                 f'invalid {name} "{clip(value, 40)}": at most {MAX_OPTION_CHARS} characters'
             )
-        texts[name] = value
-    window = given.get("window")
-    if window is not None and (isinstance(window, bool) or not isinstance(window, int)):
-        if isinstance(window, float) and window.is_integer():
-            window = int(window)  # some clients send every JSON number as a float
-        else:
-            raise DocxArgumentError(f"window must be 0-{MAX_WINDOW}")
-    args = DocxArgs(texts["range"], texts["anchor"], window, texts["scope"])
-    return texts["path"], texts["grep"], args
+
+
+def read_docx(call: Call) -> Answer:
+    requested = call.arguments["path"]
+    wanted = docx_options(
+        _docx_args(call.arguments), call.arguments.get("grep", ""), call.settings.out_cap
+    )
+    call.facts.path = str(call.settings.roots.resolve(requested))
+    check_docx_options(wanted)
+    loaded = call.load(requested, "docx")
+    return rendered_answer(render_docx(WORD.expect(loaded.doc), wanted))
+
+
+def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:
+    return LoggedRequest(grep=arguments.get("grep", ""), docx=_docx_args(arguments))
+
+
+READ_DOCX = ServedTool(
+    name="read_docx",
+    family="read",
+    title="Read a Word document",
+    description=DOCX_DESCRIPTION,
+    input_schema=DOCX_INPUT_SCHEMA,
+    output_schema=DOCX_OUTPUT_SCHEMA,
+    handler=read_docx,
+    rules=_rules,
+    lenient=True,
+    refusals=(BadOption, BadGrep),
+    logged=_logged,
+)

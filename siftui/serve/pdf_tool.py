@@ -1,7 +1,10 @@
-"""read_pdf: the PDF tool's schemas, description and arguments.
+"""read_pdf: the PDF tool's entry (schemas, description, handler).
 
-Its answer is :func:`siftui.core.render.render` with the operator's OutCap (see
-siftui.serve.mcp_server, which serves it).
+Its answer is :func:`siftui.core.render.render` of the document with the
+operator's OutCap (docs/SPEC.md): the first text block is exactly
+``Rendered.content``, the bytes ``siftui render`` prints for the same options.
+With ``--warn-hidden``, an answer showing hidden text (siftui.serve.hidden_warn)
+gets one more line after the note.
 """
 
 from __future__ import annotations
@@ -9,10 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from siftui.core.kinds import PDF
+from siftui.core.render import BadGrep, BadPages, Options, check_options, render
+from siftui.serve.hidden_warn import hidden_warning
+from siftui.serve.tool_api import (
+    Answer,
+    Call,
+    LoggedRequest,
+    ServedTool,
+    ToolError,
+    rendered_answer,
+)
 from siftui.serve.wire import clip
-
-TOOL_NAME = "read_pdf"
-ARGUMENTS = ("path", "pages", "grep")
+from siftui.sources.word.kind import DOCX_SUFFIXES
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -74,31 +86,49 @@ When an answer is cut, a second text block says how and names the exact next cal
 Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
 
 
-class ArgumentError(ValueError):
-    pass
-
-
-def pdf_arguments(arguments: Mapping[str, Any] | None) -> tuple[str, str, str]:
-    given = dict(arguments or {})
-    unknown = sorted(str(key) for key in given if key not in ARGUMENTS)
-    if unknown:
-        raise ArgumentError(
-            f'unknown argument "{clip(unknown[0])}": read_pdf takes path, pages and grep '
-            "(the budget is set by the server)"
-        )
-    if "path" not in given:
-        raise ArgumentError('argument "path" is required')
-    values = []
-    for name in ARGUMENTS:
-        value = given.get(name)
-        if value is None and name != "path":
-            value = ""
-        if not isinstance(value, str):
-            raise ArgumentError(f'argument "{name}" must be a string')
-        values.append(value)
-    if len(values[1]) > MAX_PAGES_CHARS:
-        raise ArgumentError(
-            f'invalid pages "{clip(values[1], 40)}": use "a-b", "a" or "a-" '
+def _rules(arguments: Mapping[str, Any]) -> None:
+    """An over-long ``pages`` is refused here, not by the schema: its message shows
+    the start of the value."""
+    pages = arguments.get("pages", "")
+    if len(pages) > MAX_PAGES_CHARS:
+        raise ToolError(
+            f'invalid pages "{clip(pages, 40)}": use "a-b", "a" or "a-" '
             f"(at most {MAX_PAGES_CHARS} characters)"
         )
-    return values[0], values[1], values[2]
+
+
+def read_pdf(call: Call) -> Answer:
+    requested = call.arguments["path"]
+    pages = call.arguments.get("pages", "")
+    grep = call.arguments.get("grep", "")
+    options = Options(pages=pages, grep=grep, out_cap=call.settings.out_cap)
+    real = call.settings.roots.resolve(requested)
+    call.facts.path = str(real)
+    if real.suffix.lower() in DOCX_SUFFIXES:
+        raise ToolError(f"{clip(str(real))}: a Word document; read it with read_docx")
+    check_options(options)
+    loaded = call.load(requested, "pdf")
+    rendered = render(PDF.expect(loaded.doc), options)
+    warning = ""
+    if call.settings.warn_hidden:
+        warning = hidden_warning(rendered, bool(grep), loaded.inspection)
+    return rendered_answer(rendered, warning)
+
+
+def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:
+    return LoggedRequest(pages=arguments.get("pages", ""), grep=arguments.get("grep", ""))
+
+
+READ_PDF = ServedTool(
+    name="read_pdf",
+    family="read",
+    title="Read a PDF",
+    description=DESCRIPTION,
+    input_schema=INPUT_SCHEMA,
+    output_schema=OUTPUT_SCHEMA,
+    handler=read_pdf,
+    rules=_rules,
+    lenient=True,
+    refusals=(BadPages, BadGrep),
+    logged=_logged,
+)

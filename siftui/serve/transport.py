@@ -30,7 +30,6 @@ import anyio.to_thread
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.lowlevel import Server
-from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
 from siftui.serve.wire import clip, dump_message
@@ -219,8 +218,9 @@ async def serve_stdio(
 ) -> None:
     """Serve ``server`` on stdin/stdout until stdin ends."""
     wire_in, wire_out = _claim_stdio()
-    to_server, from_client = create_context_streams[SessionMessage | Exception](0)
-    to_client, from_server = create_context_streams[SessionMessage](0)
+    # Plain anyio streams: what Server.run reads and writes (the SDK's stream protocols).
+    to_server, from_client = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
     out_send, out_receive = anyio.create_memory_object_stream[bytes](64)
 
     async def read(out: MemoryObjectSendStream[bytes]) -> None:

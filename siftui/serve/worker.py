@@ -37,10 +37,10 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
+from siftui.sources.helper import start_python_helper
 
 _HEADER = struct.Struct("!Q")
 # How MuPDF reports an allocation refused by RLIMIT_AS ("realloc (190824768 bytes) failed").
@@ -90,9 +90,9 @@ def _read_all(fd: int, max_bytes: int) -> bytes:
 
 
 def main(argv: list[str]) -> None:
-    """The worker: ``argv`` is the server's pid, the socket's and the file's descriptors,
-    and the address-space limit in bytes (0: none)."""
-    parent, sock_fd, file_fd, memory = (int(value) for value in argv)
+    """The worker: ``argv`` is the socket's descriptor, the server's pid, the file's
+    descriptor and the address-space limit in bytes (0: none)."""
+    sock_fd, parent, file_fd, memory = (int(value) for value in argv)
     _die_with_parent(parent)
     if memory > 0:
         import resource
@@ -217,15 +217,6 @@ class _Spawner:
 _SPAWNER = _Spawner()
 
 
-def _environment() -> dict[str, str]:
-    environment = dict(os.environ)
-    here = str(Path(__file__).resolve().parents[2])
-    environment["PYTHONPATH"] = os.pathsep.join(
-        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
-    )
-    return environment
-
-
 class Running:
     """A started worker; :meth:`kill` may be called from any thread, any number of times."""
 
@@ -241,30 +232,9 @@ class Running:
 
 def start(fd: int, memory: int) -> Running:
     """A worker process that will read the open file ``fd`` (a regular file)."""
-    mine, theirs = socket.socketpair()
-    try:
-        process = _SPAWNER.popen(
-            args=[
-                sys.executable,
-                "-S",
-                "-c",
-                _CODE,
-                str(os.getpid()),
-                str(theirs.fileno()),
-                str(fd),
-                str(memory),
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(theirs.fileno(), fd),
-            env=_environment(),
-        )
-    except BaseException:
-        mine.close()
-        raise
-    finally:
-        theirs.close()
+    process, mine = start_python_helper(
+        _CODE, (str(os.getpid()), str(fd), str(memory)), pass_fds=(fd,), popen=_SPAWNER.popen
+    )
     return Running(process, mine)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
@@ -50,41 +49,14 @@ _HELPER_CODE = (
 
 def start_helper_process(code: str) -> tuple[Any, Any]:
     """A helper process running ``code`` (its argv[1]: the descriptor of its end of
-    the connection) and this process's end of that two-way connection.
-
-    A plain ``python -c`` child, not a multiprocessing one: it never imports
-    the caller's ``__main__`` again (an unguarded script would run twice), it
-    is safe to start from a threaded parent (nothing is forked), and its
-    stdout and stderr are /dev/null (the parent's stdout may be an MCP wire).
-    """
-    import socket
-    import subprocess
-    import sys
+    the connection) and this process's end of that two-way connection
+    (siftui.sources.helper.start_python_helper)."""
     from multiprocessing.connection import Connection
 
-    parent, child = socket.socketpair()
-    environment = dict(os.environ)
-    # The parent's import path, siftui's own directory first, given whole: with
-    # -S the helper skips site (its .pth files cost ~0.08 s of a ~0.3 s start).
-    here = str(Path(__file__).resolve().parents[2])
-    environment["PYTHONPATH"] = os.pathsep.join(
-        dict.fromkeys(part for part in (here, *sys.path) if part and os.path.isdir(part))
-    )
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-S", "-c", code, str(child.fileno())],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(child.fileno(),),
-            env=environment,
-        )
-    except BaseException:
-        parent.close()
-        raise
-    finally:
-        child.close()
-    return process, Connection(parent.detach())
+    from siftui.sources.helper import start_python_helper
+
+    process, mine = start_python_helper(code)
+    return process, Connection(mine.detach())
 
 
 def _start_helper() -> tuple[Any, Any]:

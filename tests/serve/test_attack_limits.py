@@ -1,7 +1,7 @@
-"""`siftui mcp` under attack, the limits: bounded memory and processes, no
-orphans, bounded errors, a trustworthy log, threads sharing a Doc, the small ones. Each
-test runs the attack against the real server process over stdio (raw JSON-RPC, see
-mcp_wire.py) and checks it with /proc where it is about processes."""
+"""`siftui mcp` under attack: bounded memory and processes, no orphans, bounded errors,
+a trustworthy log, threads sharing a Doc, the small ones. Each test runs the attack
+against the real server process over stdio (raw JSON-RPC, see mcp_wire.py) and checks
+it with /proc where it is about processes."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def _peak_rss(pids: Any, stop: threading.Event, peaks: dict[int, int]) -> None:
 
 @pytest.mark.slow
 def test_a_memory_bomb_stays_within_the_worker_limit(tmp_path: Path) -> None:
-    """Item 4: a 60 KB PDF that makes MuPDF allocate ~540 MB (a 0.67 MB one grew its
-    worker to 6.9 GB): the worker is capped by --worker-memory, the call gets one line."""
+    """A 60 KB PDF that makes MuPDF allocate ~540 MB (a 0.67 MB one can grow a worker
+    to 6.9 GB): the worker is capped by --worker-memory, the call gets one line."""
     root = tmp_path / "root"
     root.mkdir()
     slow_pdf(root / "bomb.pdf")
@@ -73,8 +73,8 @@ def test_a_memory_bomb_stays_within_the_worker_limit(tmp_path: Path) -> None:
 
 
 def test_workers_are_a_small_pool_and_text_is_bounded(tmp_path: Path) -> None:
-    """Item 4: 50 calls on 50 files ran 40 workers at once; now at most --workers run,
-    the rest wait their turn (within --timeout); a text over --max-runes is refused."""
+    """Many calls on many files: at most --workers workers run at once, the rest wait
+    their turn (within --timeout); a text over --max-runes is refused."""
     root = tmp_path / "root"
     root.mkdir()
     for number in range(6):
@@ -125,8 +125,8 @@ def test_workers_are_a_small_pool_and_text_is_bounded(tmp_path: Path) -> None:
     ids=["SIGKILL", "SIGTERM", "EOF"],
 )
 def test_workers_die_with_the_server(tmp_path: Path, how: signal.Signals | None) -> None:
-    """Item 5: after SIGKILL or SIGTERM of the server its workers kept running (parent:
-    PID 1); EOF on stdin waited for the extraction to finish."""
+    """After SIGKILL or SIGTERM of the server no worker keeps running (orphaned to
+    PID 1), and EOF on stdin does not wait for an extraction to finish."""
     root = tmp_path / "root"
     root.mkdir()
     slow_pdf(root / "slow.pdf")
@@ -152,8 +152,8 @@ def test_workers_die_with_the_server(tmp_path: Path, how: signal.Signals | None)
 
 
 def test_errors_are_bounded(tmp_path: Path) -> None:
-    """Item 6: a 50 MB path came back as a 52 MB error at --outcap 1000; unknown argument
-    and tool names were echoed whole, and logged whole."""
+    """Huge paths, arguments, argument names and tool names come back as short
+    one-line errors (never echoed whole) and are logged within a bound."""
     root = tmp_path / "root"
     root.mkdir()
     make_pdf(root / "a.pdf", ["a"])
@@ -181,9 +181,9 @@ def test_errors_are_bounded(tmp_path: Path) -> None:
 
 
 def test_the_log_is_private_complete_and_survives_a_full_disk(tmp_path: Path) -> None:
-    """Item 7: the log was created 0644 (it holds document text), had no line for
-    unknown tools or non-object arguments, one torn line made `siftui log` reject the
-    file, and --log /dev/full made the server exit 1."""
+    """The log is created 0600 (it holds document text), has a line for unknown tools
+    and non-object arguments too, a torn line costs `siftui log` that line only, and
+    --log /dev/full does not stop the server."""
     root = tmp_path / "root"
     root.mkdir()
     make_pdf(root / "a.pdf", ["a"])
@@ -235,7 +235,7 @@ def test_the_log_is_private_complete_and_survives_a_full_disk(tmp_path: Path) ->
 
 
 def test_many_threads_grep_one_document(tmp_path: Path) -> None:
-    """Item 8, through the server: concurrent greps on one cached file (each call a
+    """Through the server: concurrent greps on one cached file (each call a
     thread, all sharing its Doc's tables) all get their answer, none an internal error."""
     root = tmp_path / "root"
     root.mkdir()
@@ -248,7 +248,8 @@ def test_many_threads_grep_one_document(tmp_path: Path) -> None:
 
 
 def test_encrypted_pdf_names_the_operator(tmp_path: Path) -> None:
-    """Item 9: the agent was told to "use --password", which it cannot do."""
+    """An encrypted PDF's error does not tell the agent to "use --password", which it
+    cannot do."""
     root = tmp_path / "root"
     root.mkdir()
     make_encrypted_pdf(root / "locked.pdf")

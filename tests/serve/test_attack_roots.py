@@ -1,6 +1,6 @@
-"""`siftui mcp` under attack, the roots and the wire: roots that hold against a racing
-writer, names that are not UTF-8, calls that never hang. Each test runs the attack
-against the real server process over stdio (raw JSON-RPC, see mcp_wire.py)."""
+"""`siftui mcp` under attack: roots that hold against a racing writer, names that are
+not UTF-8, calls that never hang. Each test runs the attack against the real server
+process over stdio (raw JSON-RPC, see mcp_wire.py)."""
 
 from __future__ import annotations
 
@@ -101,15 +101,15 @@ def _check_race(tmp_path: Path, delays: list[float]) -> None:
 
 
 def test_a_symlink_swapped_in_after_the_check_is_not_followed(tmp_path: Path) -> None:
-    """Item 1: the name is checked, then swapped for a symlink out of the root while the
-    call runs; before, the worker opened the name again 0.1-0.5 s later and read the
-    outside file (PDF, or a .txt such as /etc/passwd)."""
+    """The name is checked, then swapped for a symlink out of the root while the call
+    runs: the worker reads the file that was checked, never the outside one (a PDF,
+    or a .txt such as /etc/passwd)."""
     _check_race(tmp_path, [0.03, 0.2])
 
 
 @pytest.mark.slow
 def test_racing_symlink_swaps_many_times(tmp_path: Path) -> None:
-    """Item 1, hammered: a writer swaps the file and a directory of its path between an
+    """The same race, hammered: a writer swaps the file and a directory of its path between an
     inside version and a symlink out, continuously, while calls run; the outside text
     never appears in an answer or the log."""
     root, outside = _race_tree(tmp_path)
@@ -156,9 +156,9 @@ def test_racing_symlink_swaps_many_times(tmp_path: Path) -> None:
 
 
 def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
-    """Item 2: a root, a file name and a symlink target that are not UTF-8 (and a path
-    holding a lone surrogate escape) used to make the SDK's writer raise: the call went
-    unanswered and the server exited."""
+    """A root, a file name and a symlink target that are not UTF-8 (and a path holding
+    a lone surrogate escape): every call is answered in valid UTF-8 and the server
+    keeps serving."""
     root = Path(os.fsdecode(os.fsencode(tmp_path) + b"/r\xe9"))
     root.mkdir()
     make_pdf(tmp_path / "good.pdf", ["good text"])  # PyMuPDF cannot write to that name
@@ -173,7 +173,7 @@ def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
         assert "no such file" in message_of(wire.call({"path": "link.pdf"}))
         assert "\ufffd" in message_of(wire.call({"path": "link.pdf"}))
         # A lone surrogate escape in the request: answered (pydantic refuses such JSON,
-        # and the SDK's reader used to drop it, leaving the call unanswered).
+        # and the SDK's reader drops it, which would leave the call unanswered).
         wire.send(
             b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_pdf",'
             b'"arguments":{"path":"junk\\udce9.pdf"}}}'
@@ -193,9 +193,8 @@ def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
 
 
 def test_no_call_hangs_on_a_swapped_in_fifo_and_failures_are_remembered(tmp_path: Path) -> None:
-    """Item 3: a FIFO swapped in while the worker extracts used to hang the call (the
-    server hashed the name after the worker returned, holding the file's lock), and
-    every later call for that file; a timed-out file was extracted again each time."""
+    """A FIFO swapped in while the worker extracts hangs neither the call nor later
+    calls for that file, and a file that timed out is not extracted again each time."""
     root = tmp_path / "root"
     root.mkdir()
     slow_pdf(root / "medium.pdf", repeats=150_000)

@@ -193,7 +193,7 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
     assert errors["missing"] == f"{real / 'nope.pdf'}: no such file"
     assert errors["not a pdf"].startswith(f"{real / 'MANIFEST.tsv'}: ")
     assert "password" in errors["password"]
-    assert errors["out_cap"].startswith('unknown argument "out_cap"')
+    assert errors["out_cap"] == 'unknown argument "out_cap" (read_pdf takes path, pages, grep)'
 
     # One valid JSON line per call, failed ones included, in call order.
     lines = log.read_text("utf-8").splitlines()
@@ -269,7 +269,7 @@ def test_only_files_under_the_roots_are_readable(tmp_path: Path) -> None:
         assert not results[path].is_error, texts(results[path])
         assert texts(results[path]) == ["--- page 1 ---\n\ninside text"]
     assert error_of(results["dir"]) == f"{root / 'sub'}: is a directory, not a file"
-    assert error_of(results["no path"]) == 'argument "path" is required'
+    assert error_of(results["no path"]) == 'missing argument "path"'
     assert error_of(results["int pages"]) == 'argument "pages" must be a string'
     # The log names where a refused path led, not only what was asked.
     entries = read_log(log)
@@ -310,6 +310,11 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         ),
         (["--root", "/tmp", "--max-runes", "0"], "--max-runes must be >= 1, not 0"),
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
+        (
+            ["--root", "/tmp", "--tools", "read,evidence"],
+            '--tools: unknown tool family "evidence" (families: read)',
+        ),
+        (["--root", "/tmp", "--tools", ","], "--tools: no tool family (families: read)"),
     ],
 )
 def test_bad_server_options_exit_2(args: list[str], message: str) -> None:

@@ -1,7 +1,7 @@
 """read_docx through the real `siftui mcp` process (the official SDK's client, stdio).
 
 The first text block must be the very bytes `siftui render FILE.docx ...` prints for
-the same options and OutCap (corpus files of ../shared/corpus-docx and built ones),
+the same options and OutCap (files of the Word corpus and built ones),
 structuredContent the fields of its --json; errors are one line with isError and the
 CLI's wording; the call log records the tool and its options and reads back.
 """
@@ -181,8 +181,10 @@ def test_read_docx_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> Non
     for key, (path, options) in bad.items():
         assert errors[key] == cli_error(path, options), key
     assert errors["stale"] == f"stale anchor P3#0000: P3 is now {anchor(stress, 3)}; read it again"
-    assert others["pages"].startswith('unknown argument "pages": read_docx takes path, range')
-    assert others["window type"] == "window must be 0-50"
+    assert others["pages"] == (
+        'unknown argument "pages" (read_docx takes path, range, anchor, window, grep, scope)'
+    )
+    assert others["window type"] == 'argument "window" must be an integer'
     real = built.resolve()
     assert others["a pdf"] == (
         f"{real / 'a.pdf'}: not a Word document (.docx): not a ZIP package "

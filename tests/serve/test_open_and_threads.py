@@ -105,7 +105,7 @@ def test_many_threads_grep_one_doc() -> None:
 
 
 def test_ocr_failure_says_what_failed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Item 9: any failure to find Tesseract's data was reported as "not installed"."""
+    """A failure to find Tesseract's data says what failed, not "not installed"."""
     from siftui.sources import extract as extract_module
 
     def broken() -> str:

@@ -27,7 +27,7 @@ from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
-from siftui.serve.mcp_server import ReadTool
+from siftui.serve.host import ToolHost
 from siftui.serve.worker import Running, _inspected
 from siftui.serve.worker_read import Read, inspect, read_document, runes_of
 from siftui.sources.load import LoadError
@@ -171,7 +171,7 @@ def test_a_doc_json_brings_its_unreadable_pages_and_no_findings(tmp_path: Path) 
     assert read.inspection is None and read.inspect_error == ""
     (tmp_path / "d.json").write_bytes(data)
     log = tmp_path / "calls.jsonl"
-    tool = ReadTool(Roots([tmp_path]), log=CallLog(log))
+    tool = ToolHost(Roots([tmp_path]), log=CallLog(log))
     try:
         assert tool.call({"path": "d.json"}).rendered is not None
     finally:
@@ -190,7 +190,7 @@ def test_the_word_readers_notes_are_logged(tmp_path: Path) -> None:
     expected = read_docx(io.BytesIO(data)).notes
     assert expected  # the broken part is left out, with a note
     log = tmp_path / "calls.jsonl"
-    tool = ReadTool(Roots([tmp_path]), log=CallLog(log))
+    tool = ToolHost(Roots([tmp_path]), log=CallLog(log))
     try:
         answer = tool.call({"path": "n.docx"}, "read_docx")
     finally:
@@ -316,7 +316,7 @@ def test_a_slow_inspection_is_stopped_and_the_answer_given(
     """pgfmanual: ~3.5 s to extract, ~18 s to inspect here; with 12 s for the call the
     inspection is stopped within the call's time and the answer is served."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing cached
-    tool = ReadTool(Roots([Path(CORPUS)]), store=DocStore(timeout=12.0, workers=1))
+    tool = ToolHost(Roots([Path(CORPUS)]), store=DocStore(timeout=12.0, workers=1))
     started = time.monotonic()
     try:
         answer = tool.call({"path": "pgfmanual.pdf", "pages": "1"})

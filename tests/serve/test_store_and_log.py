@@ -14,9 +14,9 @@ from support.pdfs import make_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.render import Rendered
-from siftui.serve.access import Opened, Roots
+from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
-from siftui.serve.mcp_server import ReadTool
+from siftui.serve.host import ToolHost
 from siftui.sources.cache import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
@@ -26,7 +26,7 @@ class CountingLoader:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def __call__(self, opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
         self.calls += 1
         return Loaded(load_doc_report(opened.real).doc, file_sha256(opened.real))
 
@@ -78,7 +78,7 @@ def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
 def test_failures_are_remembered(tmp_path: Path) -> None:
     calls = 0
 
-    def failing(opened: Opened, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def failing(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
         nonlocal calls
         calls += 1
         raise Failed(f"{opened.real}: broken", "0" * 64)
@@ -100,16 +100,16 @@ def test_failures_are_remembered(tmp_path: Path) -> None:
 def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "a.pdf", ["one"])
     roots = Roots([tmp_path])
-    small = ReadTool(roots, out_cap=100, store=DocStore(max_bytes=10))
+    small = ToolHost(roots, out_cap=100, store=DocStore(max_bytes=10))
     answer = small.call({"path": "a.pdf"})
     assert answer.rendered is None
     assert answer.message.endswith("over this server's limit of 10 bytes")
     # A fresh process cannot even start in a millisecond: it is stopped, not waited for.
-    slow = ReadTool(roots, out_cap=100, store=DocStore(timeout=0.001))
+    slow = ToolHost(roots, out_cap=100, store=DocStore(timeout=0.001))
     answer = slow.call({"path": str(pdf)})
     assert answer.message == f"{pdf}: extraction took longer than 0.001 s; stopped"
     with pytest.raises(ValueError):
-        ReadTool(roots, out_cap=0)
+        ToolHost(roots, out_cap=0)
 
 
 def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:

@@ -1,0 +1,229 @@
+"""The served tools without the protocol: a call in, its answer (or one-line error) out, logged.
+
+:class:`ToolHost` holds the families served, the settings (roots, OutCap, store,
+``--warn-hidden``) and the call log; :meth:`ToolHost.call` checks the arguments
+against the tool's schema, runs its handler and logs the call. Usable without the
+MCP SDK (siftui.serve.mcp_server wires it to the protocol).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from siftui.core.arguments import ArgumentError, check_arguments, check_schema
+from siftui.core.render import DEFAULT_OUT_CAP
+from siftui.serve.access import Refused, Roots, Unopenable
+from siftui.serve.docstore import DocStore, Failed
+from siftui.serve.tool_api import (
+    Answer,
+    Call,
+    Facts,
+    LoggedRequest,
+    ServedTool,
+    Session,
+    Settings,
+    ToolError,
+)
+from siftui.serve.tools import DEFAULT_FAMILIES, Family, selected
+from siftui.serve.wire import clip
+from siftui.sources.errors import report_unexpected
+from siftui.sources.load import LoadError
+from siftui.sources.log.calllog import CallLog, LogEntry, now_iso
+from siftui.sources.log.fields import DocxArgs
+
+MAX_LOGGED_REQUEST = 4200
+"""The log keeps what the agent asked, up to the longest path a call may name."""
+
+SHARED_REFUSALS: tuple[type[Exception], ...] = (ToolError, ArgumentError, Unopenable, LoadError)
+"""Exceptions whose message is a tool error, whatever the tool (besides Refused and Failed)."""
+
+
+def _clipped(args: DocxArgs | None) -> DocxArgs | None:
+    if args is None:
+        return None
+    return DocxArgs(
+        clip(args.range, MAX_LOGGED_REQUEST),
+        clip(args.anchor, MAX_LOGGED_REQUEST),
+        args.window,
+        clip(args.scope, MAX_LOGGED_REQUEST),
+    )
+
+
+def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
+    """``arguments`` with each optional key given as null left out, and each whole float
+    given for an integer key an int (what a lenient tool takes); anything else as is."""
+    if not isinstance(arguments, Mapping):
+        return arguments
+    properties = schema.get("properties", {})
+    required = schema.get("required", ())
+    eased: dict[Any, Any] = {}
+    for key, value in arguments.items():
+        rules = properties.get(key) if isinstance(key, str) else None
+        if rules is None:
+            eased[key] = value
+        elif value is None and key not in required:
+            continue
+        elif rules.get("type") == "integer" and isinstance(value, float) and value.is_integer():
+            eased[key] = int(value)
+        else:
+            eased[key] = value
+    return eased
+
+
+class ToolHost:
+    """The tools of ``families`` (default: read_pdf and read_docx), their settings and log."""
+
+    def __init__(
+        self,
+        roots: Roots,
+        *,
+        out_cap: int = DEFAULT_OUT_CAP,
+        store: DocStore | None = None,
+        log: CallLog | None = None,
+        warn_hidden: bool = False,
+        families: Iterable[str] = DEFAULT_FAMILIES,
+    ) -> None:
+        if out_cap < 1:
+            raise ValueError(f"out_cap must be >= 1, not {out_cap}")
+        store = store if store is not None else DocStore()
+        self.settings = Settings(roots, out_cap, store, warn_hidden)
+        self.families: tuple[Family, ...]
+        self.families, tools = selected(families)
+        for tool in tools:  # an entry outside the checker's subset fails here, not per call
+            check_schema(tool.input_schema, tool.messages)
+        self.tools: dict[str, ServedTool] = {tool.name: tool for tool in tools}
+        self.log = log
+        self.session = Session()  # stdio serves one connection: one session
+        self._busy = 0
+        self._busy_lock = threading.Lock()
+
+    @property
+    def store(self) -> DocStore:
+        return self.settings.store
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The tools served, the main one first."""
+        return tuple(self.tools)
+
+    @property
+    def instructions(self) -> str:
+        return " ".join(family.instructions for family in self.families)
+
+    def busy(self) -> int:
+        """Calls running now."""
+        with self._busy_lock:
+            return self._busy
+
+    def call(
+        self,
+        arguments: Mapping[str, Any] | None,
+        tool: str | None = None,
+        session: Session | None = None,
+    ) -> Answer:
+        """One call of ``tool`` (default: the main tool): never raises for anything the
+        agent or the document does, and returns within the store's timeout (plus the
+        rendering of a cached document)."""
+        with self._busy_lock:
+            self._busy += 1
+        try:
+            return self._call(
+                arguments,
+                tool if tool is not None else self.names[0],
+                session if session is not None else self.session,
+            )
+        finally:
+            with self._busy_lock:
+                self._busy -= 1
+
+    def _call(self, arguments: Any, name: str, session: Session) -> Answer:
+        start = time.monotonic()
+        raw_path = arguments.get("path") if isinstance(arguments, Mapping) else None
+        requested = raw_path if isinstance(raw_path, str) else ""
+        facts = Facts()
+        entry = self.tools.get(name)
+        request = entry.logged({}) if entry is not None else LoggedRequest()
+        refusals = SHARED_REFUSALS + (entry.refusals if entry is not None else ())
+        try:
+            if entry is None:  # the transport answers these first
+                raise ToolError(f"unknown tool: {clip(name)}")
+            given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
+            checked = check_arguments(
+                entry.name, entry.input_schema, given, messages=entry.messages
+            )
+            entry.rules(checked)
+            request = entry.logged(checked)
+            deadline = start + self.store.timeout
+            answer = entry.handler(Call(entry, checked, self.settings, session, deadline, facts))
+        except Refused as error:
+            if error.real is not None:
+                facts.path = str(error.real)
+            answer = Answer.error(str(error))
+        except Failed as error:
+            facts.sha256 = error.sha256
+            answer = Answer.error(str(error))
+        except refusals as error:
+            answer = Answer.error(str(error))
+        except Exception as error:  # a bug of ours: the agent gets one line, the server lives
+            answer = Answer.error(report_unexpected(error, name))
+        self._log(
+            LogEntry(
+                time=now_iso(),
+                requested=clip(requested, MAX_LOGGED_REQUEST),
+                path=clip(facts.path if facts.path is not None else requested, MAX_LOGGED_REQUEST),
+                sha256=facts.sha256,
+                pages=clip(request.pages, MAX_LOGGED_REQUEST),
+                grep=clip(request.grep, MAX_LOGGED_REQUEST),
+                out_cap=self.settings.out_cap,
+                duration_ms=round((time.monotonic() - start) * 1000, 3),
+                rendered=answer.rendered,
+                message=answer.message,
+                tool=name,
+                docx=_clipped(request.docx),
+                unreadable=facts.unreadable,
+                hidden=facts.hidden,
+                warning=answer.warning,
+                reader_notes=facts.reader_notes,
+            )
+        )
+        return answer
+
+    def record(self, tool: str, arguments: Any, message: str) -> None:
+        """Log a call the transport refused before it reached :meth:`call`."""
+        requested = ""
+        if isinstance(arguments, dict) and isinstance(arguments.get("path"), str):
+            requested = arguments["path"]
+        self._log(
+            LogEntry(
+                time=now_iso(),
+                requested=clip(requested, MAX_LOGGED_REQUEST),
+                path=clip(requested, MAX_LOGGED_REQUEST),
+                sha256=None,
+                pages="",
+                grep="",
+                out_cap=self.settings.out_cap,
+                duration_ms=0.0,
+                rendered=None,
+                message=message,
+                tool=tool,
+            )
+        )
+
+    def shutdown(self) -> None:
+        self.store.shutdown()
+
+    def _log(self, entry: LogEntry) -> None:
+        if self.log is None:
+            return
+        try:
+            self.log.append(entry)
+        except Exception as error:  # a full disk must not cost the agent its answer
+            print(
+                f"siftui mcp: {report_unexpected(error, 'writing the call log')}",
+                file=sys.stderr,
+                flush=True,
+            )

@@ -1,0 +1,208 @@
+"""What a served tool is, what its handler is given and what it gives back.
+
+A tool is one :class:`ServedTool` entry of the table in siftui.serve.tools; the
+host (siftui.serve.host) checks each call's arguments against the entry's input
+schema (:func:`siftui.core.arguments.check_arguments`), calls its handler with a
+:class:`Call`, logs the call and turns what the handler raised into a tool error;
+siftui.serve.mcp_server publishes the entries and sends the :class:`Answer` as
+MCP content. Nothing here imports the MCP SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from siftui.core.kinds import WORD
+from siftui.core.render import Rendered
+from siftui.core.unreadable import UnreadablePage
+from siftui.serve.access import Roots
+from siftui.serve.docstore import DocStore, Loaded
+from siftui.sources.log.fields import DocxArgs, HiddenSummary
+
+
+class ToolError(ValueError):
+    """A call refused by a tool's own rule; ``str(error)`` is the one line the agent gets."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the operator set for every tool: the roots, the OutCap (every answer's
+    budget), the document store (bounded extraction, its limits and cache) and
+    ``--warn-hidden``."""
+
+    roots: Roots
+    out_cap: int
+    store: DocStore
+    warn_hidden: bool = False
+
+
+@dataclass
+class Session:
+    """One connection's state (one MCP connection is one session). ``number`` counts
+    the sessions of this process from 1; ``state`` holds what a family keeps for
+    the session (identities, open documents), under the family's name."""
+
+    number: int = 1
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    """What the call log keeps of a call's arguments, besides its ``path``."""
+
+    pages: str = ""
+    grep: str = ""
+    docx: DocxArgs | None = None  # read_docx's other options
+
+
+@dataclass
+class Facts:
+    """What the log learns while a call runs, filled in by the handler as it learns it,
+    so that it is logged even when the call fails afterwards."""
+
+    path: str | None = None  # the real path the call's path led to
+    sha256: str | None = None
+    unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
+    hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
+    reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call, as its handler gets it."""
+
+    tool: ServedTool
+    arguments: Mapping[str, Any]  # checked against the input schema, defaults filled in
+    settings: Settings
+    session: Session
+    deadline: float  # time.monotonic() by which the call must have answered
+    facts: Facts
+
+    def load(self, requested: str, kind: str) -> Loaded:
+        """The document at ``requested`` (checked against the roots, opened once, read
+        by a worker process or taken from the cache) as ``kind`` ("pdf" or "docx"),
+        with what the log keeps of it recorded in :attr:`facts`."""
+        opened = self.settings.roots.open(requested)
+        try:
+            self.facts.path = str(opened.real)
+            loaded = self.settings.store.get(opened, self.deadline, kind)
+        finally:
+            opened.close()
+        self.facts.sha256 = loaded.sha256
+        word = WORD.doc(loaded.doc)
+        if word is not None:
+            self.facts.reader_notes = word.notes
+        else:
+            self.facts.unreadable = loaded.unreadable
+            if loaded.inspection is not None or loaded.inspect_error:  # a Doc JSON: neither
+                self.facts.hidden = HiddenSummary.of(loaded.inspection, loaded.inspect_error)
+        return loaded
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    text: str
+
+
+@dataclass(frozen=True)
+class ImageBlock:
+    data: bytes  # the image's bytes (sent base64-encoded)
+    mime_type: str = "image/png"
+
+
+Block = TextBlock | ImageBlock
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a call returns: content blocks (and ``structuredContent``), or, when
+    ``message`` is set, a tool error whose one text block is that line."""
+
+    blocks: tuple[Block, ...] = ()
+    structured: Mapping[str, Any] | None = None
+    message: str = ""
+    rendered: Rendered | None = None  # a read tool's answer, as the call log keeps it
+    warning: str = ""  # the --warn-hidden line, logged
+
+    @property
+    def is_error(self) -> bool:
+        return bool(self.message)
+
+    @classmethod
+    def error(cls, message: str) -> Answer:
+        return cls(message=message)
+
+
+def rendered_answer(rendered: Rendered, warning: str = "") -> Answer:
+    """A read tool's answer: the content as the first text block (sent once), the note
+    and the warning in a second block when there is either, and the other fields
+    as ``structuredContent``."""
+    blocks = [TextBlock(rendered.content)]
+    after = "\n".join(part for part in (rendered.note, warning) if part)
+    if after:
+        blocks.append(TextBlock(after))
+    structured: dict[str, Any] = {
+        "map": rendered.map,
+        "first": rendered.first,
+        "last": rendered.last,
+        "grep_hits": rendered.grep_hits,
+        "note": rendered.note,
+    }
+    if warning:
+        structured["warning"] = warning
+    return Answer(tuple(blocks), structured, rendered=rendered, warning=warning)
+
+
+Handler = Callable[[Call], Answer]
+
+
+def _nothing_logged(arguments: Mapping[str, Any]) -> LoggedRequest:
+    return LoggedRequest()
+
+
+def _no_rules(arguments: Mapping[str, Any]) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ServedTool:
+    """One served tool: its entry in the table (siftui.serve.tools).
+
+    ``description`` is a template: ``{out_cap:,}``, ``{roots}`` and
+    ``{first_root}`` are filled in from the settings. ``input_schema`` is the
+    published ``inputSchema`` and what every call is checked against
+    (``messages``: check_arguments' replacement messages); ``rules`` checks the
+    tool's own argument rules the schema cannot express, after it (raising
+    :class:`ToolError`). ``handler`` answers a checked call; ``refusals`` are the
+    exception types, besides the shared ones (:class:`ToolError`, ArgumentError,
+    the roots', the store's, LoadError), whose message is a tool error.
+    ``logged`` gives what the log keeps of the arguments (called with ``{}`` when
+    the schema or the rules refused them). ``lenient``: before the check, an
+    optional key given as null counts as absent and a whole float (``2.0``) as an
+    integer where the schema wants one, as the read tools always took them (the
+    evidence tools are strict: null and ``1.0`` are wrong types there).
+    """
+
+    name: str
+    family: str
+    title: str
+    description: str
+    input_schema: Mapping[str, Any]
+    handler: Handler
+    output_schema: Mapping[str, Any] | None = None
+    messages: Mapping[str, str] = field(default_factory=dict)
+    rules: Callable[[Mapping[str, Any]], None] = _no_rules
+    refusals: tuple[type[Exception], ...] = ()
+    logged: Callable[[Mapping[str, Any]], LoggedRequest] = _nothing_logged
+    lenient: bool = False
+    read_only: bool = True
+    idempotent: bool = True
+
+    def describe(self, settings: Settings) -> str:
+        return self.description.format(
+            out_cap=settings.out_cap,
+            roots=settings.roots.describe(),
+            first_root=settings.roots.dirs[0],
+        )
