@@ -72,13 +72,19 @@ def cmd_session(argv: Sequence[str]) -> int:
         )
     except OSError as error:
         raise UsageError(file_error(args.script, error)) from None
-    from siftui.serve.evidence.connection import EvidenceConnection
     from siftui.serve.evidence.script import run_script
+    from siftui.serve.host import ToolHost
 
     store = server_store(args, inspect_hidden=args.warn_hidden)
     try:
-        connection = EvidenceConnection(roots, store, args.outcap, warn_hidden=args.warn_hidden)
-        for line in run_script(_lines(handle), connection.call):
+        host = ToolHost(
+            roots,
+            out_cap=args.outcap,
+            store=store,
+            warn_hidden=args.warn_hidden,
+            families={"evidence"},
+        )
+        for line in run_script(_lines(handle), lambda tool, arguments: host.call(arguments, tool)):
             write_stdout(encode_utf8(line + "\n"))
     except UnicodeDecodeError:
         raise UsageError("the script is not UTF-8 text") from None

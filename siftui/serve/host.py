@@ -33,7 +33,7 @@ from siftui.serve.wire import clip
 from siftui.sources.errors import report_unexpected
 from siftui.sources.load import LoadError
 from siftui.sources.log.calllog import CallLog, LogEntry, now_iso
-from siftui.sources.log.fields import DocxArgs
+from siftui.sources.log.fields import DocxArgs, logged_arguments
 
 MAX_LOGGED_REQUEST = 4200
 """The log keeps what the agent asked, up to the longest path a call may name."""
@@ -114,6 +114,14 @@ class ToolHost:
     def instructions(self) -> str:
         return " ".join(family.instructions for family in self.families)
 
+    def unknown_tool(self, name: str) -> tuple[str, bool]:
+        """What a call of a tool not served gets: (its one line, whether it is a tool
+        error rather than a protocol error); the first family that words it decides."""
+        for family in self.families:
+            if family.unknown_tool:
+                return family.unknown_tool.format(name=clip(name)), True
+        return f"unknown tool: {clip(name)}", False
+
     def busy(self) -> int:
         """Calls running now."""
         with self._busy_lock:
@@ -150,7 +158,7 @@ class ToolHost:
         refusals = SHARED_REFUSALS + (entry.refusals if entry is not None else ())
         try:
             if entry is None:  # the transport answers these first
-                raise ToolError(f"unknown tool: {clip(name)}")
+                raise ToolError(self.unknown_tool(name)[0])
             given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
             checked = check_arguments(
                 entry.name, entry.input_schema, given, messages=entry.messages
@@ -158,7 +166,10 @@ class ToolHost:
             entry.rules(checked)
             request = entry.logged(checked)
             deadline = start + self.store.timeout
-            answer = entry.handler(Call(entry, checked, self.settings, session, deadline, facts))
+            given = frozenset(arguments) if isinstance(arguments, Mapping) else frozenset()
+            answer = entry.handler(
+                Call(entry, checked, self.settings, session, deadline, facts, given)
+            )
         except Refused as error:
             if error.real is not None:
                 facts.path = str(error.real)
@@ -188,6 +199,9 @@ class ToolHost:
                 hidden=facts.hidden,
                 warning=answer.warning,
                 reader_notes=facts.reader_notes,
+                session=session.number,
+                arguments=logged_arguments({} if arguments is None else arguments),
+                result=answer.result,
             )
         )
         return answer

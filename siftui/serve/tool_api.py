@@ -19,7 +19,7 @@ from siftui.core.render import Rendered
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
-from siftui.sources.log.fields import DocxArgs, HiddenSummary
+from siftui.sources.log.fields import DocxArgs, HiddenSummary, ToolResult
 
 
 class ToolError(ValueError):
@@ -79,6 +79,7 @@ class Call:
     session: Session
     deadline: float  # time.monotonic() by which the call must have answered
     facts: Facts
+    given: frozenset[str] = frozenset()  # the keys the agent sent (the rest are defaults)
 
     def load(self, requested: str, kind: str) -> Loaded:
         """The document at ``requested`` (checked against the roots, opened once, read
@@ -125,6 +126,7 @@ class Answer:
     message: str = ""
     rendered: Rendered | None = None  # a read tool's answer, as the call log keeps it
     warning: str = ""  # the --warn-hidden line, logged
+    result: ToolResult | None = None  # any other tool's result, as the call log keeps it
 
     @property
     def is_error(self) -> bool:

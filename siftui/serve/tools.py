@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from siftui.serve.docx_tool import READ_DOCX
+from siftui.serve.evidence import tools as evidence
+from siftui.serve.evidence.tools import EVIDENCE_TOOLS
 from siftui.serve.pdf_tool import READ_PDF
 from siftui.serve.tool_api import ServedTool
 from siftui.serve.wire import clip
@@ -22,6 +24,7 @@ class Family:
 
     name: str
     instructions: str
+    unknown_tool: str = ""  # how the family words a call of a tool not served ({name})
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -32,9 +35,10 @@ FAMILIES: tuple[Family, ...] = (
         "a map, then follow the page numbers or anchors, the outline and the notes with pages= "
         "(range= or anchor= for Word) or grep=.",
     ),
+    Family(evidence.FAMILY, evidence.INSTRUCTIONS, unknown_tool=evidence.UNKNOWN_TOOL),
 )
 
-TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX)
+TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX, *EVIDENCE_TOOLS)
 """Every tool, in the order tools/list gives them; a family's first is its main tool."""
 
 DEFAULT_FAMILIES = frozenset({"read"})

@@ -63,6 +63,7 @@ class Gate:
         record: Callable[[str, Any, str], None],
         shutdown: Callable[[], None],
         busy: Callable[[], int],
+        unknown: Callable[[str], tuple[str, bool]] | None = None,
     ) -> None:
         names = (tool_names,) if isinstance(tool_names, str) else tool_names
         self.tool_names = names
@@ -70,6 +71,8 @@ class Gate:
         self.record = record  # (tool name, arguments, message) of a call refused here
         self.shutdown = shutdown
         self.busy = busy  # calls running now
+        # (its message, whether a tool error) for a call of a tool not served
+        self.unknown = unknown or (lambda name: (f"unknown tool: {name}", False))
 
 
 async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
@@ -158,13 +161,14 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
     name = params.get("name")
     if name not in gate.tool_names:
         shown = clip(name if isinstance(name, str) else json.dumps(name)[:1000])
-        message = f"unknown tool: {shown}"
+        message, as_tool_error = gate.unknown(shown)
         gate.record(shown, None, message)
+        if as_tool_error:
+            return _tool_error(request_id, message)
         return _error(request_id, types.INVALID_PARAMS, message)
     arguments = params.get("arguments")
     if arguments is not None and not isinstance(arguments, dict):
-        kind = type(arguments).__name__.replace("str", "string").replace("list", "array")
-        message = f"the arguments of {name} must be an object, not a JSON {kind}"
+        message = "arguments must be an object"  # the argument checker's words
         gate.record(str(name), arguments, message)
         return _tool_error(request_id, message)
     return None

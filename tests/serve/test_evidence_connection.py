@@ -1,7 +1,8 @@
 """The evidence tools with their files: roots, staleness, images, OCR, sessions, bounds.
 
-Driven in process through :class:`EvidenceConnection` (the object the server and
-``siftui session`` share); the real server over stdio is test_evidence_stdio.py.
+Driven in process through the tool host (what the server and ``siftui session``
+share: the argument checker, the table's entries, the log); the real server over
+stdio is test_evidence_stdio.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from siftui.core.evidence.store import Limits
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import SERVER_LIMITS, EvidenceConnection
-from siftui.serve.evidence.script import call_line, run_script
+from siftui.serve.evidence.script import answer_lines, call_line, run_script
+from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import Answer, ImageBlock, Session, TextBlock
 
 WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
 
@@ -45,14 +48,40 @@ def store() -> Iterator[DocStore]:
     made.shutdown()
 
 
-def connect(folder: Path, store: DocStore, **kwargs: object) -> EvidenceConnection:
-    return EvidenceConnection(Roots([folder]), store, 100_000, **kwargs)  # type: ignore[arg-type]
+class Driver:
+    """One session of the evidence tools on a host, as one MCP connection is."""
+
+    def __init__(self, host: ToolHost) -> None:
+        self.host = host
+        self.session = Session()
+
+    def call(self, tool: str, arguments: Any) -> Answer:
+        return self.host.call(arguments, tool, self.session)
 
 
-def text_of(connection: EvidenceConnection, tool: str, arguments: object) -> str:
+def connect(folder: Path, store: DocStore, **kwargs: Any) -> Driver:
+    host = ToolHost(Roots([folder]), out_cap=100_000, store=store, families={"evidence"})
+    driver = Driver(host)
+    if kwargs:
+        driver.session.state["evidence"] = EvidenceConnection(
+            host.settings.roots, store, 100_000, **kwargs
+        )
+    return driver
+
+
+def said(answer: Answer) -> str:
+    """The one line of an error, or the JSON text of a result."""
+    if answer.is_error:
+        return answer.message
+    last = answer.blocks[-1]
+    assert isinstance(last, TextBlock)
+    return last.text
+
+
+def text_of(connection: Driver, tool: str, arguments: object) -> str:
     answer = connection.call(tool, arguments)
-    assert not answer.is_error, answer.text
-    return answer.text
+    assert not answer.is_error, answer.message
+    return said(answer)
 
 
 def test_the_worked_example_through_the_files(tmp_path: Path, store: DocStore) -> None:
@@ -103,7 +132,7 @@ def test_a_rewritten_file_makes_the_document_stale(tmp_path: Path, store: DocSto
         ("pdf_page_render", {"documentId": "doc-1", "page": 1}),
     ]:
         answer = connection.call(tool, arguments)
-        assert (answer.is_error, answer.text) == (True, stale), tool
+        assert (answer.is_error, said(answer)) == (True, stale), tool
     status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
     assert status["sourceChanged"] is True
     reopened = json.loads(text_of(connection, "pdf_open", {"path": "a.pdf"}))
@@ -136,9 +165,9 @@ def test_a_removed_file_or_a_symlink_out_of_the_roots_is_stale(
     (root / "b.pdf").symlink_to(outside)
     for document in ("doc-1", "doc-2"):
         answer = connection.call("pdf_page_read", {"documentId": document, "page": 1})
-        assert answer.is_error and "is stale" in answer.text
+        assert answer.is_error and "is stale" in said(answer)
     refused = connection.call("pdf_open", {"path": "b.pdf"})
-    assert refused.is_error and "secret" not in refused.text
+    assert refused.is_error and "secret" not in said(refused)
 
 
 def test_files_outside_the_roots_word_files_and_passwords_are_refused(
@@ -152,11 +181,11 @@ def test_files_outside_the_roots_word_files_and_passwords_are_refused(
     connection = connect(root, store)
     for tool in ("pdf_open", "pdf_info"):
         answer = connection.call(tool, {"path": "../outside.pdf"})
-        assert answer.is_error and "\n" not in answer.text
+        assert answer.is_error and "\n" not in said(answer)
     word = connection.call("pdf_open", {"path": "letter.docx"})
-    assert word.is_error and word.text.endswith("a Word document; read it with read_docx")
+    assert word.is_error and said(word).endswith("a Word document; read it with read_docx")
     locked = connection.call("pdf_open", {"path": "locked.pdf"})
-    assert locked.is_error and "password" in locked.text
+    assert locked.is_error and "password" in said(locked)
     info = json.loads(text_of(connection, "pdf_info", {"path": "locked.pdf"}))
     assert list(info) == [
         "path", "bytes", "sha256", "contentVersion", "encrypted", "needsPassword"
@@ -186,11 +215,11 @@ def test_two_sessions_do_not_share_identities(tmp_path: Path, store: DocStore) -
     one, two = connect(tmp_path, store), connect(tmp_path, store)
     text_of(one, "pdf_open", {"path": "a.pdf"})
     text_of(one, "pdf_page_read", {"documentId": "doc-1", "page": 1})
-    assert two.call("pdf_page_read", {"documentId": "doc-1", "page": 1}).text == (
+    assert said(two.call("pdf_page_read", {"documentId": "doc-1", "page": 1})) == (
         'unknown documentId "doc-1"'
     )
     text_of(two, "pdf_open", {"path": "a.pdf"})
-    assert two.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"}).text == (
+    assert said(two.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"})) == (
         'unknown refId "ref-1"'
     )
 
@@ -207,10 +236,11 @@ def test_page_images_are_bounded_and_ocr_runs_once(tmp_path: Path, store: DocSto
     text_of(connection, "pdf_open", {"path": "a.pdf"})
     answer = connection.call("pdf_page_render", {"documentId": "doc-1", "page": 1, "dpi": 300})
     image, block = answer.blocks
-    assert image.png is not None and image.png.startswith(b"\x89PNG")
+    assert isinstance(image, ImageBlock) and image.data.startswith(b"\x89PNG")
+    assert isinstance(block, TextBlock)
     shown = json.loads(block.text)
     assert shown["width"] * shown["height"] <= 4_000_000
-    assert answer.lines()[0].startswith(f"image: {shown['width']}x{shown['height']} png ")
+    assert answer_lines(answer)[0].startswith(f"image: {shown['width']}x{shown['height']} png ")
     first = json.loads(
         text_of(connection, "ocr_recognize", {"imageHandle": "img-1", "maxChars": 6})
     )
@@ -258,9 +288,9 @@ def test_the_session_forgets_the_oldest_past_its_bounds(tmp_path: Path, store: D
     text_of(connection, "pdf_open", {"path": "a.pdf"})
     for _ in range(3):
         text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
-    assert connection.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"}).text == (
-        'unknown refId "ref-1"'
-    )
+    assert said(
+        connection.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"})
+    ) == ('unknown refId "ref-1"')
     text_of(connection, "pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-3"})
     assert SERVER_LIMITS.images < SERVER_LIMITS.refs
 
@@ -291,7 +321,7 @@ def test_bad_calls_get_one_line_and_the_session_goes_on(
     connection = connect(tmp_path, store)
     text_of(connection, "pdf_open", {"path": "a.pdf"})
     answer = connection.call(tool, arguments)
-    assert (answer.is_error, answer.text) == (True, message)
+    assert (answer.is_error, said(answer)) == (True, message)
     text_of(connection, "pdf_page_read", {"documentId": "doc-1", "page": 1})
 
 

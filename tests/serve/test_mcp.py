@@ -311,10 +311,10 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         (["--root", "/tmp", "--max-runes", "0"], "--max-runes must be >= 1, not 0"),
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
         (
-            ["--root", "/tmp", "--tools", "read,evidence"],
-            '--tools: unknown tool family "evidence" (families: read)',
+            ["--root", "/tmp", "--tools", "read,write"],
+            '--tools: unknown tool family "write" (families: read, evidence)',
         ),
-        (["--root", "/tmp", "--tools", ","], "--tools: no tool family (families: read)"),
+        (["--root", "/tmp", "--tools", ","], "--tools: no tool family (families: read, evidence)"),
     ],
 )
 def test_bad_server_options_exit_2(args: list[str], message: str) -> None:

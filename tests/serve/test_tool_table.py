@@ -17,6 +17,7 @@ from support.pdfs import make_pdf
 
 import siftui.serve
 from siftui.core.arguments import check_schema
+from siftui.core.evidence.schemas import SCHEMAS
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
 from siftui.serve.tools import FAMILIES, FAMILY_NAMES, TOOLS, UnknownFamily, selected
@@ -26,21 +27,28 @@ SERVE = Path(siftui.serve.__file__).parent
 
 def test_every_entry_is_whole_and_published_as_standard_json_schema() -> None:
     names = [tool.name for tool in TOOLS]
-    assert names == ["read_pdf", "read_docx"]
+    assert names[:2] == ["read_pdf", "read_docx"]
+    assert names[2:] == list(SCHEMAS)  # the evidence tools, in their page's order
     assert len(set(names)) == len(names)
     for tool in TOOLS:
         assert tool.family in FAMILY_NAMES
         check_schema(tool.input_schema, tool.messages)
         assert tool.input_schema["additionalProperties"] is False
-    assert FAMILY_NAMES == ("read",) and FAMILIES[0].instructions
+    assert FAMILY_NAMES == ("read", "evidence")
+    assert all(family.instructions for family in FAMILIES)
 
 
 def test_families_select_their_tools() -> None:
     families, tools = selected({"read"})
     assert [family.name for family in families] == ["read"]
+    assert tools == TOOLS[:2]
+    families, tools = selected({"evidence", "read"})
+    assert [family.name for family in families] == ["read", "evidence"]
     assert tools == TOOLS
-    with pytest.raises(UnknownFamily, match=r'unknown tool family "evidence" \(families: read\)'):
-        selected({"read", "evidence"})
+    with pytest.raises(
+        UnknownFamily, match=r'unknown tool family "write" \(families: read, evidence\)'
+    ):
+        selected({"read", "write"})
     with pytest.raises(UnknownFamily, match="no tool family"):
         selected(set())
 

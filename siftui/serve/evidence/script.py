@@ -3,19 +3,19 @@
 Each line is ``{"tool": <name>, "arguments": {...}}`` (``arguments`` may be
 left out for a tool that takes none). A blank line is skipped; any other line
 that is not such an object prints ``error: line <n>: not a call`` and the
-session goes on. Every call prints the lines of
-:meth:`EvidenceAnswer.lines`: its JSON text, an image block's
-``image: <w>x<h> png <sha256>`` line before it, or ``error: <message>``.
+session goes on. Every call prints :func:`answer_lines`: its text blocks, an
+image block as ``image: <w>x<h> png <sha256>``, or ``error: <message>``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.serve.evidence.connection import EvidenceAnswer
+from siftui.serve.tool_api import Answer, ImageBlock
 
 MAX_LINE_CHARS = 10_000_000
 """A script line longer than this is not read as a call (its JSON is not parsed)."""
@@ -47,7 +47,24 @@ def call_line(tool: str, arguments: Any) -> str:
     return json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False)
 
 
-def run_script(lines: Iterable[str], call: Callable[[str, Any], EvidenceAnswer]) -> Iterator[str]:
+def image_line(png: bytes) -> str:
+    """An image block as one line: its size (from the PNG's header) and its sha256."""
+    width = int.from_bytes(png[16:20], "big") if len(png) >= 24 else 0
+    height = int.from_bytes(png[20:24], "big") if len(png) >= 24 else 0
+    return f"image: {width}x{height} png {hashlib.sha256(png).hexdigest()}"
+
+
+def answer_lines(answer: Answer) -> list[str]:
+    """The lines ``siftui session`` prints for one answer, in the order of its blocks."""
+    if answer.is_error:
+        return [f"error: {answer.message}"]
+    return [
+        image_line(block.data) if isinstance(block, ImageBlock) else block.text
+        for block in answer.blocks
+    ]
+
+
+def run_script(lines: Iterable[str], call: Callable[[str, Any], Answer]) -> Iterator[str]:
     """The printed lines of a script, call by call, as each call is answered."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -56,4 +73,4 @@ def run_script(lines: Iterable[str], call: Callable[[str, Any], EvidenceAnswer])
         if parsed is None:
             yield f"error: line {number}: not a call"
             continue
-        yield from call(parsed.tool, parsed.arguments).lines()
+        yield from answer_lines(call(parsed.tool, parsed.arguments))

@@ -42,11 +42,14 @@ from siftui.core.word.render import DocxOptions
 from siftui.sources.log.fields import (
     DocxArgs,
     HiddenSummary,
+    ToolResult,
     docx_args_of,
     docx_options,
     docx_options_dict,
     hidden_dict,
     hidden_of,
+    result_dict,
+    result_of,
     unreadable_list,
     unreadable_of,
 )
@@ -75,10 +78,13 @@ class LogEntry:
     hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
     warning: str = ""  # the --warn-hidden line the agent received
     reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
+    session: int | None = None  # the connection's number (one MCP connection: one session)
+    arguments: Any = None  # as sent, bounded (fields.logged_arguments)
+    result: ToolResult | None = None  # an evidence tool's JSON as the agent received it
 
     @property
     def error(self) -> bool:
-        return self.rendered is None
+        return self.rendered is None and self.result is None
 
     @property
     def options(self) -> Options:
@@ -109,11 +115,17 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         ),
         "out_cap": entry.out_cap,
         "duration_ms": entry.duration_ms,
-        "error": entry.rendered is None,
+        "error": entry.error,
     }
     if entry.tool != "read_pdf":
         data["tool"] = entry.tool
-    if entry.rendered is None:
+    if entry.session is not None:
+        data["session"] = entry.session
+    if entry.arguments is not None:
+        data["arguments"] = entry.arguments
+    if entry.result is not None:
+        data["result"] = result_dict(entry.result)
+    elif entry.rendered is None:
         data["message"] = entry.message
     else:
         answer = entry.rendered
@@ -222,10 +234,14 @@ def entry_from_dict(data: Any) -> LogEntry:
         raise ValueError('key "sha256": expected a string or null')
     failed = _take(data, "error", bool, "true or false")
     rendered: Rendered | None = None
+    result = result_of(data["result"]) if "result" in data else None
+    session = data.get("session")
+    if session is not None and (not isinstance(session, int) or isinstance(session, bool)):
+        raise ValueError('key "session": expected a whole number')
     message = ""
     if failed:
         message = _take(data, "message", str, "a string")
-    else:
+    elif result is None:
         rendered = Rendered(
             content=_take(data, "content", str, "a string"),
             map=_take(data, "map", bool, "true or false"),
@@ -259,6 +275,9 @@ def entry_from_dict(data: Any) -> LogEntry:
         hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
         warning=warning,
         reader_notes=tuple(notes),
+        session=session,
+        arguments=data.get("arguments"),
+        result=result,
     )
 
 

@@ -7,10 +7,13 @@ its ``read_log``, which names the first wrong key with ValueError).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.findings import KINDS, Inspection, pages_with, summary
+from siftui.core.messages import encode_utf8
 from siftui.core.unreadable import UnreadablePage, to_records
 from siftui.core.word.render import DEFAULT_WINDOW, DocxOptions
 
@@ -137,3 +140,55 @@ def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
         scope=args.scope or "body",
         out_cap=out_cap,
     )
+
+
+MAX_LOGGED_ARGUMENTS = 4096
+"""Characters of a call's arguments (as JSON) the log keeps as sent; a longer one is
+kept as the start of its JSON text, marked as cut."""
+
+
+def logged_arguments(arguments: Any) -> Any:
+    """A call's arguments as sent, bounded: the JSON value itself, or the start of its text."""
+    try:
+        text = json.dumps(arguments, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return repr(arguments)[:MAX_LOGGED_ARGUMENTS]
+    if len(text) <= MAX_LOGGED_ARGUMENTS:
+        return arguments
+    return {"cut": text[:MAX_LOGGED_ARGUMENTS], "chars": len(text)}
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """A result that is not a read tool's string (an evidence tool's JSON): its text as
+    the agent received it, its size in code points and its sha256, and the line naming
+    an image the result began with."""
+
+    text: str
+    chars: int
+    sha256: str
+    image: str = ""
+
+    @classmethod
+    def of(cls, text: str, image: str = "") -> ToolResult:
+        digest = hashlib.sha256(encode_utf8(text)).hexdigest()
+        return cls(text, len(text), digest, image)
+
+
+def result_dict(result: ToolResult) -> dict[str, Any]:
+    data: dict[str, Any] = {"chars": result.chars, "sha256": result.sha256, "text": result.text}
+    if result.image:
+        data["image"] = result.image
+    return data
+
+
+def result_of(data: Any) -> ToolResult:
+    if not isinstance(data, dict):
+        raise ValueError('key "result": expected an object')
+    text, chars, sha = data.get("text"), data.get("chars"), data.get("sha256")
+    image = data.get("image", "")
+    if not isinstance(text, str) or not isinstance(sha, str) or not isinstance(image, str):
+        raise ValueError('key "result": expected text, sha256 and image as strings')
+    if not isinstance(chars, int) or isinstance(chars, bool):
+        raise ValueError('key "result.chars": expected a whole number')
+    return ToolResult(text, chars, sha, image)
