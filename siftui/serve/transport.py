@@ -146,8 +146,16 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
         return _error(_id_of(line), types.INVALID_REQUEST, message)
     try:
         data = json.loads(line)
-    except (ValueError, RecursionError):
+    except json.JSONDecodeError:
         return None  # the SDK answers malformed JSON-RPC itself
+    except (ValueError, RecursionError):
+        # Valid JSON Python will not read (a number of thousands of digits, nesting
+        # thousands deep): the SDK would drop it unanswered and the agent would wait.
+        message = "invalid request: a number too long or nesting too deep to read"
+        gate.record("", None, message)
+        return _error(
+            _id_of(Oversized(len(line), line[:4096], b"")), types.INVALID_REQUEST, message
+        )
     if not isinstance(data, dict) or data.get("method") != "tools/call" or "id" not in data:
         return None
     request_id = data["id"]
