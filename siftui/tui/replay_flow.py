@@ -52,12 +52,15 @@ class ReplayFlow:
         options = entry.call_options
         described = kind_of(options).describe(options)
         self._where = f"call {number}: {described} at OutCap {entry.out_cap:,}"
-        if entry.rendered is None:
+        if entry.result is not None:
+            self._where = f"call {number}: {entry.request_text}"
+        received = entry.received
+        if received is None:
             self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)
             return None
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         self.status(f"{self._where}: checking {Path(entry.path).name} ...")
-        return Change(request, answer=logged_answer(request, entry.rendered))
+        return Change(request, answer=logged_answer(request, received))
 
     def checked(
         self, entry: LogEntry, number: int, digest: str | None, opened: Opened | None
@@ -65,7 +68,7 @@ class ReplayFlow:
         """The chosen call's file was checked: the call made again on ``opened`` when it is
         that file (a Change), or the request to open the live file with; None with the
         status saying why the logged answer stays."""
-        if self.entry is not entry or entry.rendered is None:
+        if self.entry is not entry or entry.received is None:
             return None
         if entry.tool not in ("read_pdf", "read_docx"):
             self.status(

@@ -87,6 +87,20 @@ class LogEntry:
         return self.rendered is None and self.result is None
 
     @property
+    def received(self) -> Rendered | None:
+        """What the agent received as one answer: a read tool's, or another tool's result
+        text as it was sent (an evidence tool's JSON); None for a failed call."""
+        if self.rendered is not None or self.result is None:
+            return self.rendered
+        return Rendered(self.result.text, False, 0, 0, 0, "")
+
+    @property
+    def request_text(self) -> str:
+        """The call as the agent made it, for a tool other than the read tools."""
+        shown = json.dumps(self.arguments, ensure_ascii=False) if self.arguments else "{}"
+        return f"{self.tool} {shown}"
+
+    @property
     def options(self) -> Options:
         return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap)
 

@@ -26,6 +26,7 @@ from siftui.core.doc import Doc
 from siftui.core.docindex import SEPARATOR, index_of, marker
 from siftui.core.render import INSTRUCTION, Rendered
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.evidence_report import is_evidence
 
 __all__ = ["CutAnswer", "DocumentUse", "ErrorCall", "LogReport", "report", "spans"]
 
@@ -233,16 +234,17 @@ def _loops(
 
 
 def _errors(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[ErrorCall, ...]:
+    """Failed calls of the read tools (the evidence tools' are their sessions' report)."""
     found: list[ErrorCall] = []
     for index, entry in enumerate(entries):
-        if entry.rendered is not None:
+        if not entry.error or is_evidence(entry):
             continue
         if index + 1 == len(entries):
             outcome, following = "last call", None
         else:
             following = index + 2
             after = entries[index + 1]
-            if after.rendered is None:
+            if after.error:
                 outcome = "failed again"
             elif (
                 keys[index] is not None

@@ -14,6 +14,7 @@ from siftui.core.doc import Doc
 from siftui.sources.cache import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.evidence_report import evidence_json, evidence_lines, evidence_report
 from siftui.sources.log.report import report, report_json
 from siftui.sources.log.report_text import report_text
 from siftui.sources.output import encode_utf8
@@ -40,6 +41,13 @@ def print_report(
     entries: Sequence[LogEntry], *, as_json: bool, write: Callable[[bytes], None]
 ) -> int:
     found = report(entries, documents_of(entries))
-    text = json.dumps(report_json(found), ensure_ascii=False) if as_json else report_text(found)
+    sessions = evidence_report(entries)
+    if as_json:
+        data = report_json(found)
+        if sessions:
+            data["evidence_sessions"] = evidence_json(sessions)
+        text = json.dumps(data, ensure_ascii=False)
+    else:
+        text = report_text(found) + "".join(line + "\n" for line in evidence_lines(sessions))
     write(encode_utf8(text))
     return 0

@@ -53,17 +53,18 @@ class CallList(DataTable[str | Text]):
     def on_mount(self) -> None:
         self.add_columns("#", "time", "result", "file", "request")
         for number, entry in enumerate(self.entries, 1):
+            received = entry.received
             result: str | Text = (
                 Text("error", style="bold red")
-                if entry.rendered is None
-                else f"{len(entry.rendered.content):,} runes"
+                if received is None
+                else f"{len(received.content):,} runes"
             )
             self.add_row(
                 str(number),
                 entry.time[11:19],
                 result,
                 Path(entry.path).name,
-                describe_options(entry.options),
+                entry.request_text if entry.result is not None else describe_options(entry.options),
                 key=str(number - 1),
             )
 

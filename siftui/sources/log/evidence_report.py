@@ -1,0 +1,172 @@
+"""How an agent used the evidence tools, per session, from a call log.
+
+What a host needs to tune its agent: searches whose ``hasMore`` was never
+followed (hits never seen), page reads whose ``next`` was never followed (text
+never read), evidence reads refused and whether the next one worked,
+identities used that were unknown or stale, and the same call made again.
+Calls are numbered as the log's lines are (every tool counts).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from siftui.core.evidence.schemas import SCHEMAS
+from siftui.sources.log.calllog import LogEntry
+
+_IDENTITY = re.compile(
+    r'^unknown (?:documentId|refId|searchId|cursor|imageHandle|resultId) "|^\S+ is stale: '
+)
+
+
+def is_evidence(entry: LogEntry) -> bool:
+    return entry.tool in SCHEMAS
+
+
+@dataclass
+class SessionUse:
+    """One session's evidence calls and what they left undone."""
+
+    session: int | None
+    calls: list[int] = field(default_factory=list)
+    searches_left: list[tuple[int, str, int]] = field(default_factory=list)  # call, id, unseen
+    reads_left: list[tuple[int, str, int, int]] = field(default_factory=list)  # call, doc, p, off
+    refused_reads: list[tuple[int, str, int | None]] = field(default_factory=list)  # fixed by
+    identities: list[tuple[int, str]] = field(default_factory=list)
+    repeated: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+
+
+def _result(entry: LogEntry) -> dict[str, Any] | None:
+    if entry.result is None:
+        return None
+    try:
+        value = json.loads(entry.result.text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _arguments(entry: LogEntry) -> dict[str, Any]:
+    return entry.arguments if isinstance(entry.arguments, dict) else {}
+
+
+def evidence_report(entries: Sequence[LogEntry]) -> tuple[SessionUse, ...]:
+    sessions: dict[int | None, SessionUse] = {}
+    numbered: dict[int | None, list[tuple[int, LogEntry]]] = {}
+    for number, entry in enumerate(entries, start=1):
+        if is_evidence(entry):
+            use = sessions.setdefault(entry.session, SessionUse(entry.session))
+            use.calls.append(number)
+            numbered.setdefault(entry.session, []).append((number, entry))
+    for session, calls in numbered.items():
+        _fill(sessions[session], calls)
+    return tuple(sessions.values())
+
+
+def _fill(use: SessionUse, calls: list[tuple[int, LogEntry]]) -> None:
+    open_searches: dict[str, tuple[int, int, int]] = {}  # id -> (first call, seen, total)
+    open_reads: dict[tuple[str, int, int], int] = {}  # (doc, page, offset) -> call
+    seen: dict[str, list[int]] = {}
+    for index, (number, entry) in enumerate(calls):
+        arguments = _arguments(entry)
+        key = f"{entry.tool} {json.dumps(arguments, sort_keys=True, ensure_ascii=False)}"
+        seen.setdefault(key, []).append(number)
+        if entry.error and _IDENTITY.search(entry.message):
+            use.identities.append((number, entry.message))
+        if entry.tool == "pdf_evidence_read" and entry.error:
+            later = next(((n, e) for n, e in calls[index + 1 :] if e.tool == entry.tool), None)
+            fixed = later[0] if later is not None and not later[1].error else None
+            use.refused_reads.append((number, entry.message, fixed))
+        result = _result(entry)
+        if result is None:
+            continue
+        if entry.tool == "pdf_keyword_search":
+            search = str(result.get("searchId", ""))
+            first, shown, _ = open_searches.pop(search, (number, 0, 0))
+            shown += len(result.get("hits") or [])
+            if result.get("hasMore"):
+                open_searches[search] = (first, shown, int(result.get("total", 0)))
+        elif entry.tool == "pdf_page_read":
+            asked = (
+                str(arguments.get("documentId", "")),
+                int(arguments.get("page", 0)),
+                int(arguments.get("offset", 0)),
+            )
+            open_reads.pop(asked, None)
+            following = result.get("next")
+            if isinstance(following, dict):
+                where = (asked[0], int(following.get("page", 0)), int(following.get("offset", 0)))
+                open_reads[where] = number
+    use.searches_left = [
+        (call, search, max(total - shown, 0))
+        for search, (call, shown, total) in open_searches.items()
+    ]
+    use.reads_left = sorted(
+        (call, doc, page, offset) for (doc, page, offset), call in open_reads.items()
+    )
+    use.repeated = [(key, tuple(numbers)) for key, numbers in seen.items() if len(numbers) > 1]
+
+
+def _none(found: Sequence[object]) -> str:
+    return "" if found else " none"
+
+
+def _calls(numbers: Sequence[int]) -> str:
+    return ", ".join(str(number) for number in numbers)
+
+
+def evidence_lines(uses: Sequence[SessionUse]) -> list[str]:
+    """The report's evidence sections, one per session (none without evidence calls)."""
+    lines: list[str] = []
+    for use in uses:
+        name = f"session {use.session}" if use.session is not None else "session (unnamed)"
+        lines += ["", f"evidence tools, {name}: {len(use.calls)} calls"]
+        lines.append("  searches with more hits never asked for:" + _none(use.searches_left))
+        lines += [
+            f"    call {call}: {search}, about {left} hits unseen"
+            for call, search, left in use.searches_left
+        ]
+        lines.append("  page reads whose next was never followed:" + _none(use.reads_left))
+        lines += [
+            f"    call {call}: {doc} page {page} from offset {offset} never read"
+            for call, doc, page, offset in use.reads_left
+        ]
+        lines.append("  evidence reads refused:" + _none(use.refused_reads))
+        lines += [
+            f"    call {call}: {message} -- "
+            + (f"fixed by call {fixed}" if fixed else "not fixed by the next evidence read")
+            for call, message, fixed in use.refused_reads
+        ]
+        lines.append("  unknown or stale identities used:" + _none(use.identities))
+        lines += [f"    call {call}: {message}" for call, message in use.identities]
+        lines.append("  the same call repeated:" + _none(use.repeated))
+        lines += [f"    calls {_calls(numbers)}: {key}" for key, numbers in use.repeated]
+    return lines
+
+
+def evidence_json(uses: Sequence[SessionUse]) -> list[dict[str, Any]]:
+    return [
+        {
+            "session": use.session,
+            "calls": use.calls,
+            "searches_left": [
+                {"call": call, "searchId": search, "unseen": left}
+                for call, search, left in use.searches_left
+            ],
+            "reads_left": [
+                {"call": call, "documentId": doc, "page": page, "offset": offset}
+                for call, doc, page, offset in use.reads_left
+            ],
+            "refused_reads": [
+                {"call": call, "message": message, "fixed_by": fixed}
+                for call, message, fixed in use.refused_reads
+            ],
+            "identities": [{"call": call, "message": message} for call, message in use.identities],
+            "repeated": [{"call": key, "calls": list(numbers)} for key, numbers in use.repeated],
+        }
+        for use in uses
+    ]
