@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
+import textwrap
 from collections.abc import Sequence
 
-from siftui.cli.common import (
-    Parser,
-    UsageError,
-    add_outcap,
-    whole_number,
-    write_stdout,
+from siftui.cli.common import Parser, UsageError, write_stdout
+from siftui.cli.server_options import (
+    add_server_options,
+    check_server_options,
+    server_roots,
+    server_store,
 )
+from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import quoted
 from siftui.core.render import (
     DEFAULT_OUT_CAP,
@@ -86,9 +87,12 @@ MCP_EXAMPLES = f"""examples:
   siftui mcp --root ~/papers          # read_pdf, read_docx over stdio, OutCap {DEFAULT_OUT_CAP:,}
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
   siftui mcp --root ~/inbox --warn-hidden   # say when an answer holds invisible text
+  siftui mcp --root ~/papers --tools evidence    # pdf_open, pdf_page_read, ... instead
 
 Register it with an MCP client (Claude Desktop, Claude Code) as the command
 "siftui" with these arguments; replay a log with: siftui log calls.jsonl
+
+{textwrap.fill(SESSION_BOUNDS, 79)}
 """
 
 
@@ -97,100 +101,36 @@ def _mcp_parser() -> argparse.ArgumentParser:
         prog="siftui mcp",
         description=(
             "Serve the read tools siftui previews (read_pdf: path, pages, grep; read_docx: "
-            "path, range, anchor, window, grep, scope) to an agent over the Model Context "
-            "Protocol on stdin/stdout. Only files under the roots "
-            "are readable; every answer is bounded by the OutCap, which is yours, not the agent's."
+            "path, range, anchor, window, grep, scope), or the evidence tools "
+            "(--tools evidence), to an agent over the Model Context Protocol on stdin/stdout. "
+            "Only files under the roots are readable; every answer is bounded by the OutCap, "
+            "which is yours, not the agent's."
         ),
         epilog=MCP_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--root",
-        action="append",
-        required=True,
-        metavar="DIR",
-        help="a directory the agent may read from (repeatable; relative paths use the first)",
+    add_server_options(
+        parser,
+        log_or_hidden="after the note, add one warning line when a PDF answer shows text that "
+        "is invisible on the page (pdf_page_read: a hidden_text warning per page; with --log, "
+        "the log records the findings either way; without either, no PDF is inspected)",
     )
-    add_outcap(parser, "the budget of every answer")
     parser.add_argument(
         "--log", default=None, metavar="FILE", help="append every call as JSON Lines"
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=120.0,
-        help="seconds one call may take, extraction included (default 120)",
-    )
-    parser.add_argument(
-        "--max-bytes",
-        type=whole_number,
-        default=200_000_000,
-        help="refuse files larger than this (default 200,000,000)",
-    )
-    parser.add_argument(
-        "--max-runes",
-        type=whole_number,
-        default=50_000_000,
-        help="refuse documents whose text is longer, in code points (default 50,000,000)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=whole_number,
-        default=None,
-        help="extraction processes at once (default: the number of cores)",
-    )
-    parser.add_argument(
-        "--worker-memory",
-        type=whole_number,
-        default=2 * 1024**3,
-        metavar="BYTES",
-        help="address space of one extraction process; 0 for no limit (default 2 GiB)",
-    )
-    parser.add_argument(
-        "--cache-bytes",
-        type=whole_number,
-        default=1024**3,
-        metavar="BYTES",
-        help="memory kept for extracted documents between calls (default 1 GiB)",
     )
     parser.add_argument(
         "--tools",
         default="read",
         metavar="FAMILIES",
-        help="the tool families to serve, a comma list (read: read_pdf and read_docx; "
-        "default read)",
-    )
-    parser.add_argument(
-        "--warn-hidden",
-        action="store_true",
-        help="after the note, add one warning line when a PDF answer shows text that is "
-        "invisible on the page (with --log, the log records the findings either way; "
-        "without either, no PDF is inspected)",
+        help="the tool families to serve, a comma list: read (read_pdf, read_docx), "
+        "evidence (pdf_info, pdf_open, ..., the eleven evidence tools); default read",
     )
     return parser
 
 
-MIN_WORKER_MEMORY = 128 * 1024**2
-
-
 def cmd_mcp(argv: Sequence[str]) -> int:
     args = _mcp_parser().parse_args(argv)
-    if args.outcap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
-    if not args.timeout > 0:
-        raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
-    if not math.isfinite(args.timeout):
-        raise UsageError(f"--timeout must be a finite number of seconds, not {args.timeout:g}")
-    for option, value in (("--max-bytes", args.max_bytes), ("--max-runes", args.max_runes)):
-        if value < 1:
-            raise UsageError(f"{option} must be >= 1, not {value}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be >= 1, not {args.workers}")
-    if args.worker_memory != 0 and args.worker_memory < MIN_WORKER_MEMORY:
-        raise UsageError(
-            f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "
-            f"(an extraction process needs ~100 MB to start), not {args.worker_memory:,}"
-        )
+    check_server_options(args)
     from siftui.serve.tools import UnknownFamily, selected
 
     families = {name.strip() for name in args.tools.split(",")} - {""}
@@ -198,28 +138,14 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         selected(families)
     except UnknownFamily as error:
         raise UsageError(f"--tools: {error}") from None
-    from siftui.serve.access import RootError, Roots
-
-    try:
-        roots = Roots(args.root)
-    except RootError as error:
-        raise UsageError(str(error)) from None
+    roots = server_roots(args)
     # The MCP SDK is imported only for this command.
-    from siftui.serve.docstore import DocStore
     from siftui.serve.host import ToolHost
     from siftui.serve.mcp_server import serve
     from siftui.sources.log.calllog import CallLog
 
     log = CallLog(args.log) if args.log else None
-    store = DocStore(
-        timeout=args.timeout,
-        max_bytes=args.max_bytes,
-        max_runes=args.max_runes,
-        workers=args.workers,
-        memory=args.worker_memory,
-        cache_bytes=args.cache_bytes,
-        inspect_hidden=args.warn_hidden or log is not None,
-    )
+    store = server_store(args, inspect_hidden=args.warn_hidden or log is not None)
     try:
         host = ToolHost(
             roots,

@@ -8,7 +8,9 @@ them), so a host's author sees what its agent will get before wiring it.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+import textwrap
 from collections.abc import Iterator, Sequence
 from typing import TextIO
 
@@ -19,6 +21,7 @@ from siftui.cli.server_options import (
     server_roots,
     server_store,
 )
+from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import encode_utf8, file_error
 
 SESSION_EXAMPLES = """examples:
@@ -29,6 +32,7 @@ Each line of the script is one call: {"tool": NAME, "arguments": {...}}. Each re
 prints as one line of JSON (an image first as "image: WxH png SHA256"); a refused
 call as "error: MESSAGE"; a line that is not a call as "error: line N: not a call".
 """
+SESSION_EPILOG = SESSION_EXAMPLES + "\n" + textwrap.fill(SESSION_BOUNDS, 79) + "\n"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
             "one fresh session, as `siftui mcp --tools evidence` would answer an agent, and "
             "print each result's text on its own line."
         ),
-        epilog=SESSION_EXAMPLES,
+        epilog=SESSION_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -65,8 +69,9 @@ def cmd_session(argv: Sequence[str]) -> int:
     check_server_options(args)
     roots = server_roots(args)
     try:
+        # A line that is not UTF-8 is a line that is not a call, not the end of the script.
         handle: TextIO = (
-            sys.stdin
+            io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
             if args.script in (None, "-")
             else open(args.script, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
         )
@@ -86,10 +91,8 @@ def cmd_session(argv: Sequence[str]) -> int:
         )
         for line in run_script(_lines(handle), lambda tool, arguments: host.call(arguments, tool)):
             write_stdout(encode_utf8(line + "\n"))
-    except UnicodeDecodeError:
-        raise UsageError("the script is not UTF-8 text") from None
     finally:
         store.shutdown()
-        if handle is not sys.stdin:
+        if args.script not in (None, "-"):
             handle.close()
     return 0

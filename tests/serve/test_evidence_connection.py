@@ -20,10 +20,10 @@ from support.pdfs import make_encrypted_pdf, make_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
-from siftui.core.evidence.store import Limits
+from siftui.core.evidence.store import SERVED_LIMITS, Limits
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.connection import SERVER_LIMITS, EvidenceConnection
+from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.evidence.script import answer_lines, call_line, run_script
 from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Answer, ImageBlock, Session, TextBlock
@@ -292,7 +292,7 @@ def test_the_session_forgets_the_oldest_past_its_bounds(tmp_path: Path, store: D
         connection.call("pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-1"})
     ) == ('unknown refId "ref-1"')
     text_of(connection, "pdf_evidence_read", {"documentId": "doc-1", "refId": "ref-3"})
-    assert SERVER_LIMITS.images < SERVER_LIMITS.refs
+    assert SERVED_LIMITS.images < SERVED_LIMITS.refs
 
 
 DOC = {"documentId": "doc-1"}

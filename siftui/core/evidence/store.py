@@ -24,6 +24,19 @@ class Limits:
     ocr_results: int = 256
 
 
+SERVED_LIMITS = Limits(documents=32, refs=20_000, searches=1_000, cursors=1_000, images=16)
+"""What one served session holds at most: images are PNGs of up to 4,000,000 pixels, so
+fewer of them are kept than of anything else."""
+
+SESSION_BOUNDS = (
+    f"One connection is one session of the evidence tools; it holds at most "
+    f"{SERVED_LIMITS.documents} documents, {SERVED_LIMITS.refs:,} references, "
+    f"{SERVED_LIMITS.searches:,} searches, {SERVED_LIMITS.cursors:,} bookmark cursors, "
+    f"{SERVED_LIMITS.images} page images and {SERVED_LIMITS.ocr_results} OCR results; past "
+    f"a bound the oldest are forgotten and answer as unknown."
+)
+
+
 class Counters:
     """Per-session counters: ``doc-1``, ``ref-1``, ... each only grows."""
 

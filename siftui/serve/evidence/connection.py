@@ -18,7 +18,7 @@ from typing import Any
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Image
 from siftui.core.evidence.session import EvidenceSession
-from siftui.core.evidence.store import Limits
+from siftui.core.evidence.store import SERVED_LIMITS, Limits
 from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, NO_SEMANTIC_SEARCH, Capability
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
@@ -33,10 +33,6 @@ from siftui.serve.wire import clip
 from siftui.sources import evidence_pdf
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.word.kind import DOCX_SUFFIXES
-
-SERVER_LIMITS = Limits(documents=32, refs=20_000, searches=1_000, cursors=1_000, images=16)
-"""What one session holds at most (past a bound the oldest are forgotten): images are
-PNGs of up to 4,000,000 pixels, so fewer of them are kept than of anything else."""
 
 # Tools whose identities name a document that may have changed on disk since it was
 # opened; pdf_status and pdf_close answer for a stale document (EVIDENCE.md).
@@ -61,7 +57,7 @@ class EvidenceConnection:
         out_cap: int,
         *,
         warn_hidden: bool = False,
-        limits: Limits = SERVER_LIMITS,
+        limits: Limits = SERVED_LIMITS,
         recognize_png: Callable[[bytes], tuple[str, str]] = evidence_pdf.recognize_png,
         tesseract: Callable[[], str | None] = evidence_pdf.tesseract_engine,
     ) -> None:
