@@ -18,12 +18,11 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-import pymupdf
-
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.tools_documents import fit_dpi
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.messages import one_line
+from siftui.sources.extract import quiet_pymupdf
 
 OCR_SECONDS = 60.0
 """A page image Tesseract has not read in this time is refused, not waited for."""
@@ -42,7 +41,7 @@ class PageImage:
 
 def _open(data: bytes) -> Any:
     try:
-        return pymupdf.open(stream=data, filetype="pdf")
+        return quiet_pymupdf().open(stream=data, filetype="pdf")
     except Exception as error:  # MuPDF raises bare RuntimeErrors and ValueErrors
         raise EvidenceError(f"cannot open the PDF: {one_line(error)}") from None
 

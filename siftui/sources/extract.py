@@ -29,7 +29,7 @@ Progress = Callable[[int, int], None]
 
 
 @functools.cache
-def _pymupdf() -> Any:
+def quiet_pymupdf() -> Any:
     """PyMuPDF, imported on first use: it is 3/4 of the CLI's start-up time, and
     `siftui render doc.json` or a bad option never needs it."""
     import pymupdf
@@ -83,7 +83,7 @@ def pymupdf_version() -> str:
                     return found.group(1)
     except (OSError, ImportError, ValueError):
         pass
-    return str(_pymupdf().VersionBind)
+    return str(quiet_pymupdf().VersionBind)
 
 
 def check_file(path: str | os.PathLike[str]) -> Path:
@@ -118,7 +118,7 @@ def open_document(
     PyMuPDF gets, and the file system is not touched.
     """
     where = Path(path) if data is not None else check_file(path)
-    pymupdf = _pymupdf()
+    pymupdf = quiet_pymupdf()
     pymupdf.TOOLS.reset_mupdf_warnings()
     try:
         if data is not None:
@@ -157,7 +157,7 @@ def open_document(
 def _mupdf_notes() -> str:
     """MuPDF's warnings since the last reset, one a line ("" if they cannot be had)."""
     try:
-        return str(_pymupdf().TOOLS.mupdf_warnings())
+        return str(quiet_pymupdf().TOOLS.mupdf_warnings())
     except Exception:  # the notes are a nicety; never fail for them
         return ""
 
@@ -189,7 +189,7 @@ OCR_DPI = 300
 
 def ocr_unavailable_reason(language: str = "eng") -> str | None:
     """Why OCR cannot run here, or None when Tesseract and ``language`` are installed."""
-    pymupdf = _pymupdf()
+    pymupdf = quiet_pymupdf()
     try:
         tessdata = pymupdf.get_tessdata()
     except Exception as error:  # PyMuPDF raises a bare RuntimeError when it finds no Tesseract

@@ -87,12 +87,17 @@ def test_a_corpus_thesis_reads_and_searches(tmp_path: Path) -> None:
         {"tool": "pdf_open", "arguments": {"path": "ksp-thesis.pdf"}},
         {"tool": "pdf_keyword_search", "arguments": {"documentId": "doc-1", "query": "the"}},
         {"tool": "pdf_keyword_search", "arguments": {"searchId": "search-1"}},
+        # its fonts make MuPDF complain while drawing: nothing of that may reach stdout
+        {"tool": "pdf_page_render", "arguments": {"documentId": "doc-1", "page": 1}},
     ]
     done = session(
         "--root", str(CORPUS), stdin="\n".join(json.dumps(call) for call in calls).encode()
     )
     assert done.returncode == 0, done.stderr
-    opened, first, more = (json.loads(line) for line in done.stdout.decode().splitlines())
+    lines = done.stdout.decode().splitlines()
+    assert lines[3].startswith("image: ") and len(lines) == 5
+    opened, first, more, _, rendered = (json.loads(line) for line in lines[:3] + ["0", lines[4]])
+    assert rendered["imageHandle"] == "img-1"
     assert opened["pages"] == 8
     assert first["total"] > 40 and len(first["hits"]) == 20 and first["hasMore"]
     assert more["hits"][0]["refId"] == "ref-21"

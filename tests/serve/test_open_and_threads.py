@@ -111,6 +111,6 @@ def test_ocr_failure_says_what_failed(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken() -> str:
         raise RuntimeError("TESSDATA_PREFIX names /nowhere, which does not exist")
 
-    monkeypatch.setattr(extract_module._pymupdf(), "get_tessdata", broken)
+    monkeypatch.setattr(extract_module.quiet_pymupdf(), "get_tessdata", broken)
     reason = ocr_unavailable_reason()
     assert reason is not None and "TESSDATA_PREFIX names /nowhere" in reason

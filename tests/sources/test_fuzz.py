@@ -259,7 +259,7 @@ def byte_fuzz(folder: Path, seed: int, budget: float, count: int) -> dict[str, o
         current = (work / "current").read_text()
         pytest.fail(f"extract() hung on a mutated PDF: {current} (kept in {work})")
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-3000:]
-    # MuPDF's own warnings are off (extract's _pymupdf): nothing else may be said
+    # MuPDF's own warnings are off (extract's quiet_pymupdf): nothing else may be said
     assert done.stderr == b"", done.stderr.decode("utf-8", "replace")[-3000:]
     report: dict[str, object] = json.loads(done.stdout)
     assert report["bugs"] == [], report["bugs"]

@@ -58,7 +58,7 @@ def test_without_tesseract_ocr_is_a_one_line_error(monkeypatch: pytest.MonkeyPat
     def no_tesseract() -> str:
         raise RuntimeError("No tessdata specified and Tesseract is not installed")
 
-    monkeypatch.setattr(extract_module._pymupdf(), "get_tessdata", no_tesseract)
+    monkeypatch.setattr(extract_module.quiet_pymupdf(), "get_tessdata", no_tesseract)
     reason = ocr_unavailable_reason()
     assert reason is not None and "tesseract-ocr" in reason
     with pytest.raises(OcrUnavailable) as raised:
