@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.hidden_pdfs import HIDDEN, make_hidden_pdf
 from support.pdfs import make_encrypted_pdf, make_pdf
 
 from siftui.core.doc import Doc
@@ -341,3 +342,26 @@ def test_a_script_prints_the_lines_of_its_calls(tmp_path: Path, store: DocStore)
     assert json.loads(lines[3])["total"] == 2
     assert lines[4] == 'error: unknown documentId "doc-9"'
     assert len(lines) == 5
+
+
+def test_warn_hidden_adds_a_warning_per_page_with_hidden_text(tmp_path: Path) -> None:
+    make_hidden_pdf(tmp_path / "h.pdf")
+    make_pdf(tmp_path / "blank.pdf", ["Some text", ""])
+    store = DocStore(workers=1, inspect_hidden=True)
+    try:
+        host = ToolHost(Roots([tmp_path]), store=store, warn_hidden=True, families={"evidence"})
+        driver = Driver(host)
+        text_of(driver, "pdf_open", {"path": "h.pdf"})
+        read = json.loads(
+            text_of(driver, "pdf_page_read", {"documentId": "doc-1", "page": 8, "lastPage": 10})
+        )
+        # page 8 hides text under a rectangle; page 9's OCR layer and page 10 raise no alarm
+        assert HIDDEN[8][0][0] == "covered" and HIDDEN[9][0][0] == "ocr_layer" and 10 not in HIDDEN
+        assert read["warnings"] == [{"page": 8, "kind": "hidden_text", "spans": 1}]
+        text_of(driver, "pdf_open", {"path": "blank.pdf"})
+        blank = json.loads(
+            text_of(driver, "pdf_page_read", {"documentId": "doc-2", "page": 1, "lastPage": 2})
+        )
+        assert blank["warnings"] == [{"page": 2, "kind": "no_text"}]
+    finally:
+        store.shutdown()
