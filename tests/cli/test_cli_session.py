@@ -96,7 +96,8 @@ def test_a_corpus_thesis_reads_and_searches(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.decode().splitlines()
     assert lines[3].startswith("image: ") and len(lines) == 5
-    opened, first, more, _, rendered = (json.loads(line) for line in lines[:3] + ["0", lines[4]])
+    opened, first, more = (json.loads(line) for line in lines[:3])
+    rendered = json.loads(lines[4])
     assert rendered["imageHandle"] == "img-1"
     assert opened["pages"] == 8
     assert first["total"] > 40 and len(first["hits"]) == 20 and first["hasMore"]
