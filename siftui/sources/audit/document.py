@@ -95,7 +95,9 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
     except Exception as error:  # the reason, in one line, is the record
         kind = getattr(error, "reason", None) or type(error)
         known["needs_password"] = kind.__name__ == "NeedsPassword"
-        return refusal(path, reason_of(path, error), kind.__name__, **known, seconds=_since(started))
+        return refusal(
+            path, reason_of(path, error), kind.__name__, **known, seconds=_since(started)
+        )
     if file_sha256(path) != sha256:
         return refusal(path, "changed while it was read", "Changed", **known)
     record["seconds"] = _since(started)
@@ -188,6 +190,11 @@ def _agents(content: str, agents: tuple[Agent, ...]) -> list[dict[str, Any]]:
     from siftui.sources.agents_load import count_tokens
 
     return [
-        {"agent": each.agent.name, "verdict": each.verdict, "size": each.size, "unit": each.agent.unit}
+        {
+            "agent": each.agent.name,
+            "verdict": each.verdict,
+            "size": each.size,
+            "unit": each.agent.unit,
+        }
         for each in fit(content, agents, count_tokens)
     ]

@@ -127,7 +127,9 @@ class Pool:
 
     def _collect(self, busy: list[_Slot]) -> Iterator[dict[str, Any]]:
         timeout = max(0.0, min(slot.deadline for slot in busy) - time.monotonic())
-        ready = wait([slot.conn for slot in busy] + [slot.process.sentinel for slot in busy], timeout)
+        ready = wait(
+            [slot.conn for slot in busy] + [slot.process.sentinel for slot in busy], timeout
+        )
         now = time.monotonic()
         for slot in busy:
             assert slot.path is not None
