@@ -75,7 +75,10 @@ def _table(table: Table) -> str:
         )
         rows.append(f"<tr>{cells}</tr>")
     body = "".join(rows) or f'<tr class="none"><td colspan="{len(table.headers)}">(none)</td></tr>'
-    return f"<h2>{escape(table.title)}</h2>\n<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n"
+    return (
+        f"<h2>{escape(table.title)}</h2>\n"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n"
+    )
 
 
 def page(found: Sequence[Table], tokens: Sequence[int], title: str = "siftui audit") -> str:
