@@ -87,7 +87,8 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
     try:
         size = os.stat(path).st_size
     except OSError as error:
-        return refusal(path, reason_of(path, error), "OSError", seconds=_since(started))
+        reason = reason_of(path, error)
+        return refusal(path, reason, "OSError", size=None, sha256=None, seconds=_since(started))
     sha256 = file_sha256(path)
     known: dict[str, Any] = {"size": size, "sha256": sha256}
     try:
