@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli_support import siftui
+from support.damaged import cut_pdf
+from support.docx_build import p, write_docx
+from support.hidden_pdfs import make_hidden_pdf
+from support.pdfs import CORPUS, make_encrypted_pdf, make_pdf
 
 from siftui.cli import main
 from siftui.core.kinds import PDF
@@ -23,11 +28,6 @@ from siftui.sources.audit import store as audit_store
 from siftui.sources.audit.store import read_records
 from siftui.sources.audit.summary import tables
 from siftui.sources.kinds import load_any
-from support.cli_support import siftui
-from support.damaged import cut_pdf
-from support.docx_build import p, write_docx
-from support.hidden_pdfs import make_hidden_pdf
-from support.pdfs import CORPUS, make_encrypted_pdf, make_pdf
 
 CORPUS_FILES = ("ksp-thesis.pdf", "c03-29.pdf", "libreoffice-writer-password.pdf")
 
