@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -124,6 +125,7 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
     )
     store = Records(args.out) if args.out is not None else None
     todo = [path for path in documents(args.paths) if store is None or not store.holds(path)]
+    todo.sort(key=_largest_first)  # the longest jobs first: no worker waits on one at the end
     progress = Progress(len(todo)) if sys.stderr.isatty() else None
     fresh: list[dict[str, Any]] = []
     try:
@@ -147,6 +149,13 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
     if store is not None:
         return store.records, sys.stdout
     return fresh, sys.stderr
+
+
+def _largest_first(path: str) -> tuple[int, str]:
+    try:
+        return -os.stat(path).st_size, path
+    except OSError:
+        return 0, path
 
 
 def _report(records: list[dict[str, Any]], html: str | None, out: TextIO) -> None:
