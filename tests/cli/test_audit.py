@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -303,3 +304,26 @@ def test_importing_the_cli_loads_no_heavy_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     assert done.stdout.strip() == b"[]"
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium for a screenshot")
+def test_the_page_renders_in_a_headless_browser(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", ["some text"])
+    html, shot = tmp_path / "report.html", tmp_path / "shot.png"
+    _run(tmp_path / "a.pdf", "--out", tmp_path / "audit.jsonl", "--html", html)
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--screenshot={shot}",
+            "--window-size=900,1400",
+            html.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG") and len(data) > 10_000
