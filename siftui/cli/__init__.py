@@ -24,6 +24,7 @@ TUI_EXAMPLES = """commands:
   siftui mcp --root DIR    serve the read tool to agents over MCP (siftui mcp --help)
   siftui walk FILE ...     the calls an agent makes to read it all (siftui walk --help)
   siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
+  siftui audit DIR|FILE... what agents will see of a document store (siftui audit --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
   siftui session --root DIR [SCRIPT]
                            run evidence-tool calls as an agent's session gets them
@@ -75,6 +76,12 @@ def _cmd_inspect(argv: Sequence[str]) -> int:
     return cmd_inspect(argv)
 
 
+def _cmd_audit(argv: Sequence[str]) -> int:
+    from siftui.cli.audit import cmd_audit
+
+    return cmd_audit(argv)
+
+
 def _cmd_session(argv: Sequence[str]) -> int:
     from siftui.cli.session import cmd_session
 
@@ -90,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "walk": cmd_walk,
         "log": cmd_log,
         "inspect": _cmd_inspect,
+        "audit": _cmd_audit,
         "session": _cmd_session,
         "sample-path": _cmd_sample_path,
     }

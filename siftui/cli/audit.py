@@ -1,0 +1,195 @@
+"""``siftui audit DIR|FILE...``: what agents will see of a whole document store.
+
+One JSON line per document (siftui.sources.audit.document), from a pool of
+bounded workers (siftui.sources.audit.pool), appended to ``--out`` as each is
+done; an existing ``--out`` is read first and the documents it holds (the
+same path and sha256) are not audited again. Then the summary's tables
+(siftui.sources.audit.summary), and with ``--html`` a page of them.
+``siftui audit --summary audit.jsonl`` prints the summary of a file.
+
+Exit codes: 0 done, 1 a file error, 2 a bad option, 130 interrupted (the
+--out file holds every record finished so far, whole lines only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from siftui.cli.common import Parser, UsageError, add_outcap, whole_number
+
+AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
+(runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
+read it all and their runes, unreachable runes and pages, unreadable and
+image-only pages, needs_password, hidden-text alarms (--hidden), the agents
+check of the first answer (--agents), seconds; or error and error_kind.
+
+examples:
+  siftui audit ~/papers --out audit.jsonl --hidden     # interrupted? run it again
+  siftui audit ~/papers --outcap 20k --jobs 4 --html report.html
+  siftui audit --summary audit.jsonl --html report.html
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui audit",
+        description=(
+            "Audit every PDF and Word document under DIR (or the FILEs named): one JSON "
+            "line each on what an agent's read tool shows of it at this OutCap, then a "
+            "summary."
+        ),
+        epilog=AUDIT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("paths", metavar="DIR|FILE", nargs="*", help="documents or folders")
+    add_outcap(parser)
+    parser.add_argument("--agents", action="store_true", help="check the first answer's fit")
+    parser.add_argument("--hidden", action="store_true", help="inspect PDFs for hidden text")
+    parser.add_argument(
+        "--out", default=None, help="append the lines to this file (resumed if it exists)"
+    )
+    parser.add_argument("--jobs", type=whole_number, default=None, help="workers (default: cores)")
+    parser.add_argument(
+        "--summary", metavar="FILE", default=None, help="print the summary of an audit file"
+    )
+    parser.add_argument("--html", default=None, help="also write the summary as an HTML page")
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per document (default 300)"
+    )
+    parser.add_argument(
+        "--memory", type=whole_number, default=None, help="MiB per worker (default 2048; 0: none)"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    return parser
+
+
+def cmd_audit(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    from siftui.sources.output import check_new_file
+
+    if args.summary is not None and args.paths:
+        raise UsageError("--summary reads an audit file: give it no DIR or FILE")
+    if args.summary is None and not args.paths:
+        raise UsageError("give a DIR or FILE to audit (or --summary FILE)")
+    if args.outcap < 1:
+        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be >= 1, not {args.jobs}")
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError(f"--timeout must be > 0, not {args.timeout}")
+    if args.memory is not None and args.memory < 0:
+        raise UsageError(f"--memory must be >= 0, not {args.memory}")
+    if args.html is not None:
+        check_new_file(args.html)  # before the work, not after
+    if args.summary is not None:
+        from siftui.sources.audit.store import read_records
+
+        records = read_records(args.summary)
+        out = sys.stdout
+    else:
+        audited = _audit(args)
+        if audited is None:
+            return 130
+        records, out = audited
+    _report(records, args.html, out)
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | None:
+    from siftui.sources.audit.document import AuditOptions
+    from siftui.sources.audit.pool import DEFAULT_MEMORY, DEFAULT_SECONDS, Pool, default_jobs
+    from siftui.sources.audit.store import Records, documents
+
+    agents = None
+    if args.agents:
+        from siftui.core.agents import AgentsError
+        from siftui.sources.agents_load import load_agents
+
+        try:
+            agents = tuple(load_agents())
+        except AgentsError as error:
+            raise UsageError(str(error)) from None
+    options = AuditOptions(args.outcap, args.hidden, agents, not args.no_cache)
+    memory = DEFAULT_MEMORY if args.memory is None else args.memory * 1024**2
+    pool = Pool(
+        options,
+        jobs=default_jobs() if args.jobs is None else args.jobs,
+        seconds=DEFAULT_SECONDS if args.timeout is None else args.timeout,
+        memory=memory,
+    )
+    store = Records(args.out) if args.out is not None else None
+    todo = [path for path in documents(args.paths) if store is None or not store.holds(path)]
+    todo.sort(key=_largest_first)  # the longest jobs first: no worker waits on one at the end
+    progress = Progress(len(todo)) if sys.stderr.isatty() else None
+    fresh: list[dict[str, Any]] = []
+    try:
+        for record in pool.run(todo):
+            fresh.append(record)
+            if store is not None:
+                store.append(record)
+            else:
+                sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            if progress is not None:
+                progress.step()
+    except KeyboardInterrupt:
+        pool.close()
+        return None
+    finally:
+        if store is not None:
+            store.close()
+        if progress is not None:
+            progress.clear()
+    if store is not None:
+        return store.records, sys.stdout
+    return fresh, sys.stderr
+
+
+def _largest_first(path: str) -> tuple[int, str]:
+    try:
+        return -os.stat(path).st_size, path
+    except OSError:
+        return 0, path
+
+
+def _report(records: list[dict[str, Any]], html: str | None, out: TextIO) -> None:
+    from siftui.sources.audit.summary import tables, text, token_counts
+
+    found = tables(records)
+    out.write(text(found))
+    out.flush()
+    if html is not None:
+        from siftui.sources.audit.html import page
+        from siftui.sources.output import encode_utf8, write_new_file
+
+        write_new_file(html, encode_utf8(page(found, token_counts(records))))
+
+
+class Progress:
+    """``siftui audit: 12/40 documents, 3.1/s, 9 s left`` on one stderr line."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+
+    def step(self) -> None:
+        self.done += 1
+        elapsed = max(time.monotonic() - self.started, 1e-6)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate else 0.0
+        sys.stderr.write(
+            f"\rsiftui audit: {self.done:,}/{self.total:,} documents, "
+            f"{rate:.1f}/s, {left:,.0f} s left\x1b[K"
+        )
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()

@@ -1,0 +1,201 @@
+"""One document's audit record: every figure comes from the library's own code.
+
+The loader is :func:`siftui.sources.kinds.load_any`, the first call and the walk
+are the kind table's (:mod:`siftui.core.kinds`), the unreachable tail is
+:func:`siftui.core.unreachable.unreachable`, the hidden text is
+:func:`siftui.sources.hidden.cache.cached_inspect`, image-only pages are
+:func:`siftui.sources.pageimages.pages_with_images`' and the agents check is
+:func:`siftui.core.agents.fit` on the first answer. A document that cannot be
+read is a record with its one-line ``error``, never an exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.agents import Agent, fit
+from siftui.core.doc import Doc
+from siftui.core.docindex import index_of
+from siftui.core.findings import pages_with, summary
+from siftui.core.kinds import PDF, AnyDoc, DocumentKind, kind_of
+from siftui.core.messages import one_line, quoted
+from siftui.core.render import Options, estimated_tokens
+from siftui.core.word.index import index_story
+from siftui.core.word.model import DocxDoc
+
+ENCODING = "o200k_base"
+DOCUMENT_SUFFIXES = (".pdf", ".docx")
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """What every document of one audit is asked with."""
+
+    out_cap: int
+    hidden: bool = False
+    agents: tuple[Agent, ...] | None = None  # None: no agents check
+    use_cache: bool = True
+
+
+def file_sha256(path: str) -> str | None:
+    """The file's sha256, or None when it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as stream:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def reason_of(path: str, error: BaseException) -> str:
+    """The error's one line without the path it names (the record names it)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    text = one_line(error)
+    for prefix in (f"{quoted(path)}: ", f"{path}: "):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text
+
+
+def refusal(path: str, reason: str, kind: str, **known: Any) -> dict[str, Any]:
+    """The record of a document that could not be audited."""
+    record: dict[str, Any] = {"path": path, **known}
+    record.update(error=reason, error_kind=kind)
+    return record
+
+
+def whole_text(doc: AnyDoc) -> str:
+    """The text an agent would read with no OutCap: a PDF's R1 text (page markers
+    included), a Word document's stories' projections."""
+    if isinstance(doc, Doc):
+        return index_of(doc).full()
+    assert isinstance(doc, DocxDoc)
+    stories = ("\n".join(index_story(story).lines) for story in doc.stories.values())
+    return "\n".join(text for text in stories if text)
+
+
+def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
+    """The audit record of the document at ``path``."""
+    started = time.monotonic()
+    try:
+        size = os.stat(path).st_size
+    except OSError as error:
+        reason = reason_of(path, error)
+        return refusal(path, reason, "OSError", size=None, sha256=None, seconds=_since(started))
+    sha256 = file_sha256(path)
+    known: dict[str, Any] = {"size": size, "sha256": sha256}
+    try:
+        record = {"path": path, **known, **_audit(path, options)}
+    except Exception as error:  # the reason, in one line, is the record
+        kind = getattr(error, "reason", None) or type(error)
+        known["needs_password"] = kind.__name__ == "NeedsPassword"
+        return refusal(
+            path, reason_of(path, error), kind.__name__, **known, seconds=_since(started)
+        )
+    if file_sha256(path) != sha256:
+        return refusal(path, "changed while it was read", "Changed", **known)
+    record["seconds"] = _since(started)
+    return record
+
+
+def _since(started: float) -> float:
+    return round(time.monotonic() - started, 3)
+
+
+def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
+    from siftui.sources.kinds import load_any
+    from siftui.sources.tokens import count_tokens
+
+    loaded = load_any(path, use_cache=options.use_cache)
+    doc = loaded.doc
+    kind: DocumentKind[Any, Any] = kind_of(doc)
+    text = whole_text(doc)
+    record: dict[str, Any] = {"kind": kind.name}
+    if isinstance(doc, Doc):
+        record.update(pages=doc.page_count, extracted=doc.extracted)
+    else:
+        record["paragraphs"] = doc.stories["body"].count
+    first = kind.first_call(Options(out_cap=options.out_cap))
+    answer = kind.render(doc, first)
+    calls = kind.walk(doc, first)
+    record.update(
+        runes=kind.runes(doc),
+        text_runes=len(text),
+        tokens_estimate=estimated_tokens(len(text)),
+        tokens_o200k=count_tokens(text, ENCODING),
+        out_cap=options.out_cap,
+        first_call="map" if answer.map else "whole",
+        first_call_runes=len(answer.content),
+        calls=len(calls),
+        calls_runes=sum(len(call.answer.content) for call in calls),
+    )
+    if isinstance(doc, Doc):
+        record.update(_pdf_facts(path, doc, loaded.unreadable, options))
+    if options.agents is not None:
+        record["agents"] = _agents(answer.content, options.agents)
+    return record
+
+
+def _pdf_facts(path: str, doc: Doc, unreadable: Any, options: AuditOptions) -> dict[str, Any]:
+    left_out = PDF.unreachable(doc, options.out_cap)
+    damaged = sorted(item.page for item in unreadable)
+    facts: dict[str, Any] = {
+        "unreachable_runes": left_out.runes,
+        "unreachable_pages": [page.page for page in left_out.pages],
+        "grep_reachable_runes": left_out.grep_reachable_runes,
+        "unreadable_pages": damaged,
+        "needs_password": False,
+        "image_only_pages": _image_only(path, doc, set(damaged)),
+    }
+    if options.hidden:
+        facts["hidden"] = _hidden(path, frozenset(damaged), options.use_cache)
+    return facts
+
+
+def _image_only(path: str, doc: Doc, damaged: set[int]) -> list[int]:
+    from siftui.sources.load import is_doc_json
+    from siftui.sources.pageimages import pages_with_images
+
+    empty = [n for n, text in enumerate(doc.pages, 1) if not text.strip() and n not in damaged]
+    if not empty or is_doc_json(path):
+        return []
+    found = pages_with_images(path, empty)
+    return [page for page in empty if found.get(page, False)]
+
+
+def _hidden(path: str, skip: frozenset[int], use_cache: bool) -> dict[str, Any]:
+    from siftui.sources.hidden.cache import cached_inspect
+    from siftui.sources.load import is_doc_json
+
+    if is_doc_json(path):
+        return {"alarms": {}, "pages": [], "others": {}, "inspected": 0}
+    inspection = cached_inspect(path, use_cache=use_cache, skip=skip)
+    alarms = inspection.alarms
+    others = [finding for finding in inspection.findings if not finding.alarm]
+    return {
+        "alarms": summary(alarms),
+        "pages": pages_with(alarms),
+        "others": summary(others),
+        "inspected": inspection.pages_inspected,
+    }
+
+
+def _agents(content: str, agents: tuple[Agent, ...]) -> list[dict[str, Any]]:
+    from siftui.sources.agents_load import count_tokens
+
+    return [
+        {
+            "agent": each.agent.name,
+            "verdict": each.verdict,
+            "size": each.size,
+            "unit": each.agent.unit,
+        }
+        for each in fit(content, agents, count_tokens)
+    ]
