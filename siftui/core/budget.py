@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["BYTES", "CHARS", "UNITS", "Unit", "check_unit", "utf8_cut", "utf8_size"]
+__all__ = [
+    "BYTES",
+    "CHARS",
+    "UNITS",
+    "Unit",
+    "byte_bound",
+    "check_unit",
+    "utf8_cut",
+    "utf8_size",
+]
 
 
 def utf8_size(text: str) -> int:
@@ -64,3 +73,11 @@ def check_unit(name: object) -> Unit:
     if found is None:
         raise ValueError(f'unit must be "chars" or "bytes", not {name!r}')
     return found
+
+
+def byte_bound(out_cap: int) -> str:
+    """The one sentence the counter and ``--check-agents`` say for a budget in bytes."""
+    return (
+        f"OutCap {out_cap:,} bytes bounds the tokens of any byte-level tokenizer: "
+        f"every token is at least one byte, so at most {out_cap:,} tokens"
+    )

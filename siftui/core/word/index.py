@@ -86,7 +86,7 @@ def measured_sizes(story: Story, unit: Unit) -> tuple[tuple[int, ...], int]:
     key = f"sizes-{unit.name}"
     found = story.cache.get(key)
     if isinstance(found, tuple):
-        return found  # type: ignore[no-any-return]
+        return found
     ends = (0, *accumulate(unit.size(x) + 1 for x in index.lines))
     sizes = tuple(ends[start] for start in index.starts)
     built = (sizes, ends[-1] - 1 if index.lines else 0)
