@@ -90,7 +90,9 @@ def alphabet_docs(draw: st.DrawFn, alphabet: str = "") -> Doc:
         OutlineItem(draw(st.integers(1, 3)), draw(st.text(chars, max_size=10)), i)
         for i in range(draw(st.integers(0, 12)))
     )
-    return Doc(draw(st.text(chars, max_size=10)), len(pages) + draw(st.integers(0, 2)), pages, outline)
+    return Doc(
+        draw(st.text(chars, max_size=10)), len(pages) + draw(st.integers(0, 2)), pages, outline
+    )
 
 
 @st.composite
