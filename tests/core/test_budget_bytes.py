@@ -96,7 +96,7 @@ def alphabet_docs(draw: st.DrawFn, alphabet: str = "") -> Doc:
 
 
 @st.composite
-def requests(draw: st.DrawFn, doc: Doc, patterns: str) -> Options:
+def requests(draw: st.DrawFn, doc: Doc, patterns: list[str]) -> Options:
     count = max(len(doc.pages), 1)
     pages = draw(
         st.one_of(
