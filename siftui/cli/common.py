@@ -59,6 +59,16 @@ def add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> Non
     )
 
 
+UNIT_HELP = (
+    "what --outcap counts: chars (code points, the default) or bytes (UTF-8; "
+    "a budget in bytes bounds the tokens of any byte-level tokenizer)"
+)
+
+
+def add_unit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unit", choices=("chars", "bytes"), default="chars", help=UNIT_HELP)
+
+
 def add_extraction_options(parser: argparse.ArgumentParser) -> None:
     """What every command that opens a document accepts about opening it."""
     parser.add_argument("--password", default=None, help="the document's password")

@@ -14,6 +14,7 @@ from siftui.cli.common import (
     UsageError,
     add_extraction_options,
     add_outcap,
+    add_unit,
     check_max_pages,
     check_pdf_options,
     extraction_options,
@@ -22,6 +23,7 @@ from siftui.cli.common import (
     write_stdout,
 )
 from siftui.core.agents import AgentsError
+from siftui.core.budget import check_unit
 from siftui.core.kinds import WORD
 from siftui.core.render import Options, Rendered, render
 from siftui.core.unreachable import unreachable, unreachable_json, unreachable_text
@@ -61,6 +63,7 @@ def _render_parser() -> argparse.ArgumentParser:
     word.add_docx_options(parser)
     parser.add_argument("--grep", default="", help="an RE2 pattern (smart case)")
     add_outcap(parser)
+    add_unit(parser)
     parser.add_argument(
         "--json", action="store_true", help="print every field of the answer as JSON"
     )
@@ -110,6 +113,7 @@ def _walk_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", metavar="PATH", help="a PDF (or EPUB, XPS, ...), a .docx, or JSON")
     add_outcap(parser)
+    add_unit(parser)
     word.add_docx_options(parser, walk=True)
     parser.add_argument("--json", action="store_true", help="print the walk as JSON")
     parser.add_argument(
@@ -131,13 +135,14 @@ def cmd_walk(argv: Sequence[str]) -> int:
         return 0
     doc = load_pdf(args)
     count = token_counter() if args.tokens else runes_estimate
-    report = walk_report(walk(doc, args.outcap), count)
-    left_out = unreachable(doc, args.outcap)
+    unit = check_unit(args.unit)
+    report = walk_report(walk(doc, args.outcap, args.unit), count, unit)
+    left_out = unreachable(doc, args.outcap, unit)
     report["unreachable"] = unreachable_json(left_out)
     if args.json:
         text = json.dumps(report, ensure_ascii=False)
     else:
-        text = walk_text(report, args.outcap) + unreachable_text(left_out)
+        text = walk_text(report, args.outcap, unit) + unreachable_text(left_out)
     write_stdout(encode_utf8(text))
     return 0
 
@@ -153,12 +158,13 @@ def cmd_render(argv: Sequence[str]) -> int:
     answer = _docx_usage(word.render_answer, args) if docx else _render_pdf(args)
     write_stdout(encode_utf8(rendered_json(answer) if args.json else answer.content))
     if agents is not None:
-        sys.stderr.write(agents_table(answer.content, agents))
+        byte_cap = args.outcap if args.unit == "bytes" else None
+        sys.stderr.write(agents_table(answer.content, agents, byte_cap))
     return 0
 
 
 def _render_pdf(args: argparse.Namespace) -> Rendered:
-    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
+    options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap, unit=args.unit)
     if options.out_cap < 1:
         raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     check_pdf_options(options)

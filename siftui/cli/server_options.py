@@ -10,7 +10,7 @@ import argparse
 import math
 from typing import TYPE_CHECKING
 
-from siftui.cli.common import UsageError, add_outcap, whole_number
+from siftui.cli.common import UsageError, add_outcap, add_unit, whole_number
 
 if TYPE_CHECKING:
     from siftui.serve.access import Roots
@@ -28,6 +28,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, log_or_hidden: str) -
         help="a directory the agent may read from (repeatable; relative paths use the first)",
     )
     add_outcap(parser, "the budget of every answer")
+    add_unit(parser)
     parser.add_argument(
         "--timeout",
         type=float,

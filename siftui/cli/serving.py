@@ -150,6 +150,7 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         host = ToolHost(
             roots,
             out_cap=args.outcap,
+            unit=args.unit,
             store=store,
             log=log,
             warn_hidden=args.warn_hidden,

@@ -85,6 +85,7 @@ def cmd_session(argv: Sequence[str]) -> int:
         host = ToolHost(
             roots,
             out_cap=args.outcap,
+            unit=args.unit,
             store=store,
             warn_hidden=args.warn_hidden,
             families={"evidence"},

@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from siftui import __version__
+from siftui.core.budget import check_unit
 from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
 from siftui.sources.kinds import load_any
@@ -84,6 +85,7 @@ def options_of(args: argparse.Namespace) -> DocxOptions:
         grep=args.grep,
         scope=args.scope or "body",
         out_cap=args.outcap,
+        unit=args.unit,
     )
 
 
@@ -150,10 +152,11 @@ def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
 
     refuse_pdf_options(args)
     scope = args.scope or "body"
-    check_options(DocxOptions(scope=scope, out_cap=args.outcap))
+    check_options(DocxOptions(scope=scope, out_cap=args.outcap, unit=args.unit))
     doc = load_docx(args.path)
     print_notes(doc)
-    report = walk_docx_report(walk_docx(doc, args.outcap, scope), counter)
-    return (
-        json.dumps(report, ensure_ascii=False) if args.json else walk_docx_text(report, args.outcap)
-    )
+    unit = check_unit(args.unit)
+    report = walk_docx_report(walk_docx(doc, args.outcap, scope, args.unit), counter, unit)
+    if args.json:
+        return json.dumps(report, ensure_ascii=False)
+    return walk_docx_text(report, args.outcap, unit)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.budget import byte_bound
 from siftui.core.messages import encode_utf8
 
 __all__ = [
@@ -200,9 +201,12 @@ def fit(text: str, agents: Sequence[Agent], count: TokenCount) -> list[Fit]:
     return fits
 
 
-def fit_text(fits: Sequence[Fit], runes: int) -> str:
-    """The table `siftui render --check-agents` prints to stderr."""
+def fit_text(fits: Sequence[Fit], runes: int, byte_cap: int | None = None) -> str:
+    """The table `siftui render --check-agents` prints to stderr; ``byte_cap``: the
+    OutCap when it counts bytes (one more line says what that bounds)."""
     lines = [f"agents (the answer is {runes:,} runes):"]
+    if byte_cap is not None:
+        lines.append(f"  {byte_bound(byte_cap)}")
     width = max((len(f.agent.name) for f in fits), default=0)
     for each in fits:
         agent = each.agent

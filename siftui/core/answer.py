@@ -6,7 +6,7 @@ estimate, and the map's outline section cut to the room it has.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -53,9 +53,15 @@ def more_line(left_out: int) -> str:
     return f"- … ({left_out} more)"
 
 
-def fit_outline(lines: Sequence[str], room: int, sizes: Sequence[int] | None = None) -> str | None:
+def fit_outline(
+    lines: Sequence[str],
+    room: int,
+    sizes: Sequence[int] | None = None,
+    size: Callable[[str], int] = len,
+) -> str | None:
     """The outline section (its heading, then ``lines``) in at most ``room``
-    characters, or None when not even the heading and the "more" line fit.
+    characters (or bytes: ``size`` measures), or None when not even the heading
+    and the "more" line fit.
 
     When the whole outline is too long, the most leading lines that fit are kept
     and the rest is counted in :func:`more_line`. ``sizes[k]`` is the length of
@@ -66,21 +72,21 @@ def fit_outline(lines: Sequence[str], room: int, sizes: Sequence[int] | None = N
         return None
     heading = OUTLINE_HEADING
     if sizes is None:
-        sizes = (0, *accumulate(len(line) + 1 for line in lines))
+        sizes = (0, *accumulate(size(line) + 1 for line in lines))
     if len(heading) + sizes[-1] - 1 <= room:
         return heading + "\n".join(lines)
 
     # With k lines kept: heading + sizes[k] + len(more-line). This grows with k
     # (each line adds >= 3, the count shrinks by at most one digit), so bisect.
-    def size(kept: int) -> int:
-        return len(heading) + sizes[kept] + len(more_line(len(lines) - kept))
+    def with_kept(kept: int) -> int:
+        return len(heading) + sizes[kept] + size(more_line(len(lines) - kept))
 
     low, high = 0, len(lines) - 1
-    if size(low) > room:
+    if with_kept(low) > room:
         return None
     while low < high:
         middle = (low + high + 1) // 2
-        if size(middle) <= room:
+        if with_kept(middle) <= room:
             low = middle
         else:
             high = middle - 1

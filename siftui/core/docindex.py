@@ -13,6 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.doc import Doc
 from siftui.core.text import collapse_whitespace, without_surrogates
 
@@ -52,6 +53,10 @@ class DocIndex:
     _full: str | None = field(default=None, repr=False)
     _lines: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _bytes: dict[int, bytes] = field(default_factory=dict, repr=False)
+    # ends and outline_sizes measured in another unit than code points, by its name
+    _measured: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(
+        default_factory=dict, repr=False
+    )
     # Results of option-independent work keyed by its inputs (grep: hits per pattern).
     # One Doc may be rendered by many threads at once (the MCP server's calls): read
     # and change ``memo`` only under ``memo_lock``. The other tables are filled by
@@ -72,12 +77,30 @@ class DocIndex:
             self._full = SEPARATOR.join(self.blocks)
         return self._full
 
-    def last_fitting(self, first: int, last: int, budget: int) -> int:
+    def measured(self, unit: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(ends, outline_sizes) with every length measured in ``unit``."""
+        if unit is CHARS:
+            return self.ends, self.outline_sizes
+        found = self._measured.get(unit.name)
+        if found is None:
+            size = unit.size
+            gap = size(SEPARATOR)
+            ends = tuple(end - gap for end in accumulate(size(b) + gap for b in self.blocks))
+            sizes = (0, *accumulate(size(line) + 1 for line in self.outline_lines))
+            found = self._measured[unit.name] = (ends, sizes)
+        return found
+
+    def last_fitting(
+        self, first: int, last: int, budget: int, ends: tuple[int, ...] | None = None
+    ) -> int:
         """The last page p in first..last with pages first..p fitting ``budget``;
-        first - 1 when not even page ``first`` fits."""
-        before = self.ends[first - 2] + len(SEPARATOR) if first > 1 else 0
+        first - 1 when not even page ``first`` fits. ``ends`` are the ends measured
+        in the budget's unit (code points when not given)."""
+        if ends is None:
+            ends = self.ends
+        before = ends[first - 2] + len(SEPARATOR) if first > 1 else 0
         # ends[p-1] - before <= budget  <=>  ends[p-1] <= budget + before
-        p = bisect_right(self.ends, budget + before, first - 1, last)
+        p = bisect_right(ends, budget + before, first - 1, last)
         return p
 
     def join(self, first: int, last: int) -> str:

@@ -6,6 +6,7 @@ this module makes a PDF's match blocks, ``p. N:`` lines, page by page.
 
 from __future__ import annotations
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.docindex import DocIndex
 from siftui.core.matching import (
     ELLIPSIS,
@@ -111,9 +112,11 @@ def _matches(index: DocIndex, pattern: str, first: int, last: int) -> tuple[int,
     return result
 
 
-def grep(index: DocIndex, pattern: str, first: int, last: int, out_cap: int) -> GrepResult:
+def grep(
+    index: DocIndex, pattern: str, first: int, last: int, out_cap: int, unit: Unit = CHARS
+) -> GrepResult:
     """Search pages first..last (1-based, inclusive) of an indexed Doc."""
     hits, blocks = _matches(index, pattern, first, last)
 
-    content, note = fit_blocks(pattern, hits, blocks, out_cap, NARROW)
+    content, note = fit_blocks(pattern, hits, blocks, out_cap, NARROW, unit)
     return GrepResult(content=content, hits=hits, note=note)

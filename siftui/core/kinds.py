@@ -124,7 +124,7 @@ class PdfKind(DocumentKind[Doc, Options]):
     options_type = Options
 
     def first_call(self, options: AnyOptions) -> Options:
-        return Options(out_cap=options.out_cap)
+        return Options(out_cap=options.out_cap, unit=options.unit)
 
     def refusal(self) -> Exception:
         return BadPages("range and anchor are for Word documents; a PDF is read by pages")
@@ -139,7 +139,7 @@ class PdfKind(DocumentKind[Doc, Options]):
         return next_call(options, rendered, doc.extracted)
 
     def walk(self, doc: Doc, options: Options) -> list[Call]:
-        return walk(doc, options.out_cap)
+        return walk(doc, options.out_cap, options.unit)
 
     def unreachable(self, doc: Doc, out_cap: int) -> Unreachable:
         return unreachable(doc, out_cap)
@@ -172,7 +172,7 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
     def first_call(self, options: AnyOptions) -> DocxOptions:
         # The scope is kept when the document has such a story (an unknown one, typed
         # while the file opened, has no first call: the body does).
-        return DocxOptions(scope=self.scope(options), out_cap=options.out_cap)
+        return DocxOptions(scope=self.scope(options), out_cap=options.out_cap, unit=options.unit)
 
     def refusal(self) -> Exception:
         return BadOption("pages= is for PDFs; a Word document is read by range or anchor")
@@ -190,7 +190,7 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
         return next_docx_call(options, rendered, story.count if story is not None else 0)
 
     def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
-        return walk_docx(doc, options.out_cap, self.scope(options))
+        return walk_docx(doc, options.out_cap, self.scope(options), options.unit)
 
     def describe(self, options: DocxOptions) -> str:
         return describe_docx_options(options)

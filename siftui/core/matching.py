@@ -17,6 +17,7 @@ from typing import Any
 
 import re2
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.text import without_surrogates
 
 __all__ = [
@@ -149,18 +150,25 @@ def grep_header(pattern: str, hits: int) -> str:
 
 
 def fit_blocks(
-    pattern: str, hits: int, blocks: Sequence[str], out_cap: int, narrow: str
+    pattern: str,
+    hits: int,
+    blocks: Sequence[str],
+    out_cap: int,
+    narrow: str,
+    unit: Unit = CHARS,
 ) -> tuple[str, str]:
     """A grep answer from its match blocks: the header, the whole blocks that fit
-    ``out_cap``, and the note saying how it was cut (content, note). ``narrow`` is
-    the advice for narrowing the search (PDF: pages=, Word: range=)."""
+    ``out_cap`` (measured in ``unit``), and the note saying how it was cut
+    (content, note). ``narrow`` is the advice for narrowing the search (PDF:
+    pages=, Word: range=)."""
+    measure = unit.size
     header = grep_header(pattern, hits)
     kept = len(blocks)
-    size = len(header) + sum(len(b) + 1 for b in blocks)
+    size = measure(header) + sum(measure(b) + 1 for b in blocks)
     while kept and size > out_cap:
         kept -= 1
-        size -= len(blocks[kept]) + 1
-    content = "\n".join([header, *blocks[:kept]])[:out_cap]
+        size -= measure(blocks[kept]) + 1
+    content = unit.cut("\n".join([header, *blocks[:kept]]), out_cap)
 
     if kept < len(blocks):
         note = f"showing {kept} of {hits} matches to fit OutCap; {narrow}"

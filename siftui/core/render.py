@@ -15,6 +15,7 @@ from siftui.core.answer import (
     estimated_tokens,
     fit_outline,
 )
+from siftui.core.budget import Unit, check_unit
 from siftui.core.doc import Doc
 from siftui.core.docindex import SEPARATOR, DocIndex, index_of, marker
 from siftui.core.grep import BadGrep, compile_pattern, grep
@@ -52,11 +53,13 @@ class MalformedPages(BadPages):
 
 @dataclass(frozen=True)
 class Options:
-    """What the agent asked for. ``out_cap`` bounds the answer, in code points."""
+    """What the agent asked for. ``out_cap`` bounds the answer, in code points
+    (``unit="chars"``) or UTF-8 bytes (``unit="bytes"``)."""
 
     pages: str = ""
     grep: str = ""
     out_cap: int = DEFAULT_OUT_CAP
+    unit: str = "chars"
 
 
 def full(doc: Doc) -> str:
@@ -102,6 +105,7 @@ def check_options(opt: Options) -> None:
     before a long extraction instead of after it.
     """
     check_out_cap(opt.out_cap)
+    check_unit(opt.unit)
     if _range_syntax(opt.pages) is None and opt.grep:
         compile_pattern(opt.grep)
 
@@ -109,34 +113,46 @@ def check_options(opt: Options) -> None:
 def render(doc: Doc, opt: Options) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
     out_cap = check_out_cap(opt.out_cap)
+    unit = check_unit(opt.unit)
     index = index_of(doc)
     span = parse_pages(opt.pages, index.extracted)
     if opt.grep:
         first, last = span if span is not None else (1, index.extracted)
-        found = grep(index, opt.grep, first, last, out_cap)
+        found = grep(index, opt.grep, first, last, out_cap, unit)
         return Rendered(found.content, False, 0, 0, found.hits, found.note)
+    ends, outline_sizes = index.measured(unit)
     if span is not None:
-        return _page_range(index, span[0], span[1], out_cap)
-    if index.full_length <= out_cap:
+        return _page_range(index, span[0], span[1], out_cap, unit, ends)
+    if (ends[-1] if ends else 0) <= out_cap:
         last = index.extracted
         return Rendered(index.full(), False, 1 if last else 0, last, 0, "")
-    return _map(doc, index, out_cap)
+    return _map(doc, index, out_cap, unit, ends, outline_sizes)
 
 
-def _page_range(index: DocIndex, first: int, last: int, out_cap: int) -> Rendered:
+def _page_range(
+    index: DocIndex, first: int, last: int, out_cap: int, unit: Unit, ends: tuple[int, ...]
+) -> Rendered:
     limit = min(last, first + MAX_PAGES_PER_ANSWER - 1)
-    shown = index.last_fitting(first, limit, out_cap)
+    shown = index.last_fitting(first, limit, out_cap, ends)
     if shown < first:
         block = index.blocks[first - 1]
-        note = f"page {first} cut to {out_cap} of {len(block)} characters"
+        content = unit.cut(block, out_cap)
+        note = f"page {first} cut to {unit.size(content)} of {unit.size(block)} {unit.word}"
         if first < last:
             note += f'; ask for pages="{first + 1}-{last}"'
-        return Rendered(block[:out_cap], False, first, first, 0, note)
+        return Rendered(content, False, first, first, 0, note)
     note = f'cut at page {shown}; ask for pages="{shown + 1}-{last}"' if shown < last else ""
     return Rendered(index.join(first, shown), False, first, shown, 0, note)
 
 
-def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
+def _map(
+    doc: Doc,
+    index: DocIndex,
+    out_cap: int,
+    unit: Unit,
+    ends: tuple[int, ...],
+    outline_sizes: tuple[int, ...],
+) -> Rendered:
     count = "1 page" if doc.page_count == 1 else f"{doc.page_count} pages"
     stats = f"{count} · ~{estimated_tokens(index.full_length)} tokens"
     if index.extracted < doc.page_count:
@@ -144,19 +160,20 @@ def _map(doc: Doc, index: DocIndex, out_cap: int) -> Rendered:
     title = collapse_whitespace(doc.title) or UNTITLED
 
     budget = out_cap // 4
-    last = index.last_fitting(1, index.extracted, budget)
+    last = index.last_fitting(1, index.extracted, budget, ends)
     if last >= 1:
         leading = index.join(1, last)
     else:
         last = 1
-        leading = index.blocks[0][:budget]
+        leading = unit.cut(index.blocks[0], budget)
 
+    size = unit.size
     head = f"# {title}{SEPARATOR}{stats}"
     tail = f"{INSTRUCTION}{SEPARATOR}{leading}"
-    fixed = len(head) + len(SEPARATOR) + len(tail)
+    fixed = size(head) + len(SEPARATOR) + size(tail)
     outline = fit_outline(
-        index.outline_lines, out_cap - fixed - len(SEPARATOR), index.outline_sizes
+        index.outline_lines, out_cap - fixed - len(SEPARATOR), outline_sizes, size
     )
     sections = [head, outline, tail] if outline is not None else [head, tail]
-    content = SEPARATOR.join(sections)[:out_cap]
+    content = unit.cut(SEPARATOR.join(sections), out_cap)
     return Rendered(content, True, 1, last, 0, "")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.doc import Doc
 from siftui.core.docindex import SEPARATOR, index_of, marker
 from siftui.core.matching import ELLIPSIS, LINE_WINDOW
@@ -90,23 +91,37 @@ class Unreachable:
         return 100.0 * self.runes / self.document_runes if self.document_runes else 0.0
 
 
-def unreachable(doc: Doc, out_cap: int) -> Unreachable:
-    """Per page, the runes no ``pages=`` call shows at ``out_cap`` and what grep reaches."""
+def unreachable(doc: Doc, out_cap: int, unit: Unit = CHARS) -> Unreachable:
+    """Per page, the runes no ``pages=`` call shows at ``out_cap`` and what grep reaches.
+
+    With an OutCap in bytes (``unit``), a page's unreachable runes are those after
+    its cut to ``out_cap`` bytes, and the smallest OutCap is in bytes; what grep
+    reaches is a lower bound, counted as if the OutCap were ``out_cap // 4``
+    code points (at most 4 bytes each, so such a block always fits).
+    """
     if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
         raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
     index = index_of(doc)
+    ends, _ = index.measured(unit)
     pages: list[PageReach] = []
     largest, largest_page = 0, 0
+    before = -len(SEPARATOR)
     for number, block in enumerate(index.blocks, start=1):
-        if len(block) > largest:
-            largest, largest_page = len(block), number
-        if len(block) <= out_cap:
+        size = ends[number - 1] - before - len(SEPARATOR)
+        before = ends[number - 1]
+        if size > largest:
+            largest, largest_page = size, number
+        if size <= out_cap:
             continue
+        shown = out_cap if unit is CHARS else len(unit.cut(block, out_cap))
+        room = out_cap if unit is CHARS else max(out_cap // 4, 1)
         pages.append(
             PageReach(
                 page=number,
-                runes=len(block) - out_cap,
-                grep_reachable_runes=_grep_reachable_tail(doc.pages[number - 1], number, out_cap),
+                runes=len(block) - shown,
+                grep_reachable_runes=_grep_reachable_tail(
+                    doc.pages[number - 1], number, room, shown
+                ),
                 block_runes=len(block),
             )
         )
@@ -181,10 +196,11 @@ def grep_reachable_spans(text: str, page: int, out_cap: int) -> list[tuple[int, 
     return spans
 
 
-def _grep_reachable_tail(text: str, page: int, out_cap: int) -> int:
-    """How many runes of block ``page`` from position ``out_cap`` on a grep can show."""
+def _grep_reachable_tail(text: str, page: int, out_cap: int, shown: int) -> int:
+    """How many runes of block ``page`` from position ``shown`` on a grep can show
+    (grep answers bounded by ``out_cap`` code points)."""
     offset = len(marker(page)) + len(SEPARATOR)  # where text.strip() begins in the block
-    cut = out_cap - offset  # the first unreachable position, in text.strip()
+    cut = shown - offset  # the first unreachable position, in text.strip()
     total = 0
     for start, end in grep_reachable_spans(text, page, out_cap):
         total += max(0, end - max(start, cut))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from siftui.core.answer import estimated_tokens
+from siftui.core.budget import BYTES, CHARS, Unit, byte_bound
 from siftui.core.doc import Doc
 from siftui.core.render import Options, Rendered, render
 
@@ -30,9 +31,9 @@ def next_call(options: Options, answer: Rendered, extracted: int) -> Options | N
     """
     found = _ASK.search(answer.note)
     if found is not None:
-        return Options(pages=found.group(1), out_cap=options.out_cap)
+        return Options(pages=found.group(1), out_cap=options.out_cap, unit=options.unit)
     if answer.map and not options.grep and answer.last < extracted:
-        return Options(pages=f"{answer.last + 1}-", out_cap=options.out_cap)
+        return Options(pages=f"{answer.last + 1}-", out_cap=options.out_cap, unit=options.unit)
     return None
 
 
@@ -42,13 +43,13 @@ class Call:
     answer: Rendered
 
 
-def walk(doc: Doc, out_cap: int) -> list[Call]:
+def walk(doc: Doc, out_cap: int, unit: str = "chars") -> list[Call]:
     """Every call needed to see each extracted page once.
 
     A page cut to the OutCap counts as seen: the rest of it is what
     :func:`siftui.core.unreachable.unreachable` reports.
     """
-    options: Options | None = Options(out_cap=out_cap)
+    options: Options | None = Options(out_cap=out_cap, unit=unit)
     calls: list[Call] = []
     while options is not None:
         answer = render(doc, options)
@@ -86,50 +87,60 @@ def pages_shown(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
 
-def walk_report(calls: list[Call], count: TokenCounter) -> dict[str, Any]:
-    """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens."""
+def walk_report(calls: list[Call], count: TokenCounter, unit: Unit = CHARS) -> dict[str, Any]:
+    """The walk as `siftui walk --json` prints it; ``count`` sizes each answer in tokens.
+    With an OutCap in bytes (``unit``) each call and the totals give bytes too."""
     entries = [
-        call_entry(call.answer, count, pages=call.options.pages, grep=call.options.grep)
+        call_entry(call.answer, count, unit, pages=call.options.pages, grep=call.options.grep)
         for call in calls
     ]
-    return with_totals(entries)
+    return with_totals(entries, unit)
 
 
-def call_entry(answer: Rendered, count: TokenCounter, **asked: str) -> dict[str, Any]:
+def call_entry(
+    answer: Rendered, count: TokenCounter, unit: Unit = CHARS, **asked: str
+) -> dict[str, Any]:
     """One call of a walk report: what it asked (``asked``, in order), then its answer's
     pages or paragraphs, whether it is a map, its size and its note."""
-    return {
+    entry = {
         **asked,
         "first": answer.first,
         "last": answer.last,
         "map": answer.map,
         "runes": len(answer.content),
-        "tokens": count(answer.content),
-        "note": answer.note,
     }
+    if unit is BYTES:
+        entry["bytes"] = unit.size(answer.content)
+    entry["tokens"] = count(answer.content)
+    entry["note"] = answer.note
+    return entry
 
 
-def with_totals(entries: list[dict[str, Any]]) -> dict[str, Any]:
+def with_totals(entries: list[dict[str, Any]], unit: Unit = CHARS) -> dict[str, Any]:
     """A walk report from its calls' entries: the entries, their runes and tokens added
     up (`siftui walk --json`'s shape, for PDFs and Word documents alike)."""
     totals: dict[str, int] = {}
     for entry in entries:
         for name, value in entry["tokens"].items():
             totals[name] = totals.get(name, 0) + value
-    return {
-        "calls": entries,
-        "total_runes": sum(entry["runes"] for entry in entries),
-        "total_tokens": totals,
-    }
+    report: dict[str, Any] = {"calls": entries}
+    if unit is BYTES:
+        report["unit"] = unit.name
+    report["total_runes"] = sum(entry["runes"] for entry in entries)
+    if unit is BYTES:
+        report["total_bytes"] = sum(entry["bytes"] for entry in entries)
+    report["total_tokens"] = totals
+    return report
 
 
-def walk_text(report: dict[str, Any], out_cap: int) -> str:
+def walk_text(report: dict[str, Any], out_cap: int, unit: Unit = CHARS) -> str:
     """One line per call, then the totals: what `siftui walk` prints."""
     return report_text(
         report,
         out_cap,
         lambda entry: describe_options(Options(pages=entry["pages"], grep=entry["grep"])),
         lambda entry: f"pages {pages_shown(entry['first'], entry['last']):<11}",
+        unit,
     )
 
 
@@ -138,6 +149,7 @@ def report_text(
     out_cap: int,
     request: Callable[[dict[str, Any]], str],
     shown: Callable[[dict[str, Any]], str],
+    unit: Unit = CHARS,
 ) -> str:
     """A walk report as `siftui walk` prints it, for PDFs and Word documents alike:
     one line per call (``request`` says what it asked, ``shown`` what it holds),
@@ -147,12 +159,17 @@ def report_text(
         kind = "map" if entry["map"] else "text"
         tokens = "  ".join(f"{name} {value:,}" for name, value in entry["tokens"].items())
         runes = f"{entry['runes']:>9,} runes"
+        if unit is BYTES:
+            runes += f" {entry['bytes']:>9,} bytes"
         lines.append(
             f"{number:>4}  {request(entry):<22} {kind:<4}  {shown(entry)} {runes}  {tokens}"
         )
     totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
-    lines.append(
-        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
-        f"{report['total_runes']:,} runes  {totals}"
-    )
+    cap = f"{out_cap:,} bytes" if unit is BYTES else f"{out_cap:,}"
+    size = f"{report['total_runes']:,} runes"
+    if unit is BYTES:
+        size += f", {report['total_bytes']:,} bytes"
+    lines.append(f"total: {len(report['calls'])} calls at OutCap {cap}, {size}  {totals}")
+    if unit is BYTES:
+        lines.append(byte_bound(out_cap))
     return "\n".join(lines) + "\n"

@@ -94,7 +94,7 @@ Read a Word document (.docx, .docm, .dotx, .dotm, or its siftui JSON) as text: o
 per paragraph or table, each behind an anchor [P<n>#<hash>] (headings as H1-H6, list \
 markers, tables as "| a | b |" rows, comments, tracked changes and notes as markers).
 
-Every answer is bounded: at most {out_cap:,} characters, a limit set by the server, not by you.
+Every answer is bounded: at most {out_cap:,} {unit}, a limit set by the server, not by you.
 - No range, anchor or grep: the whole text if it fits; otherwise a map (title, counts, \
 outline with anchors, the first paragraphs) and you ask for more.
 - range="Pa..Pb" (or "Pa", or "Pa.." to the end): whole paragraphs from Pa, as many as fit.
@@ -134,7 +134,10 @@ def _rules(arguments: Mapping[str, Any]) -> None:
 def read_docx(call: Call) -> Answer:
     requested = call.arguments["path"]
     wanted = docx_options(
-        _docx_args(call.arguments), call.arguments.get("grep", ""), call.settings.out_cap
+        _docx_args(call.arguments),
+        call.arguments.get("grep", ""),
+        call.settings.out_cap,
+        call.settings.unit,
     )
     call.facts.path = str(call.settings.roots.resolve(requested))
     check_docx_options(wanted)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
+from siftui.core.budget import check_unit
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
@@ -86,11 +87,13 @@ class ToolHost:
         log: CallLog | None = None,
         warn_hidden: bool = False,
         families: Iterable[str] = DEFAULT_FAMILIES,
+        unit: str = "chars",
     ) -> None:
         if out_cap < 1:
             raise ValueError(f"out_cap must be >= 1, not {out_cap}")
+        check_unit(unit)
         store = store if store is not None else DocStore()
-        self.settings = Settings(roots, out_cap, store, warn_hidden)
+        self.settings = Settings(roots, out_cap, store, warn_hidden, unit)
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
         for tool in tools:  # an entry outside the checker's subset fails here, not per call

@@ -74,7 +74,7 @@ MAX_PAGES_CHARS = 100
 DESCRIPTION = """\
 Read a PDF (or EPUB, XPS, ... or a siftui Doc JSON) as plain text with "--- page N ---" markers.
 
-Every answer is bounded: at most {out_cap:,} characters, a limit set by the server, not by you.
+Every answer is bounded: at most {out_cap:,} {unit}, a limit set by the server, not by you.
 - No pages, no grep: the whole text if it fits; otherwise a map (title, page count, outline \
 with page numbers, the first pages) and you ask for more.
 - pages="a-b" (or "a", or "a-" to the end): whole pages from page a, as many as fit.
@@ -101,7 +101,8 @@ def read_pdf(call: Call) -> Answer:
     requested = call.arguments["path"]
     pages = call.arguments.get("pages", "")
     grep = call.arguments.get("grep", "")
-    options = Options(pages=pages, grep=grep, out_cap=call.settings.out_cap)
+    settings = call.settings
+    options = Options(pages=pages, grep=grep, out_cap=settings.out_cap, unit=settings.unit)
     real = call.settings.roots.resolve(requested)
     call.facts.path = str(real)
     if real.suffix.lower() in DOCX_SUFFIXES:

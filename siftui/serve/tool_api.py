@@ -26,16 +26,22 @@ class ToolError(ValueError):
     """A call refused by a tool's own rule; ``str(error)`` is the one line the agent gets."""
 
 
+UNIT_WORDS = {"chars": "characters", "bytes": "bytes (UTF-8)"}
+"""How a tool's description names the unit of its OutCap."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the operator set for every tool: the roots, the OutCap (every answer's
     budget), the document store (bounded extraction, its limits and cache) and
-    ``--warn-hidden``."""
+    ``--warn-hidden``; ``unit``: what the OutCap counts, "chars" (code points) or
+    "bytes" (UTF-8)."""
 
     roots: Roots
     out_cap: int
     store: DocStore
     warn_hidden: bool = False
+    unit: str = "chars"
 
 
 @dataclass
@@ -172,8 +178,9 @@ def _no_rules(arguments: Mapping[str, Any]) -> None:
 class ServedTool:
     """One served tool: its entry in the table (siftui.serve.tools).
 
-    ``description`` is a template: ``{out_cap:,}``, ``{roots}`` and
-    ``{first_root}`` are filled in from the settings. ``input_schema`` is the
+    ``description`` is a template: ``{out_cap:,}``, ``{unit}`` (what the OutCap
+    counts: "characters" or "bytes (UTF-8)"), ``{roots}`` and ``{first_root}`` are
+    filled in from the settings. ``input_schema`` is the
     published ``inputSchema`` and what every call is checked against
     (``messages``: check_arguments' replacement messages); ``rules`` checks the
     tool's own argument rules the schema cannot express, after it (raising
@@ -205,6 +212,7 @@ class ServedTool:
     def describe(self, settings: Settings) -> str:
         return self.description.format(
             out_cap=settings.out_cap,
+            unit=UNIT_WORDS[settings.unit],
             roots=settings.roots.describe(),
             first_root=settings.roots.dirs[0],
         )

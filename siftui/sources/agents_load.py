@@ -53,6 +53,7 @@ def count_tokens(text: str, encoding: str) -> int:
         raise ValueError(str(error)) from None
 
 
-def agents_table(content: str, agents: Sequence[Agent]) -> str:
-    """What `siftui render --check-agents` prints to stderr for an answer."""
-    return fit_text(fit(content, agents, count_tokens), len(content))
+def agents_table(content: str, agents: Sequence[Agent], byte_cap: int | None = None) -> str:
+    """What `siftui render --check-agents` prints to stderr for an answer (``byte_cap``:
+    the OutCap when it counts bytes)."""
+    return fit_text(fit(content, agents, count_tokens), len(content), byte_cap)

@@ -13,6 +13,7 @@ from typing import Any
 import re2
 
 from siftui.core import matching
+from siftui.core.budget import CHARS, Unit
 from siftui.core.matching import GrepResult
 from siftui.core.text import without_surrogates
 from siftui.core.word.index import StoryIndex
@@ -130,7 +131,13 @@ def _block(index: StoryIndex, at: int, match_start: int) -> str:
 
 
 def docx_grep(
-    index: StoryIndex, memo: dict[object, object], pattern: str, first: int, last: int, out_cap: int
+    index: StoryIndex,
+    memo: dict[object, object],
+    pattern: str,
+    first: int,
+    last: int,
+    out_cap: int,
+    unit: Unit = CHARS,
 ) -> GrepResult:
     """Search lines first..last-1 of the story's projection (0-based, end exclusive)."""
     matching.compile_pattern(pattern)  # the contract's checks and error messages come first
@@ -143,5 +150,5 @@ def docx_grep(
         blocks = [_block(index, at, start) for at, start in found]
         remember(memo, key, (hits, blocks))
 
-    content, note = matching.fit_blocks(pattern, hits, blocks, out_cap, NARROW)
+    content, note = matching.fit_blocks(pattern, hits, blocks, out_cap, NARROW, unit)
     return GrepResult(content, hits, note)

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.text import collapse_whitespace
 from siftui.core.word.model import Story, line
 
@@ -45,14 +46,21 @@ class StoryIndex:
         """Blocks first..last (1-based) joined by "\\n" (empty blocks add nothing)."""
         return "\n".join(self.lines[self.starts[first - 1] : self.starts[last]])
 
-    def size(self, first: int, last: int) -> int:
-        total = self.sizes[last] - self.sizes[first - 1]
+    def size(self, first: int, last: int, sizes: tuple[int, ...] | None = None) -> int:
+        if sizes is None:
+            sizes = self.sizes
+        total = sizes[last] - sizes[first - 1]
         return total - 1 if total else 0
 
-    def last_fitting(self, first: int, last: int, budget: int) -> int:
-        """The largest k in first-1..last with blocks first..k fitting ``budget``."""
-        limit = budget + 1 + self.sizes[first - 1]
-        return bisect_right(self.sizes, limit, first, last + 1) - 1
+    def last_fitting(
+        self, first: int, last: int, budget: int, sizes: tuple[int, ...] | None = None
+    ) -> int:
+        """The largest k in first-1..last with blocks first..k fitting ``budget``
+        (``sizes``: :attr:`sizes` measured in the budget's unit; code points if not given)."""
+        if sizes is None:
+            sizes = self.sizes
+        limit = budget + 1 + sizes[first - 1]
+        return bisect_right(sizes, limit, first, last + 1) - 1
 
     def first_nonempty(self, first: int, last: int) -> int:
         """The first block in first..last that has lines, or 0."""
@@ -67,6 +75,22 @@ def index_story(story: Story) -> StoryIndex:
         return found
     built = _build(story)
     story.cache["index"] = built
+    return built
+
+
+def measured_sizes(story: Story, unit: Unit) -> tuple[tuple[int, ...], int]:
+    """The story index's (sizes, full_length) with every line measured in ``unit``."""
+    index = index_story(story)
+    if unit is CHARS:
+        return index.sizes, index.full_length
+    key = f"sizes-{unit.name}"
+    found = story.cache.get(key)
+    if isinstance(found, tuple):
+        return found
+    ends = (0, *accumulate(unit.size(x) + 1 for x in index.lines))
+    sizes = tuple(ends[start] for start in index.starts)
+    built = (sizes, ends[-1] - 1 if index.lines else 0)
+    story.cache[key] = built
     return built
 
 

@@ -9,6 +9,7 @@ line's anchor or table prefix where it has one.
 
 from __future__ import annotations
 
+from siftui.core.budget import check_unit
 from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.matching import ELLIPSIS, LINE_WINDOW, grep_header, match_line, window
 from siftui.core.word.grep import matching_lines, remember
@@ -70,7 +71,8 @@ def _index_grep(
         count, found = matching_lines(index, options.grep, first, last, story.cache)
         remember(story.cache, key, (count, found))
     # The fitting of siftui.core.matching.fit_blocks: whole blocks while the answer fits OutCap.
-    size = len(grep_header(options.grep, count))
+    measure = check_unit(options.unit).size
+    size = measure(grep_header(options.grep, count))
     rows = Rows()
     for _ in range(header):
         rows.add(Role.GREP_HEADER, 0)
@@ -86,7 +88,7 @@ def _index_grep(
         shown.append((matched, Role.MATCH, at, prefix))
         if at + 1 < len(projection):
             shown.append(("  " + window(projection[at + 1], 0), Role.CONTEXT, at + 1, 0))
-        size += sum(len(item[0]) + 1 for item in shown) + len("\n--")
+        size += sum(measure(item[0]) + 1 for item in shown) + len("\n--")
         if size > options.out_cap:
             break
         for item, role, number, length in shown:

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from siftui.core import answer
 from siftui.core.answer import DEFAULT_OUT_CAP, Rendered
+from siftui.core.budget import Unit, check_unit
 from siftui.core.matching import BadGrep, compile_pattern
 from siftui.core.text import collapse_whitespace, typed_number
 from siftui.core.word.grep import docx_grep
-from siftui.core.word.index import StoryIndex, index_story
+from siftui.core.word.index import StoryIndex, index_story, measured_sizes
 from siftui.core.word.model import SCOPES, DocxDoc, Story
 
 __all__ = [
@@ -49,7 +50,8 @@ class BadOption(ValueError):
 
 @dataclass(frozen=True)
 class DocxOptions:
-    """What the agent asked for; ``out_cap`` bounds the answer, in code points."""
+    """What the agent asked for; ``out_cap`` bounds the answer, in code points
+    (``unit="chars"``) or UTF-8 bytes (``unit="bytes"``)."""
 
     range: str = ""
     anchor: str = ""
@@ -57,6 +59,7 @@ class DocxOptions:
     grep: str = ""
     scope: str = "body"
     out_cap: int = DEFAULT_OUT_CAP
+    unit: str = "chars"
 
 
 def _story(doc: DocxDoc, scope: str) -> Story:
@@ -135,6 +138,7 @@ def asked_span(opt: DocxOptions, story: Story) -> tuple[int, int, int] | None:
 def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     """The string the agent receives for ``opt``, bounded by ``opt.out_cap``."""
     out_cap = answer.check_out_cap(opt.out_cap)
+    unit = check_unit(opt.unit)
     story = _story(doc, opt.scope)
     index = index_story(story)
     has_range, has_anchor = bool(opt.range.strip()), bool(opt.anchor.strip())
@@ -144,16 +148,17 @@ def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     span = asked[:2] if asked is not None else None
     alone = asked[2] if asked is not None else 0
     if opt.grep:
-        return _grep(index, story, opt.grep, span, alone, out_cap)
+        return _grep(index, story, opt.grep, span, alone, out_cap, unit)
     if alone:
-        return _alone(index, alone, out_cap)
+        return _alone(index, alone, out_cap, unit)
+    sizes, full_length = measured_sizes(story, unit)
     if span is not None:
-        return _range(index, span[0], span[1], out_cap)
+        return _range(index, span[0], span[1], out_cap, unit, sizes)
     if index.count == 0:
-        return _tables_only(index, out_cap)
-    if index.full_length <= out_cap:
+        return _tables_only(index, out_cap, unit)
+    if full_length <= out_cap:
         return Rendered("\n".join(index.lines), False, 1, index.count, 0, "")
-    return _map(doc, opt.scope or "body", index, out_cap)
+    return _map(doc, opt.scope or "body", index, out_cap, unit, sizes)
 
 
 def _grep(
@@ -163,6 +168,7 @@ def _grep(
     span: tuple[int, int] | None,
     alone: int,
     out_cap: int,
+    unit: Unit,
 ) -> Rendered:
     if alone:
         at = index.para_line[alone - 1]
@@ -171,44 +177,55 @@ def _grep(
         first, last = index.starts[span[0] - 1], index.starts[span[1]]
     else:
         first, last = 0, len(index.lines)
-    found = docx_grep(index, story.cache, pattern, first, last, out_cap)
+    found = docx_grep(index, story.cache, pattern, first, last, out_cap, unit)
     return Rendered(found.content, False, 0, 0, found.hits, found.note)
 
 
-def _alone(index: StoryIndex, number: int, out_cap: int) -> Rendered:
+def _cut_note(name: str, text: str, shown: str, unit: Unit) -> str:
+    return f"{name} cut to {unit.size(shown)} of {unit.size(text)} {unit.word}"
+
+
+def _alone(index: StoryIndex, number: int, out_cap: int, unit: Unit) -> Rendered:
     at = index.para_line[number - 1]
     text = index.lines[at] if at >= 0 else ""
-    note = f"P{number} cut to {out_cap} of {len(text)} characters" if len(text) > out_cap else ""
-    return Rendered(text[:out_cap], False, number, number, 0, note)
+    shown = unit.cut(text, out_cap)
+    note = _cut_note(f"P{number}", text, shown, unit) if len(shown) < len(text) else ""
+    return Rendered(shown, False, number, number, 0, note)
 
 
-def _range(index: StoryIndex, first: int, last: int, out_cap: int) -> Rendered:
-    shown = index.last_fitting(first, last, out_cap)
+def _range(
+    index: StoryIndex, first: int, last: int, out_cap: int, unit: Unit, sizes: tuple[int, ...]
+) -> Rendered:
+    shown = index.last_fitting(first, last, out_cap, sizes)
     opening = index.first_nonempty(first, last)
     if opening == 0:
         return Rendered("", False, first, last, 0, "")
     if shown < opening:
         block = index.block_text(opening)
-        note = f"P{opening} cut to {out_cap} of {len(block)} characters"
+        content = unit.cut(block, out_cap)
+        note = _cut_note(f"P{opening}", block, content, unit)
         if opening < last:
             note += f'; ask for range="P{opening + 1}..P{last}"'
-        return Rendered(block[:out_cap], False, first, opening, 0, note)
+        return Rendered(content, False, first, opening, 0, note)
     note = f'cut at P{shown}; ask for range="P{shown + 1}..P{last}"' if shown < last else ""
     return Rendered(index.join(first, shown), False, first, shown, 0, note)
 
 
-def _tables_only(index: StoryIndex, out_cap: int) -> Rendered:
+def _tables_only(index: StoryIndex, out_cap: int, unit: Unit) -> Rendered:
     """N = 0: the tables are one block, answered whole or cut."""
     block = "\n".join(index.lines)
-    note = f"T1 cut to {out_cap} of {len(block)} characters" if len(block) > out_cap else ""
-    return Rendered(block[:out_cap], False, 0, 0, 0, note)
+    shown = unit.cut(block, out_cap)
+    note = _cut_note("T1", block, shown, unit) if len(shown) < len(block) else ""
+    return Rendered(shown, False, 0, 0, 0, note)
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
+def _map(
+    doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int, unit: Unit, sizes: tuple[int, ...]
+) -> Rendered:
     title = collapse_whitespace(doc.title) or UNTITLED
     if scope != "body":
         title = f"{scope} of {title}"
@@ -218,19 +235,19 @@ def _map(doc: DocxDoc, scope: str, index: StoryIndex, out_cap: int) -> Rendered:
         f"~{answer.estimated_tokens(index.full_length)} tokens"
     )
     budget = out_cap // 4
-    last = index.last_fitting(1, index.count, budget)
+    last = index.last_fitting(1, index.count, budget, sizes)
     opening = index.first_nonempty(1, index.count)
     if last < opening:
         last = opening
-        leading = index.block_text(opening)[:budget]
+        leading = unit.cut(index.block_text(opening), budget)
     else:
         leading = index.join(1, last)
     head = f"# {title}\n\n{stats}"
     tail = f"{INSTRUCTION}\n\n{leading}"
-    fixed = len(head) + 2 + len(tail)
-    outline = answer.fit_outline(index.outline, out_cap - fixed - 2)
+    fixed = unit.size(head) + 2 + unit.size(tail)
+    outline = answer.fit_outline(index.outline, out_cap - fixed - 2, size=unit.size)
     sections = [head, outline, tail] if outline is not None else [head, tail]
-    return Rendered("\n\n".join(sections)[:out_cap], True, 1, last, 0, "")
+    return Rendered(unit.cut("\n\n".join(sections), out_cap), True, 1, last, 0, "")
 
 
 def check_docx_options(options: DocxOptions) -> None:
@@ -238,6 +255,7 @@ def check_docx_options(options: DocxOptions) -> None:
     in WORD.md's order: scope, range and anchor together, window, the syntax of a
     range or an anchor, and (without either) the pattern. Lets a caller refuse a bad
     call before reading the document; an anchor's hash can only be checked then."""
+    check_unit(options.unit)
     probe = DocxDoc("", {})
     render_docx(probe, DocxOptions(scope=options.scope))  # an unknown scope
     if options.range.strip() and options.anchor.strip():

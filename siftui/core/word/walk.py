@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.walk import (
     TokenCounter,
     call_entry,
@@ -28,10 +29,15 @@ def next_docx_call(options: DocxOptions, answer: Rendered, count: int) -> DocxOp
     """The call that continues ``answer`` (same scope and OutCap), or None."""
     found = _ASK.search(answer.note)
     if found is not None:
-        return DocxOptions(range=found.group(1), scope=options.scope, out_cap=options.out_cap)
+        return DocxOptions(
+            range=found.group(1), scope=options.scope, out_cap=options.out_cap, unit=options.unit
+        )
     if answer.map and answer.last < count:
         return DocxOptions(
-            range=f"P{answer.last + 1}..", scope=options.scope, out_cap=options.out_cap
+            range=f"P{answer.last + 1}..",
+            scope=options.scope,
+            out_cap=options.out_cap,
+            unit=options.unit,
         )
     return None
 
@@ -42,9 +48,11 @@ class DocxCall:
     answer: Rendered
 
 
-def walk_docx(doc: DocxDoc, out_cap: int, scope: str = "body") -> list[DocxCall]:
+def walk_docx(
+    doc: DocxDoc, out_cap: int, scope: str = "body", unit: str = "chars"
+) -> list[DocxCall]:
     """Every call needed to read the story once: no options first, then the notes."""
-    options: DocxOptions | None = DocxOptions(scope=scope, out_cap=out_cap)
+    options: DocxOptions | None = DocxOptions(scope=scope, out_cap=out_cap, unit=unit)
     count = doc.stories[scope or "body"].count if (scope or "body") in doc.stories else 0
     calls: list[DocxCall] = []
     while options is not None:
@@ -65,20 +73,23 @@ def paragraphs_shown(first: int, last: int) -> str:
     return f"P{first}" if first == last else f"P{first}..P{last}"
 
 
-def walk_docx_report(calls: list[DocxCall], count: TokenCounter = runes_estimate) -> dict[str, Any]:
+def walk_docx_report(
+    calls: list[DocxCall], count: TokenCounter = runes_estimate, unit: Unit = CHARS
+) -> dict[str, Any]:
     """The walk as `siftui walk FILE.docx --json` prints it."""
     entries = [
-        call_entry(call.answer, count, range=call.options.range, scope=call.options.scope)
+        call_entry(call.answer, count, unit, range=call.options.range, scope=call.options.scope)
         for call in calls
     ]
-    return with_totals(entries)
+    return with_totals(entries, unit)
 
 
-def walk_docx_text(report: dict[str, Any], out_cap: int) -> str:
+def walk_docx_text(report: dict[str, Any], out_cap: int, unit: Unit = CHARS) -> str:
     """One line per call, then the totals: what `siftui walk FILE.docx` prints."""
     return report_text(
         report,
         out_cap,
         lambda entry: describe_options(DocxOptions(range=entry["range"])),
         lambda entry: f"paragraphs {paragraphs_shown(entry['first'], entry['last']):<13}",
+        unit,
     )

@@ -131,7 +131,7 @@ def hidden_of(data: Any) -> HiddenSummary:
     return HiddenSummary(tuple(ordered), _pages(data, "pages"), _pages(data, "alarm_pages"))
 
 
-def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
+def docx_options(args: DocxArgs, grep: str, out_cap: int, unit: str = "chars") -> DocxOptions:
     return DocxOptions(
         range=args.range,
         anchor=args.anchor,
@@ -139,6 +139,7 @@ def docx_options(args: DocxArgs, grep: str, out_cap: int) -> DocxOptions:
         grep=grep,
         scope=args.scope or "body",
         out_cap=out_cap,
+        unit=unit,
     )
 
 
