@@ -67,6 +67,11 @@ def _lines(handle: TextIO) -> Iterator[str]:
 def cmd_session(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     check_server_options(args)
+    if args.unit != "chars":
+        raise UsageError(
+            "--unit bytes is for read_pdf and read_docx: the evidence tools count OutCap "
+            "in code points (docs/EVIDENCE.md)"
+        )
     roots = server_roots(args)
     try:
         # A line that is not UTF-8 is a line that is not a call, not the end of the script.
