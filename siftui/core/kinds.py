@@ -136,7 +136,7 @@ class PdfKind(DocumentKind[Doc, Options]):
         return layout_of(rendered, options, self.doc(doc))
 
     def next_call(self, options: Options, rendered: Rendered, doc: Doc) -> Options | None:
-        return next_call(options, rendered, doc.extracted)
+        return next_call(options, rendered, doc)
 
     def walk(self, doc: Doc, options: Options) -> list[Call]:
         return walk(doc, options.out_cap)
