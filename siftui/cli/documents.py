@@ -126,11 +126,11 @@ def cmd_walk(argv: Sequence[str]) -> int:
     check_max_pages(args.max_pages)
     if args.outcap < 1:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    count = token_counter() if args.tokens else runes_estimate
     if docx_command(args):
-        write_stdout(encode_utf8(_docx_usage(word.walk_output, args, token_counter())))
+        write_stdout(encode_utf8(_docx_usage(word.walk_output, args, count)))
         return 0
     doc = load_pdf(args)
-    count = token_counter() if args.tokens else runes_estimate
     report = walk_report(walk(doc, args.outcap), count)
     left_out = unreachable(doc, args.outcap)
     report["unreachable"] = unreachable_json(left_out)

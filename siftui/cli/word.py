@@ -145,7 +145,9 @@ def extract_json(args: argparse.Namespace) -> str:
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     """`siftui walk FILE.docx`: every call of the walk, as text or JSON."""
+    from siftui.core.unreachable import unreachable_json, unreachable_text
     from siftui.core.word.render import DocxOptions
+    from siftui.core.word.unreachable import docx_unreachable
     from siftui.core.word.walk import walk_docx, walk_docx_report, walk_docx_text
 
     refuse_pdf_options(args)
@@ -154,6 +156,8 @@ def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     doc = load_docx(args.path)
     print_notes(doc)
     report = walk_docx_report(walk_docx(doc, args.outcap, scope), counter)
-    return (
-        json.dumps(report, ensure_ascii=False) if args.json else walk_docx_text(report, args.outcap)
-    )
+    left_out = docx_unreachable(doc, args.outcap, scope)
+    report["unreachable"] = unreachable_json(left_out)
+    if args.json:
+        return json.dumps(report, ensure_ascii=False)
+    return walk_docx_text(report, args.outcap) + unreachable_text(left_out)
