@@ -124,8 +124,6 @@ def _walk_parser() -> argparse.ArgumentParser:
 def cmd_walk(argv: Sequence[str]) -> int:
     args = _walk_parser().parse_args(argv)
     check_max_pages(args.max_pages)
-    if args.outcap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     count = token_counter() if args.tokens else runes_estimate
     if docx_command(args):
         write_stdout(encode_utf8(_docx_usage(word.walk_output, args, count)))
@@ -159,8 +157,6 @@ def cmd_render(argv: Sequence[str]) -> int:
 
 def _render_pdf(args: argparse.Namespace) -> Rendered:
     options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap)
-    if options.out_cap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     check_pdf_options(options)
     doc = load_pdf(args)
     try:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
+from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
@@ -87,8 +88,7 @@ class ToolHost:
         warn_hidden: bool = False,
         families: Iterable[str] = DEFAULT_FAMILIES,
     ) -> None:
-        if out_cap < 1:
-            raise ValueError(f"out_cap must be >= 1, not {out_cap}")
+        check_outcap(out_cap)
         store = store if store is not None else DocStore()
         self.settings = Settings(roots, out_cap, store, warn_hidden)
         self.families: tuple[Family, ...]

@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 from support.docx_build import comments, p, write_docx
 
+from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.word.render import DocxOptions, render_docx
 from siftui.core.word.walk import walk_docx
 from siftui.sources.sample import sample_path
 from siftui.sources.word.read import read_docx
+
+BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "
 
 CORPUS = Path("/work/shared/corpus-docx")
 _local = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"
@@ -172,7 +175,12 @@ def test_option_errors_exit_2(report: Path) -> None:
         ("render", report, "--scope", "x"): 'unknown scope "x": use body, footnotes, endnotes, '
         "comments, headers or footers",
         ("render", report, "--grep", "("): "invalid grep: missing ): (",
-        ("render", report, "--outcap", "0"): "--outcap must be >= 1, not 0",
+        (
+            "render",
+            report,
+            "--outcap",
+            "0",
+        ): BAD_OUTCAP + "'0'",
         ("render", report, "--ocr"): "--ocr is for PDFs, not Word documents",
     }
     for args, message in errors.items():
