@@ -369,6 +369,20 @@ def test_broken_pipe_extract(big_json: Path, tmp_path: Path) -> None:
 # Errors: exit 1 for a document, 2 for an option, one line on stderr
 
 
+def test_the_tui_on_a_missing_file_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # As `siftui render` says it, and without Textual: no screen is drawn, none is left.
+    missing = tmp_path / "missing.pdf"
+    assert one_line_error(siftui(missing), 1) == f"{missing}: no such file"
+    assert one_line_error(siftui(tmp_path), 1) == f"{tmp_path}: is a directory, not a file"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "siftui", str(missing)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and b"textual" not in done.stderr
+
+
 def test_document_errors(tmp_path: Path) -> None:
     missing = tmp_path / "missing.pdf"
     assert one_line_error(siftui("render", missing), 1) == f"{missing}: no such file"
