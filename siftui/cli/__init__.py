@@ -54,6 +54,15 @@ def _tui_parser() -> argparse.ArgumentParser:
 
 def _cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
+    if args.path is not None:
+        # A file that is not there (a directory, an empty file...) is the one line and
+        # exit 1 of `siftui render`, before Textual is imported or a screen drawn.
+        from siftui.sources.extract import ExtractError, check_file
+
+        try:
+            check_file(args.path)
+        except ExtractError as error:
+            raise LoadError(str(error)) from None
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
 
     return run_tui(args.path, password=args.password)

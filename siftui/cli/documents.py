@@ -22,16 +22,19 @@ from siftui.cli.common import (
     token_counter,
     write_stdout,
 )
-from siftui.core.agents import AgentsError
+from siftui.core.agents import AgentsError, fit, fit_text
 from siftui.core.budget import check_unit
 from siftui.core.kinds import WORD
 from siftui.core.render import Options, Rendered, render
 from siftui.core.unreachable import unreachable, unreachable_json, unreachable_text
 from siftui.core.walk import runes_estimate, walk, walk_report, walk_text
-from siftui.sources.agents_load import agents_table, load_agents
+from siftui.sources.agents_load import count_tokens, load_agents
 from siftui.sources.kinds import kind_of_file
 from siftui.sources.load import load_source
 from siftui.sources.output import check_new_file, encode_utf8, rendered_json, write_new_file
+
+EXIT_AGENTS = 4
+"""`siftui render --check-agents=strict`: an agent's limit is below the answer (a ✗)."""
 
 _T = TypeVar("_T")
 
@@ -71,7 +74,13 @@ def _render_parser() -> argparse.ArgumentParser:
         "--check-agents",
         action="store_true",
         help="also print to stderr, for each agent in agents.toml, whether the answer fits "
-        "its documented cap (✓ ⚠ ✗) and its size in the agent's unit",
+        "its documented cap (✓ ⚠ ✗) and its size in the agent's unit; "
+        f"--check-agents=strict also exits {EXIT_AGENTS} when an agent is over its limit (✗)",
+    )
+    # argparse matches a whole option string before splitting it at "=": this is
+    # "--check-agents=strict", documented in --check-agents's help.
+    parser.add_argument(
+        "--check-agents=strict", dest="strict_agents", action="store_true", help=argparse.SUPPRESS
     )
     add_extraction_options(parser)
     return parser
@@ -128,10 +137,9 @@ def _walk_parser() -> argparse.ArgumentParser:
 def cmd_walk(argv: Sequence[str]) -> int:
     args = _walk_parser().parse_args(argv)
     check_max_pages(args.max_pages)
-    if args.outcap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
+    count = token_counter() if args.tokens else runes_estimate
     if docx_command(args):
-        write_stdout(encode_utf8(_docx_usage(word.walk_output, args, token_counter())))
+        write_stdout(encode_utf8(_docx_usage(word.walk_output, args, count)))
         return 0
     doc = load_pdf(args)
     count = token_counter() if args.tokens else runes_estimate
@@ -151,22 +159,23 @@ def cmd_render(argv: Sequence[str]) -> int:
     args = _render_parser().parse_args(argv)
     check_max_pages(args.max_pages)
     try:  # a bad agents file is reported before the extraction, not after
-        agents = load_agents() if args.check_agents else None
+        agents = load_agents() if args.check_agents or args.strict_agents else None
     except AgentsError as error:
         raise UsageError(str(error)) from None
     docx = docx_command(args)
     answer = _docx_usage(word.render_answer, args) if docx else _render_pdf(args)
     write_stdout(encode_utf8(rendered_json(answer) if args.json else answer.content))
     if agents is not None:
+        fits = fit(answer.content, agents, count_tokens)
         byte_cap = args.outcap if args.unit == "bytes" else None
-        sys.stderr.write(agents_table(answer.content, agents, byte_cap))
+        sys.stderr.write(fit_text(fits, len(answer.content), byte_cap))
+        if args.strict_agents and any(each.verdict == "✗" for each in fits):
+            return EXIT_AGENTS
     return 0
 
 
 def _render_pdf(args: argparse.Namespace) -> Rendered:
     options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap, unit=args.unit)
-    if options.out_cap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {options.out_cap}")
     check_pdf_options(options)
     doc = load_pdf(args)
     try:

@@ -72,8 +72,6 @@ def add_server_options(parser: argparse.ArgumentParser, *, log_or_hidden: str) -
 
 def check_server_options(args: argparse.Namespace) -> None:
     """Refuses, as a usage error, limits no server can work with."""
-    if args.outcap < 1:
-        raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
     if not math.isfinite(args.timeout):

@@ -26,6 +26,7 @@ from siftui.core.word.docjson import docx_from_json, docx_to_json
 from siftui.core.word.layout import docx_layout_of
 from siftui.core.word.model import SCOPES, DocxDoc
 from siftui.core.word.render import BadOption, DocxOptions, render_docx
+from siftui.core.word.unreachable import docx_unreachable
 from siftui.core.word.walk import DocxCall, describe_docx_options, next_docx_call, walk_docx
 
 AnyDoc = Doc | DocxDoc
@@ -93,8 +94,9 @@ class DocumentKind(Generic[DocT, OptionsT]):
         """Every call an agent makes to read the document (the story ``options`` ask)."""
         raise NotImplementedError
 
-    def unreachable(self, doc: DocT, out_cap: int) -> Unreachable | None:
-        """What no call shows at ``out_cap`` (None: the kind has no such calls)."""
+    def unreachable(self, doc: DocT, out_cap: int, scope: str = "body") -> Unreachable | None:
+        """What no call shows at ``out_cap`` (of the story ``scope``, for a Word
+        document; None: the kind has no such calls)."""
         return None
 
     def describe(self, options: OptionsT) -> str:
@@ -136,12 +138,12 @@ class PdfKind(DocumentKind[Doc, Options]):
         return layout_of(rendered, options, self.doc(doc))
 
     def next_call(self, options: Options, rendered: Rendered, doc: Doc) -> Options | None:
-        return next_call(options, rendered, doc.extracted)
+        return next_call(options, rendered, doc)
 
     def walk(self, doc: Doc, options: Options) -> list[Call]:
         return walk(doc, options.out_cap, options.unit)
 
-    def unreachable(self, doc: Doc, out_cap: int) -> Unreachable:
+    def unreachable(self, doc: Doc, out_cap: int, scope: str = "body") -> Unreachable:
         return unreachable(doc, out_cap)
 
     def describe(self, options: Options) -> str:
@@ -191,6 +193,9 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
 
     def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
         return walk_docx(doc, options.out_cap, self.scope(options), options.unit)
+
+    def unreachable(self, doc: DocxDoc, out_cap: int, scope: str = "body") -> Unreachable:
+        return docx_unreachable(doc, out_cap, scope if scope in SCOPES else "body")
 
     def describe(self, options: DocxOptions) -> str:
         return describe_docx_options(options)

@@ -1,4 +1,10 @@
-"""OutCap as people type it: "20000", "20,000", "20k", "1.5M" (pure; CLI and TUI share it)."""
+"""OutCap as people type it: "20000", "20,000", "20k", "1.5M" (pure).
+
+One parser and one rule for every surface: the CLI's ``--outcap`` (render, walk,
+the TUI's command line, mcp, session), the TUI's entry and the MCP server's
+host take a whole number from ENTRY_MIN to ENTRY_MAX, and refuse anything else
+with INVALID_MESSAGE.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,35 @@ import argparse
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["ENTRY_MAX", "ENTRY_MIN", "INVALID_MESSAGE", "outcap_argument", "parse_outcap"]
+__all__ = [
+    "ENTRY_MAX",
+    "ENTRY_MIN",
+    "INVALID_MESSAGE",
+    "check_outcap",
+    "invalid_outcap",
+    "outcap_argument",
+    "parse_outcap",
+]
 
 ENTRY_MIN = 1
 """Smallest OutCap accepted."""
 ENTRY_MAX = 1_000_000_000
 """Largest OutCap accepted."""
 INVALID_MESSAGE = f"OutCap must be a whole number from {ENTRY_MIN:,} to {ENTRY_MAX:,}"
+"""The one message for an OutCap refused, wherever it was given."""
+
+
+def invalid_outcap(given: object) -> str:
+    """INVALID_MESSAGE, naming what was given: "OutCap must be ..., not '0'"."""
+    return f"{INVALID_MESSAGE}, not {given!r}"
+
+
+def check_outcap(value: int) -> int:
+    """``value`` when it is an OutCap the rule accepts, else ValueError(invalid_outcap)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not ENTRY_MIN <= value <= ENTRY_MAX:
+        raise ValueError(invalid_outcap(value))
+    return value
+
 
 _NUMBER_RE = re.compile(
     r"""^
@@ -57,12 +85,8 @@ def parse_outcap(text: str) -> int | None:
 
 def outcap_argument(text: str) -> int:
     """``--outcap`` as the TUI's entry takes it (an argparse type): 20000, 20,000, 20k,
-    1.5M. Any plain whole number passes, so that < 1 gets the CLI's own message."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
+    1.5M, from ENTRY_MIN to ENTRY_MAX; anything else is INVALID_MESSAGE."""
     value = parse_outcap(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(invalid_outcap(text))
     return value

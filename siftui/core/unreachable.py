@@ -76,6 +76,22 @@ class Unreachable:
     pages: tuple[PageReach, ...]  # in page order, only pages with runes > 0
     smallest_out_cap: int  # the largest page block (1 for a doc with no pages)
     largest_block_page: int  # the page of that block (0 for a doc with no pages)
+    # What ``page`` numbers: "page" for a PDF, "paragraph" for a Word document
+    # (siftui.core.word.unreachable), whose calls are range= and anchor=.
+    unit: str = "page"
+
+    @property
+    def calls(self) -> str:
+        """The calls that cannot show the runes: "pages=", or "range= or anchor="."""
+        return "pages=" if self.unit == "page" else "range= or anchor="
+
+    def label(self, number: int) -> str:
+        """ "page 7" or "P7": a page or paragraph as the texts name it."""
+        return f"page {number}" if self.unit == "page" else f"P{number}"
+
+    def counted(self, count: int) -> str:
+        """ "1 page", "3 pages", "1 paragraph", "2 paragraphs"."""
+        return f"{count:,} {self.unit}{'' if count == 1 else 's'}"
 
     @property
     def runes(self) -> int:
@@ -208,18 +224,20 @@ def _grep_reachable_tail(text: str, page: int, out_cap: int, shown: int) -> int:
 
 
 def unreachable_json(found: Unreachable) -> dict[str, object]:
-    """The ``"unreachable"`` object of `siftui walk --json`."""
+    """The ``"unreachable"`` object of `siftui walk --json` (for a Word document its
+    keys say "paragraph" where a PDF's say "page")."""
+    unit = found.unit
     return {
         "out_cap": found.out_cap,
         "runes": found.runes,
         "percent": round(found.percent, 4),
         "grep_reachable_runes": found.grep_reachable_runes,
-        "pages": [
-            {"page": p.page, "runes": p.runes, "grep_reachable_runes": p.grep_reachable_runes}
+        f"{unit}s": [
+            {unit: p.page, "runes": p.runes, "grep_reachable_runes": p.grep_reachable_runes}
             for p in found.pages
         ],
         "smallest_out_cap": found.smallest_out_cap,
-        "largest_block_page": found.largest_block_page,
+        f"largest_block_{unit}": found.largest_block_page,
     }
 
 
@@ -231,20 +249,22 @@ def counter_line(found: Unreachable) -> str:
     """One line for a counter; "" when nothing is unreachable."""
     if not found.pages:
         return ""
-    pages = "1 page" if len(found.pages) == 1 else f"{len(found.pages):,} pages"
     return (
-        f"at this OutCap {found.runes:,} runes ({_percent(found.percent)}) on {pages} "
-        "are unreachable by pages="
+        f"at this OutCap {found.runes:,} runes ({_percent(found.percent)}) on "
+        f"{found.counted(len(found.pages))} are unreachable by {found.calls}"
     )
 
 
 def smallest_line(found: Unreachable) -> str:
     """Where nothing is unreachable any more, and why there."""
     if found.largest_block_page == 0:
+        if found.unit != "page":
+            return "nothing is unreachable at any OutCap: the story has no text"
         return "nothing is unreachable at any OutCap: no page was extracted"
+    block = "page block" if found.unit == "page" else "block"
     return (
         f"nothing is unreachable from OutCap {found.smallest_out_cap:,} up: "
-        f"the largest page block (page {found.largest_block_page})"
+        f"the largest {block} ({found.label(found.largest_block_page)})"
     )
 
 
@@ -252,21 +272,23 @@ def unreachable_text(found: Unreachable) -> str:
     """The lines `siftui walk` prints after the calls (each ending in a newline)."""
     lines: list[str] = []
     if not found.pages:
-        lines.append(f"unreachable by pages= at OutCap {found.out_cap:,}: nothing")
+        lines.append(f"unreachable by {found.calls} at OutCap {found.out_cap:,}: nothing")
     else:
         lines.append(
-            f"unreachable by pages= at OutCap {found.out_cap:,}: {found.runes:,} runes "
+            f"unreachable by {found.calls} at OutCap {found.out_cap:,}: {found.runes:,} runes "
             f"({_percent(found.percent)} of {found.document_runes:,}) on "
-            f"{len(found.pages):,} page{'s' if len(found.pages) != 1 else ''}; "
+            f"{found.counted(len(found.pages))}; "
             f"a grep can show {found.grep_reachable_runes:,} of them"
         )
         for reach in found.pages[:TEXT_PAGES_SHOWN]:
             lines.append(
-                f"  page {reach.page}: {reach.runes:,} of {reach.block_runes:,} runes "
+                f"  {found.label(reach.page)}: {reach.runes:,} of {reach.block_runes:,} runes "
                 f"(grep can show {reach.grep_reachable_runes:,})"
             )
         left = len(found.pages) - TEXT_PAGES_SHOWN
         if left > 0:
-            lines.append(f"  … and {left:,} more pages (--json lists them all)")
+            lines.append(
+                f"  … and {found.counted(left).replace(' ', ' more ', 1)} (--json lists them all)"
+            )
     lines.append(smallest_line(found))
     return "\n".join(lines) + "\n"

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from siftui.core.answer import estimated_tokens
 from siftui.core.budget import BYTES, CHARS, Unit, byte_bound
 from siftui.core.doc import Doc
-from siftui.core.render import Options, Rendered, render
+from siftui.core.docindex import SEPARATOR, index_of
+from siftui.core.render import INSTRUCTION, Options, Rendered, render
 
 if TYPE_CHECKING:
     from siftui.core.word.render import DocxOptions
@@ -22,19 +23,43 @@ if TYPE_CHECKING:
 _ASK = re.compile(r'ask for pages="([0-9]+-[0-9]*)"')
 
 
-def next_call(options: Options, answer: Rendered, extracted: int) -> Options | None:
-    """The call that continues ``answer``, or None when nothing is left to ask.
+def next_call(options: Options, answer: Rendered, doc: Doc) -> Options | None:
+    """The call that continues ``answer`` on ``doc``, or None when nothing is left to ask.
 
-    A map whose leading pages end at page k continues with ``pages="k+1-"``;
-    a note that names a call (``ask for pages="16-30"``) continues with it.
+    A map continues with ``pages="k-"``, k the first page its leading pages do
+    not show whole: a page the map cut (page 1 longer than a quarter of the
+    OutCap, or a map cut at the OutCap) is not read, so the next call starts at
+    it. A note that names a call (``ask for pages="16-30"``) continues with it.
     The OutCap stays the same: it is the tool's, not the agent's.
     """
     found = _ASK.search(answer.note)
     if found is not None:
         return Options(pages=found.group(1), out_cap=options.out_cap, unit=options.unit)
-    if answer.map and not options.grep and answer.last < extracted:
-        return Options(pages=f"{answer.last + 1}-", out_cap=options.out_cap, unit=options.unit)
+    if answer.map and not options.grep:
+        start = _first_page_not_whole(answer, doc)
+        if start <= doc.extracted:
+            return Options(pages=f"{start}-", out_cap=options.out_cap, unit=options.unit)
     return None
+
+
+def _first_page_not_whole(answer: Rendered, doc: Doc) -> int:
+    """The first page whose R1 block the map ``answer`` does not hold whole."""
+    index = index_of(doc)
+    # The title line holds no SEPARATOR, and no outline line starts a section, so
+    # the first SEPARATOR + INSTRUCTION after the title line is the instruction's.
+    after_title = answer.content.find(SEPARATOR)
+    mark = SEPARATOR + INSTRUCTION + SEPARATOR
+    at = answer.content.find(mark, max(after_title, 0))
+    if after_title < 0 or at < 0:
+        return 1
+    shown = len(answer.content) - (at + len(mark))
+    whole, length = 0, -len(SEPARATOR)
+    for block in index.blocks[: answer.last]:
+        length += len(SEPARATOR) + len(block)
+        if length > shown:
+            break
+        whole += 1
+    return whole + 1
 
 
 @dataclass(frozen=True)
@@ -46,15 +71,16 @@ class Call:
 def walk(doc: Doc, out_cap: int, unit: str = "chars") -> list[Call]:
     """Every call needed to see each extracted page once.
 
-    A page cut to the OutCap counts as seen: the rest of it is what
-    :func:`siftui.core.unreachable.unreachable` reports.
+    A page cut to the OutCap by a ``pages=`` call counts as seen: the rest of it
+    is what :func:`siftui.core.unreachable.unreachable` reports. A page the map
+    cut does not: the next call starts at it.
     """
     options: Options | None = Options(out_cap=out_cap, unit=unit)
     calls: list[Call] = []
     while options is not None:
         answer = render(doc, options)
         calls.append(Call(options, answer))
-        options = next_call(options, answer, doc.extracted)
+        options = next_call(options, answer, doc)
     return calls
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.budget import check_unit
+from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
@@ -89,8 +90,7 @@ class ToolHost:
         families: Iterable[str] = DEFAULT_FAMILIES,
         unit: str = "chars",
     ) -> None:
-        if out_cap < 1:
-            raise ValueError(f"out_cap must be >= 1, not {out_cap}")
+        check_outcap(out_cap)
         check_unit(unit)
         store = store if store is not None else DocStore()
         self.settings = Settings(roots, out_cap, store, warn_hidden, unit)

@@ -127,7 +127,8 @@ class Keys:
             calls: list[Call] | list[DocxCall]
             kind = kind_of(doc)
             calls = kind.walk(doc, request.options)
-            found: Unreachable | None = kind.unreachable(doc, out_cap)
+            scope = getattr(request.options, "scope", "body") or "body"
+            found: Unreachable | None = kind.unreachable(doc, out_cap, scope)
             app.call_from_thread(show, calls, found)
 
         def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:

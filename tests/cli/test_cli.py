@@ -28,9 +28,12 @@ from support.pdfs import (
 
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
+from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.render import Options, render
 from siftui.sources.extract import extract
 from siftui.sources.output import encode_utf8, write_new_file
+
+BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "
 
 
 def expected(doc: Doc, options: Options) -> bytes:
@@ -366,6 +369,20 @@ def test_broken_pipe_extract(big_json: Path, tmp_path: Path) -> None:
 # Errors: exit 1 for a document, 2 for an option, one line on stderr
 
 
+def test_the_tui_on_a_missing_file_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # As `siftui render` says it, and without Textual: no screen is drawn, none is left.
+    missing = tmp_path / "missing.pdf"
+    assert one_line_error(siftui(missing), 1) == f"{missing}: no such file"
+    assert one_line_error(siftui(tmp_path), 1) == f"{tmp_path}: is a directory, not a file"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "siftui", str(missing)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and b"textual" not in done.stderr
+
+
 def test_document_errors(tmp_path: Path) -> None:
     missing = tmp_path / "missing.pdf"
     assert one_line_error(siftui("render", missing), 1) == f"{missing}: no such file"
@@ -462,10 +479,34 @@ def test_extract_of_a_doc_json(rich: Path, tmp_path: Path) -> None:
         (("--grep", "("), "invalid grep: missing ): ("),
         (("--grep", "a" * 201), "pattern longer than 200 bytes"),
         (("--pages", "x", "--grep", "("), 'invalid pages "x": use "a-b", "a" or "a-"'),
-        (("--outcap", "0"), "--outcap must be >= 1, not 0"),
-        (("--outcap", "-5"), "--outcap must be >= 1, not -5"),
-        (("--outcap", "abc"), "argument --outcap: not a whole number: 'abc'"),
-        (("--outcap", "1e3"), "argument --outcap: not a whole number: '1e3'"),
+        (
+            ("--outcap", "0"),
+            BAD_OUTCAP + "'0'",
+        ),
+        (
+            ("--outcap", "-5"),
+            BAD_OUTCAP + "'-5'",
+        ),
+        (
+            ("--outcap", "abc"),
+            BAD_OUTCAP + "'abc'",
+        ),
+        (
+            ("--outcap", "1e3"),
+            BAD_OUTCAP + "'1e3'",
+        ),
+        (
+            ("--outcap", "99999999999999999999"),
+            BAD_OUTCAP + "'99999999999999999999'",
+        ),
+        (
+            ("--outcap", "1000000001"),
+            BAD_OUTCAP + "'1000000001'",
+        ),
+        (
+            ("--outcap", "1.5G"),
+            BAD_OUTCAP + "'1.5G'",
+        ),
         (("--outcap",), "argument --outcap: expected one argument"),
         (("--max-pages", "-1"), "--max-pages must be >= 0, not -1"),
         (("--bogus",), "unrecognized arguments: --bogus"),

@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 from support.docx_build import comments, p, write_docx
 
+from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.word.render import DocxOptions, render_docx
 from siftui.core.word.walk import walk_docx
 from siftui.sources.sample import sample_path
 from siftui.sources.word.read import read_docx
+
+BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "
 
 CORPUS = Path("/work/shared/corpus-docx")
 _local = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"
@@ -110,7 +113,39 @@ def test_walk(report: Path) -> None:
     assert data["calls"][0]["map"] is True and len(calls) > 3
     text = siftui("walk", report, "--outcap", "800").stdout.decode()
     assert text.splitlines()[1].split()[1] == f'range="P{calls[0].answer.last + 1}.."'
-    assert text.splitlines()[-1].startswith(f"total: {len(calls)} calls at OutCap 800, ")
+    lines = text.splitlines()
+    assert lines[len(calls)].startswith(f"total: {len(calls)} calls at OutCap 800, ")
+    assert lines[len(calls) + 1].startswith("unreachable by range= or anchor= at OutCap 800: ")
+    assert lines[-1].startswith("nothing is unreachable from OutCap ")
+    assert "unreachable" in data
+
+
+@pytest.mark.skipif(not (CORPUS / "bug57031.docx").is_file(), reason="corpus not present")
+def test_walk_reports_what_no_call_reaches() -> None:
+    path = CORPUS / "bug57031.docx"
+    text = siftui("walk", path, "--outcap", "2000").stdout.decode()
+    assert (
+        "unreachable by range= or anchor= at OutCap 2,000: 4,434 runes (23.8% of 18,660) "
+        "on 3 paragraphs; a grep can show 4,356 of them\n"
+        "  P72: 2,238 of 4,238 runes (grep can show 2,192)\n"
+        "  P79: 1,441 of 3,441 runes (grep can show 1,420)\n"
+        "  P90: 755 of 2,755 runes (grep can show 744)\n"
+        "nothing is unreachable from OutCap 4,238 up: the largest block (P72)\n"
+    ) in text
+    data = json.loads(siftui("walk", path, "--outcap", "2000", "--json").stdout)
+    assert [p["paragraph"] for p in data["unreachable"]["paragraphs"]] == [72, 79, 90]
+    assert data["unreachable"]["smallest_out_cap"] == 4238
+
+
+def test_walk_loads_no_tokenizer_without_tokens(report: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "siftui", "walk", str(report)],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    assert b"tiktoken" not in done.stderr
+    assert b"siftui.sources.tokens" not in done.stderr
 
 
 def test_option_errors_exit_2(report: Path) -> None:
@@ -140,7 +175,12 @@ def test_option_errors_exit_2(report: Path) -> None:
         ("render", report, "--scope", "x"): 'unknown scope "x": use body, footnotes, endnotes, '
         "comments, headers or footers",
         ("render", report, "--grep", "("): "invalid grep: missing ): (",
-        ("render", report, "--outcap", "0"): "--outcap must be >= 1, not 0",
+        (
+            "render",
+            report,
+            "--outcap",
+            "0",
+        ): BAD_OUTCAP + "'0'",
         ("render", report, "--ocr"): "--ocr is for PDFs, not Word documents",
     }
     for args, message in errors.items():

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.render import Options, render
 from siftui.sources.load import load_doc_report
 from siftui.sources.sample import sample_path
+
+BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "
 
 
 def siftui(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -34,7 +37,7 @@ def test_outcap_as_the_tui_entry_takes_it(typed: str, value: int) -> None:
 def test_a_bad_outcap_is_one_line_and_exit_2() -> None:
     done = siftui("render", str(sample_path()), "--outcap", "1.2.3")
     assert done.returncode == 2
-    assert done.stderr.decode() == "siftui: error: argument --outcap: not a whole number: '1.2.3'\n"
+    assert done.stderr.decode() == f"siftui: error: {BAD_OUTCAP}'1.2.3'\n"
 
 
 def test_sample_path_names_the_bundled_sample() -> None:
@@ -42,3 +45,19 @@ def test_sample_path_names_the_bundled_sample() -> None:
     assert done.returncode == 0
     assert Path(done.stdout.decode().strip()) == sample_path()
     assert siftui("sample-path", "extra").returncode == 2
+
+
+@pytest.mark.parametrize("typed", ["0", "1000000001", "99999999999999999999", "2G", "-1"])
+def test_one_rule_and_one_message_for_every_surface(typed: str, tmp_path: Path) -> None:
+    from siftui.core.outcap import ENTRY_MAX, check_outcap, parse_outcap
+    from siftui.serve.access import Roots
+    from siftui.serve.host import ToolHost
+
+    expected = f"siftui: error: argument --outcap: {INVALID_MESSAGE}, not {typed!r}\n"
+    assert parse_outcap(typed) is None  # the TUI's entry refuses it with INVALID_MESSAGE
+    for command in (["render", str(sample_path())], ["mcp", "--root", str(tmp_path)]):
+        done = siftui(*command, f"--outcap={typed}")
+        assert (done.returncode, done.stderr.decode()) == (2, expected)
+    with pytest.raises(ValueError, match=f"^{INVALID_MESSAGE}"):
+        ToolHost(Roots([str(tmp_path)]), out_cap=ENTRY_MAX + 1)
+    assert check_outcap(ENTRY_MAX) == ENTRY_MAX and parse_outcap(f"{ENTRY_MAX:,}") == ENTRY_MAX

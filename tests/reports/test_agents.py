@@ -168,6 +168,32 @@ def test_render_check_agents(tmp_path: Path) -> None:
     assert f"  {verdict} Claude Code MCP tool output " in table
 
 
+def test_render_check_agents_strict_exits_4_when_an_agent_is_over(tmp_path: Path) -> None:
+    doc = Doc("T", 2, ("one\ntwo\nthree", "four"))
+    path = tmp_path / "doc.json"
+    path.write_text(doc_to_json(doc), "utf-8")
+    config = tmp_path / "config"
+    (config / "siftui").mkdir(parents=True)
+    agents = config / "siftui" / "agents.toml"
+    agents.write_text('[[agent]]\nname = "Tiny"\nunit = "lines"\nlimit = 3\n', "utf-8")
+    plain = run_render(path, config, "--check-agents")
+    strict = run_render(path, config, "--check-agents=strict")
+    assert plain.returncode == 0 and "✗ Tiny " in plain.stderr.decode()
+    assert strict.returncode == 4
+    assert (strict.stdout, strict.stderr) == (plain.stdout, plain.stderr)
+    # A warning is not over the limit; with nothing over it, strict exits 0.
+    agents.write_text('[[agent]]\nname = "Tiny"\nunit = "lines"\nlimit = 50\nwarn = 3\n', "utf-8")
+    warned = run_render(path, config, "--check-agents=strict")
+    assert "⚠ Tiny " in warned.stderr.decode() and "✗" not in warned.stderr.decode()
+    assert warned.returncode == 0
+    bad = run_render(path, config, "--check-agents=loose")
+    assert bad.returncode == 2 and bad.stderr.decode().count("\n") == 1
+    helped = subprocess.run(
+        [sys.executable, "-m", "siftui", "render", "--help"], capture_output=True, timeout=60
+    )
+    assert b"--check-agents=strict also exits 4" in b" ".join(helped.stdout.split())
+
+
 def test_render_with_a_malformed_user_file(tmp_path: Path) -> None:
     doc = Doc("T", 1, ("text",))
     path = tmp_path / "doc.json"

@@ -27,12 +27,15 @@ from mcp.types import CallToolResult, TextContent
 from support.pdfs import make_pdf
 
 from siftui.core.doc import Doc
+from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.render import Options, render
 from siftui.serve.access import Refused, Roots
 from siftui.serve.pdf_tool import OUTPUT_SCHEMA
 from siftui.sources.load import load_doc_report
 from siftui.sources.log.calllog import read_log
 from siftui.sources.output import rendered_json
+
+BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 OUTCAP = 3000
@@ -295,7 +298,14 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         ([], "the following arguments are required: --root"),
         (["--root", "/nonexistent/dir"], "root /nonexistent/dir: no such directory"),
         (["--root", "/etc/passwd"], "root /etc/passwd: not a directory"),
-        (["--root", "/tmp", "--outcap", "0"], "--outcap must be >= 1, not 0"),
+        (
+            ["--root", "/tmp", "--outcap", "0"],
+            BAD_OUTCAP + "'0'",
+        ),
+        (
+            ["--root", "/tmp", "--outcap", "2000000000"],
+            BAD_OUTCAP + "'2000000000'",
+        ),
         (["--root", "/tmp", "--timeout", "0"], "--timeout must be > 0, not 0"),
         (["--root", "/tmp", "--timeout", "nan"], "--timeout must be > 0, not nan"),
         (

@@ -29,6 +29,7 @@ from siftui import cli
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.messages import quoted
+from siftui.core.outcap import invalid_outcap
 from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
@@ -42,7 +43,7 @@ def _outcome(doc: Doc, options: Options) -> Rendered | str:
     except (BadPages, BadGrep) as error:
         return str(error)
     except ValueError:
-        return f"--outcap must be >= 1, not {options.out_cap}"
+        return f"argument --outcap: {invalid_outcap(str(options.out_cap))}"
 
 
 def _flags(options: Options) -> list[str]:

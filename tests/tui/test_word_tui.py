@@ -261,6 +261,8 @@ def test_walk_lists_the_word_calls(tmp_path: Path) -> None:
         table = app.screen.query_one("#walk-table", DataTable)
         calls = walk_docx(doc, 500)
         assert table.row_count == len(calls)
+        title = app.screen.query_one("#unreachable-title", Static)
+        assert str(title.render()) == "Nothing is unreachable by range= or anchor= at OutCap 500."
         table.move_cursor(row=2)
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.request.options == calls[2].options)

@@ -20,6 +20,7 @@ from siftui.core.kinds import kind_of
 from siftui.core.render import Options
 from siftui.core.unreachable import Unreachable, counter_line, smallest_line
 from siftui.core.walk import Call, pages_shown
+from siftui.core.word.render import DocxOptions
 from siftui.core.word.walk import DocxCall, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.kinds import AnyOptions
@@ -28,7 +29,7 @@ from siftui.tui.kinds import AnyOptions
 def unreachable_title(found: Unreachable) -> str:
     """The line above the list of pages with an unreachable tail."""
     if not found.pages:
-        return f"Nothing is unreachable by pages= at OutCap {found.out_cap:,}."
+        return f"Nothing is unreachable by {found.calls} at OutCap {found.out_cap:,}."
     line = counter_line(found)
     return (
         f"{line[0].upper()}{line[1:]}; a grep can show "
@@ -59,12 +60,8 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")
-            if self._found is None:  # a Word document: every block fits its window=0 call
-                yield Static(
-                    "Enter shows that call · Escape closes. A paragraph cut to fit counts as "
-                    "seen by the walk; anchor with window=0 reads it alone.",
-                    classes="hint",
-                )
+            if self._found is None:
+                yield Static("Enter shows that call · Escape closes.", classes="hint")
                 return
             yield Static(unreachable_title(self._found), id="unreachable-title")
             table: DataTable[str] = DataTable(
@@ -76,15 +73,17 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
             yield table
             smallest = smallest_line(self._found)
             yield Static(f"{smallest[0].upper()}{smallest[1:]}.", id="smallest-outcap")
+            unit = "page" if self._found.unit == "page" else "paragraph"
             yield Static(
-                "Enter shows that call or page · Tab switches lists · Escape closes. "
-                "A page cut to fit counts as seen by the walk; its tail is listed as unreachable.",
+                f"Enter shows that call or {unit} · Tab switches lists · Escape closes. "
+                f"A {unit} cut to fit counts as seen by the walk; its tail is listed as "
+                "unreachable.",
                 classes="hint",
             )
 
     def on_mount(self) -> None:
         table = self.query_one("#walk-table", DataTable)
-        word = self._found is None
+        word = isinstance(self._calls[0].options, DocxOptions) if self._calls else False
         table.add_columns("#", "call", "kind", "paragraphs" if word else "pages")
         table.add_columns("runes", "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
@@ -105,12 +104,13 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
         if self._found is None:
             return
         pages = self.query_one("#unreachable-table", DataTable)
+        unit = self._found.unit
         pages.add_columns(
-            "page", "unreachable runes", "of the block", "% of the page", "grep can show"
+            unit, "unreachable runes", "of the block", f"% of the {unit}", "grep can show"
         )
         for reach in self._found.pages:
             pages.add_row(
-                str(reach.page),
+                str(reach.page) if unit == "page" else self._found.label(reach.page),
                 f"{reach.runes:,}",
                 f"{reach.block_runes:,}",
                 f"{100 * reach.runes / reach.block_runes:.1f}%",
@@ -122,7 +122,12 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
         key = event.row_key.value
         if key is None:
             return
-        if key.startswith("page "):
+        if key.startswith("page ") and self._found is not None and self._found.unit != "page":
+            first = self._calls[0].options if self._calls else None
+            scope = first.scope if isinstance(first, DocxOptions) else "body"
+            number = key.removeprefix("page ")
+            self.dismiss(DocxOptions(range=f"P{number}", scope=scope, out_cap=self._out_cap))
+        elif key.startswith("page "):
             self.dismiss(Options(pages=key.removeprefix("page "), out_cap=self._out_cap))
         else:
             self.dismiss(self._calls[int(key)].options)
