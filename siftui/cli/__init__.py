@@ -53,9 +53,10 @@ def _tui_parser() -> argparse.ArgumentParser:
 
 def _cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
+    from siftui.cli.evidence_preview import preview_factory  # `e`: the server's own tools
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
 
-    return run_tui(args.path, password=args.password)
+    return run_tui(args.path, password=args.password, evidence=preview_factory)
 
 
 def _cmd_sample_path(argv: Sequence[str]) -> int:

@@ -30,6 +30,7 @@ from siftui.sources.log.calllog import LogEntry
 from siftui.tui import background
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
+from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
@@ -72,6 +73,7 @@ class SiftApp(App[int]):
         path: str | Path | None = None,
         password: str | None = None,
         log_entries: list[LogEntry] | None = None,
+        evidence: PreviewFactory | None = None,
     ) -> None:
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
@@ -86,6 +88,7 @@ class SiftApp(App[int]):
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self.extras = Extras(self, self, self._redress)  # found after an answer is painted
         self.keys = Keys(self, self, self.exports, self.extras)
+        self.evidence = EvidenceFlow(self, evidence)  # `e`: the evidence tools on this PDF
 
     @property
     def last_copy(self) -> CopyReport | None:
@@ -378,6 +381,9 @@ class SiftApp(App[int]):
     def action_log_report(self) -> None:
         self.replay.report()
 
+    def action_evidence(self) -> None:
+        self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
+
     def action_hidden(self) -> None:
         self.keys.hidden()
 
@@ -390,10 +396,14 @@ def create_log_app(entries: list[LogEntry]) -> SiftApp:
     return SiftApp(None, None, entries)
 
 
-def create_app(path: str | Path | None = None, password: str | None = None) -> SiftApp:
-    """The app for ``path``; the bundled sample when ``path`` is None."""
+def create_app(
+    path: str | Path | None = None,
+    password: str | None = None,
+    evidence: PreviewFactory | None = None,
+) -> SiftApp:
+    """The app for ``path`` (the bundled sample when None); ``evidence`` answers `e`."""
     if path is None:
         from siftui.sources.sample import sample_path
 
         path = sample_path()
-    return SiftApp(path, password)
+    return SiftApp(path, password, evidence=evidence)

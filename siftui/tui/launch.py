@@ -6,9 +6,12 @@ from pathlib import Path
 
 from siftui.sources.log.calllog import LogEntry
 from siftui.tui import preload
+from siftui.tui.evidence.model import PreviewFactory
 
 
-def run_tui(path: str | None, password: str | None = None) -> int:
+def run_tui(
+    path: str | None, password: str | None = None, evidence: PreviewFactory | None = None
+) -> int:
     """Run the app until the user quits; the exit code of the process.
 
     The document starts loading before Textual is imported (siftui.tui.preload).
@@ -20,7 +23,7 @@ def run_tui(path: str | None, password: str | None = None) -> int:
     preload.start(Path(path), password)
     from siftui.tui.app import create_app
 
-    result = create_app(path, password).run()
+    result = create_app(path, password, evidence).run()
     return 0 if result is None else int(result)
 
 

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
 from siftui.core.arguments import argument_keys
 from siftui.core.evidence.schemas import SCHEMAS, TOOL_NAMES
+
+
+def _common(words: tuple[str, ...]) -> str:
+    """The longest prefix every word shares."""
+    first, last = min(words), max(words)
+    size = 0
+    while size < min(len(first), len(last)) and first[size] == last[size]:
+        size += 1
+    return first[:size]
+
 
 _OPEN_KEY = re.compile(r'(?:^|[{,])\s*"([A-Za-z]*)$')
 
@@ -60,7 +69,7 @@ def complete(text: str) -> Completion:
         names = tuple(name for name in TOOL_NAMES if name.startswith(tool))
         if len(names) == 1:
             return Completion(names[0] + " {")
-        return Completion(os.path.commonprefix(names) if names else text, names)
+        return Completion(_common(names) if names else text, names)
     schema = SCHEMAS.get(tool)
     if schema is None:
         return Completion(text)
@@ -81,5 +90,5 @@ def complete(text: str) -> Completion:
     fitting = tuple(key for key in keys if key.startswith(prefix))
     if len(fitting) == 1:
         return Completion(text[: len(text) - len(prefix)] + fitting[0] + '": ')
-    common = os.path.commonprefix(fitting) if fitting else prefix
+    common = _common(fitting) if fitting else prefix
     return Completion(text[: len(text) - len(prefix)] + common, fitting)
