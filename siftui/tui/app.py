@@ -27,6 +27,7 @@ from textual.widgets import Footer, Header, Static
 
 from siftui.core.render import Options
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
 from siftui.tui import background
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
@@ -74,10 +75,12 @@ class SiftApp(App[int]):
         password: str | None = None,
         log_entries: list[LogEntry] | None = None,
         evidence: PreviewFactory | None = None,
+        follow: tuple[LogTail, bool] | None = None,
     ) -> None:
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
         self._log_entries = log_entries
+        self._follow = follow  # the replayed log's tail, and whether to follow it at once
         self.request = Request(None, Options())
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
@@ -108,7 +111,8 @@ class SiftApp(App[int]):
     def compose(self) -> ComposeResult:
         yield Header()
         if self._log_entries is not None:
-            yield CallList(self._log_entries)
+            tail, now = self._follow or (None, False)
+            yield CallList(self._log_entries, tail, follow=now)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
             yield Static("", id="request-error", classes="error")
@@ -296,8 +300,8 @@ class SiftApp(App[int]):
         self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The report key exists only in a log replay."""
-        return action != "log_report" or self._log_entries is not None
+        """The report and follow keys exist only in a log replay."""
+        return action not in ("log_report", "follow_log") or self._log_entries is not None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -378,6 +382,13 @@ class SiftApp(App[int]):
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
 
+    def action_follow_log(self) -> None:
+        self.query_one(CallList).toggle_follow()
+
+    @on(CallList.Followed)
+    def _followed(self, event: CallList.Followed) -> None:
+        self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
+
     def action_log_report(self) -> None:
         self.replay.report()
 
@@ -391,9 +402,11 @@ class SiftApp(App[int]):
         self.keys.help()
 
 
-def create_log_app(entries: list[LogEntry]) -> SiftApp:
-    """The app replaying the calls of an MCP call log."""
-    return SiftApp(None, None, entries)
+def create_log_app(
+    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+) -> SiftApp:
+    """The app replaying the calls of an MCP call log (``tail``: its file, to follow)."""
+    return SiftApp(None, None, entries, follow=(tail, follow) if tail is not None else None)
 
 
 def create_app(

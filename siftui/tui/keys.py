@@ -35,6 +35,13 @@ KEYS: tuple[Key, ...] = (
         "Log replay: how the agent used the tool, call by call",
         "r",
     ),
+    Key(
+        "F",
+        "follow_log",
+        "Follow",
+        "Log replay: keep reading the log as the server appends calls (F again: stop)",
+        "F",
+    ),
     Key("c", "copy", "Copy", "Copy the answer, byte for byte, to the clipboard", "c"),
     Key(
         "j", "copy_json", "JSON", "Copy the answer as JSON, as siftui render --json prints it", "j"

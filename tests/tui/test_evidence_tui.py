@@ -1,4 +1,4 @@
-"""The evidence preview (`e`): one session of the evidence tools on the open PDF, exactly as sent."""
+"""The evidence preview (`e`): an evidence session on the open PDF, exactly as sent."""
 
 from __future__ import annotations
 

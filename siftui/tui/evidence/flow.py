@@ -8,9 +8,7 @@ from typing import Any
 from textual.app import App
 
 from siftui.tui.evidence.model import PreviewFactory
-
 from siftui.tui.evidence.screen import EvidenceScreen
-
 
 NAME = "evidence"
 
