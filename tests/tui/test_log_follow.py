@@ -46,7 +46,7 @@ def test_follow_shows_each_appended_call_within_a_second(tmp_path: Path) -> None
                 assert table.row_count == count - 1
                 handle.write(line[7:])
             written = time.monotonic()
-            await wait_until(pilot, lambda n=count: table.row_count == n, 1.0)
+            await wait_until(pilot, lambda: table.row_count == count, 1.0)  # noqa: B023
             DELAYS.append(time.monotonic() - written)
         assert "(following)" in app.sub_title
         await pilot.press("F")  # stop following
