@@ -63,9 +63,10 @@ def _cmd_tui(argv: Sequence[str]) -> int:
             check_file(args.path)
         except ExtractError as error:
             raise LoadError(str(error)) from None
+    from siftui.cli.evidence_preview import preview_factory  # `e`: the server's own tools
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
 
-    return run_tui(args.path, password=args.password)
+    return run_tui(args.path, password=args.password, evidence=preview_factory)
 
 
 def _cmd_sample_path(argv: Sequence[str]) -> int:

@@ -48,6 +48,11 @@ def _log_parser() -> argparse.ArgumentParser:
         "errors, greps without matches, notes followed or not) instead of opening the TUI",
     )
     parser.add_argument("--json", action="store_true", help="with --report: print it as JSON")
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep reading the log as `siftui mcp --log FILE` appends calls (F in the replay)",
+    )
     return parser
 
 
@@ -56,12 +61,19 @@ def cmd_log(argv: Sequence[str]) -> int:
     if args.json and not args.report:
         raise UsageError("--json needs --report")
     from siftui.sources.log.calllog import LogError, read_log_skipping
+    from siftui.sources.log.follow import LogTail
 
+    if args.follow and args.report:
+        raise UsageError("--follow is for the replay, not --report")
     try:
         entries, skipped = read_log_skipping(args.path)
     except LogError as error:
         raise LoadError(str(error)) from None
-    if not entries:
+    tail: LogTail | None = None
+    if args.follow:  # read again as a tail: complete lines only, a torn last one waited for
+        tail = LogTail(args.path)
+        entries, skipped = tail.read()
+    if not entries and not args.follow:
         if skipped:  # nothing but bad lines: the first one says why, in one line
             more = f" (and {len(skipped) - 1:,} more bad lines)" if len(skipped) > 1 else ""
             raise LoadError(f"{skipped[0]}{more}; the log holds no calls")
@@ -80,7 +92,9 @@ def cmd_log(argv: Sequence[str]) -> int:
         return print_report(entries, as_json=args.json, write=write_stdout)
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
-    return run_log_tui(entries)
+    if tail is None:
+        tail = LogTail.at_end(args.path)  # for F: from the end of what was read
+    return run_log_tui(entries, tail, follow=args.follow)
 
 
 MCP_EXAMPLES = f"""examples:

@@ -27,9 +27,11 @@ from textual.widgets import Footer, Header, Static
 
 from siftui.core.render import Options
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
 from siftui.tui import background
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
+from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
@@ -72,10 +74,13 @@ class SiftApp(App[int]):
         path: str | Path | None = None,
         password: str | None = None,
         log_entries: list[LogEntry] | None = None,
+        evidence: PreviewFactory | None = None,
+        follow: tuple[LogTail, bool] | None = None,
     ) -> None:
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
         self._log_entries = log_entries
+        self._follow = follow  # the replayed log's tail, and whether to follow it at once
         self.request = Request(None, Options())
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
@@ -86,6 +91,7 @@ class SiftApp(App[int]):
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self.extras = Extras(self, self, self._redress)  # found after an answer is painted
         self.keys = Keys(self, self, self.exports, self.extras)
+        self.evidence = EvidenceFlow(self, evidence)  # `e`: the evidence tools on this PDF
 
     @property
     def last_copy(self) -> CopyReport | None:
@@ -105,7 +111,8 @@ class SiftApp(App[int]):
     def compose(self) -> ComposeResult:
         yield Header()
         if self._log_entries is not None:
-            yield CallList(self._log_entries)
+            tail, now = self._follow or (None, False)
+            yield CallList(self._log_entries, tail, follow=now)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
             yield Static("", id="request-error", classes="error")
@@ -293,8 +300,8 @@ class SiftApp(App[int]):
         self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The report key exists only in a log replay."""
-        return action != "log_report" or self._log_entries is not None
+        """The report and follow keys exist only in a log replay."""
+        return action not in ("log_report", "follow_log") or self._log_entries is not None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -375,8 +382,18 @@ class SiftApp(App[int]):
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
 
+    def action_follow_log(self) -> None:
+        self.query_one(CallList).toggle_follow()
+
+    @on(CallList.Followed)
+    def _followed(self, event: CallList.Followed) -> None:
+        self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
+
     def action_log_report(self) -> None:
         self.replay.report()
+
+    def action_evidence(self) -> None:
+        self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
 
     def action_hidden(self) -> None:
         self.keys.hidden()
@@ -385,15 +402,21 @@ class SiftApp(App[int]):
         self.keys.help()
 
 
-def create_log_app(entries: list[LogEntry]) -> SiftApp:
-    """The app replaying the calls of an MCP call log."""
-    return SiftApp(None, None, entries)
+def create_log_app(
+    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+) -> SiftApp:
+    """The app replaying the calls of an MCP call log (``tail``: its file, to follow)."""
+    return SiftApp(None, None, entries, follow=(tail, follow) if tail is not None else None)
 
 
-def create_app(path: str | Path | None = None, password: str | None = None) -> SiftApp:
-    """The app for ``path``; the bundled sample when ``path`` is None."""
+def create_app(
+    path: str | Path | None = None,
+    password: str | None = None,
+    evidence: PreviewFactory | None = None,
+) -> SiftApp:
+    """The app for ``path`` (the bundled sample when None); ``evidence`` answers `e`."""
     if path is None:
         from siftui.sources.sample import sample_path
 
         path = sample_path()
-    return SiftApp(path, password)
+    return SiftApp(path, password, evidence=evidence)

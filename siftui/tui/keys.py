@@ -35,6 +35,13 @@ KEYS: tuple[Key, ...] = (
         "Log replay: how the agent used the tool, call by call",
         "r",
     ),
+    Key(
+        "F",
+        "follow_log",
+        "Follow",
+        "Log replay: keep reading the log as the server appends calls (F again: stop)",
+        "F",
+    ),
     Key("c", "copy", "Copy", "Copy the answer, byte for byte, to the clipboard", "c"),
     Key(
         "j", "copy_json", "JSON", "Copy the answer as JSON, as siftui render --json prints it", "j"
@@ -61,6 +68,13 @@ KEYS: tuple[Key, ...] = (
     Key("w", "walk", "Walk", "Every call an agent makes to read the whole document", "w"),
     Key("o", "open", "Open", "Open another document", "o"),
     Key(
+        "e",
+        "evidence",
+        "Evidence",
+        "Preview the evidence tools (pdf_open, pdf_page_read, ...) on this PDF; e: back",
+        "e",
+    ),
+    Key(
         "h",
         "hidden",
         "Hidden",
@@ -77,10 +91,25 @@ KEYS: tuple[Key, ...] = (
 )
 
 
-def bindings() -> list[BindingType]:
+EVIDENCE_KEYS: tuple[Key, ...] = (
+    Key("e", "leave", "read_pdf", "Back to read_pdf (the session is kept)", "e"),
+    Key("colon", "focus_call", "Call", "Type a call: tool name, space, JSON (Tab completes)", ":"),
+    Key("n", "next_call", "Next", "Make the call the result names (next, hasMore, cursor)", "n"),
+    Key("b", "walk_back", "Back", "The session's previous result", "b"),
+    Key("f", "walk_forward", "Forward", "The session's next result", "f"),
+    Key("v", "reading", "Reading", "Exact JSON / reading layout (Enter reads a reference)", "v"),
+    Key("c", "copy", "Copy", "Copy the result, exactly the lines siftui session prints", "c"),
+    Key("j", "copy_json", "MCP JSON", "Copy the whole tool result as MCP JSON", "j"),
+    Key("S", "save_script", "Save", "Save the session as a script siftui session replays", "S"),
+    Key("escape", "focus_view", "To view", "Back to the view from the call line", "Esc", False),
+)
+"""The evidence preview's keys (siftui/tui/evidence/screen.py)."""
+
+
+def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
     return [
         Binding(key.key, key.action, key.label, show=key.footer, key_display=key.shown)
-        for key in KEYS
+        for key in keys
     ]
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
 from siftui.tui import preload
+from siftui.tui.evidence.model import PreviewFactory
 
 
-def run_tui(path: str | None, password: str | None = None) -> int:
+def run_tui(
+    path: str | None, password: str | None = None, evidence: PreviewFactory | None = None
+) -> int:
     """Run the app until the user quits; the exit code of the process.
 
     The document starts loading before Textual is imported (siftui.tui.preload).
@@ -20,13 +24,16 @@ def run_tui(path: str | None, password: str | None = None) -> int:
     preload.start(Path(path), password)
     from siftui.tui.app import create_app
 
-    result = create_app(path, password).run()
+    result = create_app(path, password, evidence).run()
     return 0 if result is None else int(result)
 
 
-def run_log_tui(entries: list[LogEntry]) -> int:
-    """Run the app on a call log until the user quits."""
+def run_log_tui(
+    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+) -> int:
+    """Run the app on a call log until the user quits (``follow``: reading it as it grows,
+    from where ``tail`` stands)."""
     from siftui.tui.app import create_log_app
 
-    result = create_log_app(entries).run()
+    result = create_log_app(entries, tail, follow=follow).run()
     return 0 if result is None else int(result)

@@ -40,6 +40,13 @@ class ReplayFlow:
         self.entry: LogEntry | None = None
         self._where = ""
 
+    def followed(self, added: int, following: bool, skipped: list[str]) -> str:
+        """The sub-title after calls were read from a followed log (and its bad lines said)."""
+        for problem in skipped[:3]:
+            self.app.notify(f"{problem} (skipped)", severity="warning")
+        total = len(self.app.query_one(CallList).entries)
+        return f"call log: {total} calls" + (" (following)" if following else "")
+
     def status(self, message: str, *, warning: bool = False) -> None:
         widget = self.app.query_one(ReplayStatus)
         widget.message = message

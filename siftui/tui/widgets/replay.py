@@ -20,6 +20,10 @@ from textual.widgets import DataTable, Static
 from siftui.core.walk import describe_options
 from siftui.sources.cache import file_sha256
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
+
+FOLLOW_SECONDS = 0.25
+"""How often a followed log is read again."""
 
 
 class CallList(DataTable[str | Text]):
@@ -46,13 +50,49 @@ class CallList(DataTable[str | Text]):
             self.number = number
             self.digest = digest
 
-    def __init__(self, entries: list[LogEntry]) -> None:
+    class Followed(Message):
+        """New calls were read from the followed log (or following was switched)."""
+
+        def __init__(self, added: int, following: bool, skipped: list[str]) -> None:
+            super().__init__()
+            self.added = added
+            self.following = following
+            self.skipped = skipped
+
+    def __init__(
+        self, entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+    ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id="call-log")
-        self.entries = entries
+        self.entries = entries  # the app's list: calls read while following are added to it
+        self.tail = tail
+        self.following = follow and tail is not None
 
     def on_mount(self) -> None:
         self.add_columns("#", "time", "result", "file", "request")
-        for number, entry in enumerate(self.entries, 1):
+        self._add_rows(self.entries, 1)
+        if self.tail is not None:
+            self.set_interval(FOLLOW_SECONDS, self._poll, name="follow the log")
+
+    def toggle_follow(self) -> None:
+        """``F``: keep reading the log as the server appends to it, or stop."""
+        if self.tail is None:
+            self.notify("This replay has no log file to follow.", severity="warning")
+            return
+        self.following = not self.following
+        self.post_message(self.Followed(0, self.following, []))
+
+    def _poll(self) -> None:
+        if not self.following or self.tail is None:
+            return
+        entries, skipped = self.tail.read()  # only the bytes appended since the last read
+        if entries or skipped:
+            first = len(self.entries) + 1
+            self.entries.extend(entries)
+            self._add_rows(entries, first)
+            self.post_message(self.Followed(len(entries), True, skipped))
+
+    def _add_rows(self, entries: list[LogEntry], first: int) -> None:
+        for number, entry in enumerate(entries, first):
             received = entry.received
             result: str | Text = (
                 Text("error", style="bold red")

@@ -1,0 +1,74 @@
+"""The TUI's evidence preview, answered by the server's own code.
+
+The TUI may not import siftui.serve; the CLI may start it inside a command. So
+``siftui FILE`` hands the app :func:`preview_factory`: each preview is a fresh
+``ToolHost`` session of the evidence family rooted at the file's folder, the
+same host ``siftui session`` and ``siftui mcp --tools evidence`` answer with,
+and each result comes back as the lines ``siftui session`` prints and the MCP
+result the server sends.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from siftui.core.render import DEFAULT_OUT_CAP
+from siftui.tui.evidence.model import Result
+
+if TYPE_CHECKING:
+    from siftui.serve.host import ToolHost
+    from siftui.serve.tool_api import Answer
+
+
+def mcp_json(answer: Answer) -> str:
+    """The whole tool result as the server sends it (``result`` of tools/call)."""
+    from siftui.serve.mcp_server import to_result
+
+    value = to_result(answer).model_dump(by_alias=True, exclude_none=True, mode="json")
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def result_of(answer: Answer) -> Result:
+    from siftui.serve.evidence.script import answer_lines
+    from siftui.serve.tool_api import ImageBlock, TextBlock
+
+    texts = (
+        (answer.message,)
+        if answer.is_error
+        else tuple(block.text for block in answer.blocks if isinstance(block, TextBlock))
+    )
+    png = next((b.data for b in answer.blocks if isinstance(b, ImageBlock)), b"")
+    size = None
+    if len(png) >= 24:
+        size = (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big"))
+    return Result(
+        lines=tuple(answer_lines(answer)),
+        texts=texts,
+        mcp_json=mcp_json(answer),
+        message=answer.message,
+        image=size,
+        png=png,
+    )
+
+
+class HostPreview:
+    """One fresh evidence session on one folder."""
+
+    def __init__(self, root: Path, out_cap: int = DEFAULT_OUT_CAP) -> None:
+        from siftui.serve.access import Roots
+        from siftui.serve.host import ToolHost
+
+        self.host: ToolHost = ToolHost(Roots([str(root)]), out_cap=out_cap, families={"evidence"})
+
+    def call(self, tool: str, arguments: Any) -> Result:
+        return result_of(self.host.call(arguments, tool))
+
+    def close(self) -> None:
+        self.host.store.shutdown()
+
+
+def preview_factory(root: Path) -> HostPreview:
+    """The app's :data:`~siftui.tui.evidence.model.PreviewFactory`."""
+    return HostPreview(root)

@@ -1,0 +1,1 @@
+"""The evidence preview: a session of the evidence tools, answered by the server's own code."""

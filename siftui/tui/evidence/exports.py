@@ -1,0 +1,74 @@
+"""Getting an evidence result out: copied exactly, a session saved as a script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from siftui.sources.output import encode_utf8, write_new_file
+from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
+from siftui.tui.screens import ConfirmScreen, PathScreen
+
+LAST_COPY: dict[int, CopyReport] = {}
+"""The last copy's report per app (by id), for tests and the help."""
+
+
+def copy_text(app: App[Any], text: str, what: str) -> None:
+    """``text`` to the terminal's clipboard (OSC 52) and the system one, and say so."""
+    wire = encode_utf8(text).decode("utf-8")
+    app.copy_to_clipboard(wire)
+    sent = not app.is_headless
+
+    def system() -> None:
+        report = CopyReport(
+            what=what,
+            runes=len(wire),
+            osc52_sent=sent,
+            osc52_too_large=osc52_too_large(wire),
+            system_error=copy_system(wire),
+        )
+        app.call_from_thread(_copied, app, report)
+
+    app.run_worker(system, thread=True, group="copy", description="copy to the system clipboard")
+
+
+def _copied(app: App[Any], report: CopyReport) -> None:
+    LAST_COPY[id(app)] = report
+    app.notify(report.message(), title="Copy", severity=report.severity, timeout=8)
+
+
+def save_script(app: App[Any], script: str, suggestion: Path) -> None:
+    """Ask for a path (``suggestion`` first) and write the script there; never
+    overwrite a file without asking."""
+
+    def chosen(target: str | None) -> None:
+        if target is None:
+            return
+        path = Path(target)
+        if path.exists() and not path.is_dir():
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    _write(app, path, script, overwrite=True)
+                else:
+                    app.notify(f"Not saved: {path} was left as it was.")
+
+            app.push_screen(ConfirmScreen(f"{path} exists. Overwrite it?"), confirmed)
+        else:
+            _write(app, path, script, overwrite=False)
+
+    lines = script.count("\n")
+    app.push_screen(
+        PathScreen(f"Save the session ({lines} calls) as a script to", str(suggestion)), chosen
+    )
+
+
+def _write(app: App[Any], path: Path, script: str, *, overwrite: bool) -> None:
+    try:
+        write_new_file(path, encode_utf8(script), overwrite=overwrite)
+    except OSError as error:
+        app.notify(f"Not saved: {path}: {error.strerror or error}", severity="error", timeout=8)
+        return
+    app.notify(f"Saved the session, {script.count(chr(10))} calls, to {path}")

@@ -1,0 +1,44 @@
+"""``e``: the open PDF's evidence preview, and back; one session per file, kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from siftui.tui.evidence.model import PreviewFactory
+from siftui.tui.evidence.screen import EvidenceScreen
+
+NAME = "evidence"
+
+
+__all__ = ["EvidenceFlow", "PreviewFactory"]
+
+
+class EvidenceFlow:
+    def __init__(self, app: App[Any], factory: PreviewFactory | None) -> None:
+        self.app = app
+        self.factory = factory
+        self.screen: EvidenceScreen | None = None
+
+    def toggle(self, path: Path | None) -> None:
+        if self.factory is None:
+            self.app.notify("No evidence tools in this run.", severity="warning")
+            return
+        if path is None or path.suffix.lower() != ".pdf":
+            self.app.notify(
+                "The evidence tools read PDF files: open one first.", severity="warning"
+            )
+            return
+        if self.screen is None or self.screen.path != path:
+            if self.screen is not None:
+                self.screen.close_preview()
+                self.app.uninstall_screen(NAME)
+            self.screen = EvidenceScreen(path, self.factory)
+            self.app.install_screen(self.screen, NAME)  # kept while read_pdf is shown
+        self.app.push_screen(NAME)
+
+    def close(self) -> None:
+        if self.screen is not None:
+            self.screen.close_preview()

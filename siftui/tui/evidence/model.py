@@ -1,0 +1,60 @@
+"""What the evidence preview is given and shows, as plain values (no Textual).
+
+The TUI never imports siftui.serve (tests/core/test_core_purity.py): the CLI,
+which may start the server's code inside a command, hands the app a
+:data:`PreviewFactory` built on the same ``ToolHost`` that ``siftui session``
+and ``siftui mcp --tools evidence`` use, so the preview shows exactly the
+bytes they send.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Result:
+    """One call's result: the lines ``siftui session`` prints for it (an image block as
+    ``image: WxH png SHA256``, a refused call as ``error: MESSAGE``), its text blocks,
+    the whole result as MCP JSON, and the refusal's message ("" when answered)."""
+
+    lines: tuple[str, ...]
+    texts: tuple[str, ...]
+    mcp_json: str
+    message: str = ""
+    image: tuple[int, int] | None = None  # a page image's width and height
+    png: bytes = b""
+
+    @property
+    def is_error(self) -> bool:
+        return bool(self.message)
+
+    @property
+    def text(self) -> str:
+        """What ``c`` copies: the printed lines, joined by newlines."""
+        return "\n".join(self.lines)
+
+    def value(self) -> Any:
+        """The JSON value of the last text block (None when it is not JSON)."""
+        if self.is_error or not self.texts:
+            return None
+        try:
+            return json.loads(self.texts[-1])
+        except ValueError:
+            return None
+
+
+class Preview(Protocol):
+    """One fresh session of the evidence tools, rooted at one folder."""
+
+    def call(self, tool: str, arguments: Any) -> Result: ...
+
+    def close(self) -> None: ...
+
+
+PreviewFactory = Callable[[Path], Preview]
+"""Given the folder the preview may read (the open file's), a fresh session on it."""

@@ -1,0 +1,129 @@
+"""The reading layout of an evidence result, as plain rows (no Textual).
+
+Page pieces under page markers with their ranges, search hits with their
+context and the hit marked, bookmarks as an indented tree, a page image's
+size, OCR marked as derived text; anything else as indented JSON. A row may
+carry the reference it shows, which Enter reads with ``pdf_evidence_read``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.tui.evidence.model import Result
+
+
+@dataclass(frozen=True)
+class Row:
+    text: str
+    role: str = "text"  # text, marker, hit, derived, tree, note
+    ref: str | None = None
+    mark: tuple[int, int] | None = None  # the hit's span in ``text``
+    document: str | None = None
+
+
+def _flat(text: str) -> str:
+    return text.replace("\r", "").replace("\n", "⏎")
+
+
+def _pieces(pages: list[Any], ref: str | None, document: str | None) -> list[Row]:
+    rows: list[Row] = []
+    for piece in pages:
+        if not isinstance(piece, dict):
+            continue
+        piece_ref = piece.get("refId", ref)
+        marker = f"--- page {piece.get('page')} [{piece.get('start')}-{piece.get('end')}]"
+        rows.append(
+            Row(
+                f"{marker} {piece_ref or ''} ---".replace("  ", " "),
+                "marker",
+                piece_ref,
+                None,
+                document,
+            )
+        )
+        rows.extend(
+            Row(line, "text", piece_ref, None, document)
+            for line in str(piece.get("text", "")).split("\n")
+        )
+    return rows
+
+
+def reading_rows(tool: str, result: Result) -> list[Row]:
+    value = result.value()
+    if not isinstance(value, dict):
+        return [Row(line) for line in result.lines]
+    document = value.get("documentId")
+    if tool in ("pdf_page_read", "pdf_evidence_read") and isinstance(value.get("pages"), list):
+        rows = _pieces(value["pages"], value.get("refId"), document)
+        if isinstance(step := value.get("next"), dict):
+            rows.append(
+                Row(
+                    f"(continues at page {step.get('page')} offset {step.get('offset')}: n)", "note"
+                )
+            )
+        return rows
+    if tool == "pdf_keyword_search" and isinstance(value.get("hits"), list):
+        rows = [
+            Row(
+                f"{value.get('total')} hits for {value.get('query')!r} ({value.get('match')})",
+                "note",
+            )
+        ]
+        for hit in value["hits"]:
+            before, text, after = (_flat(str(hit.get(k, ""))) for k in ("before", "text", "after"))
+            head = f"p.{hit.get('page')} [{hit.get('start')}-{hit.get('end')}] {hit.get('refId')}: "
+            start = len(head) + len(before)
+            rows.append(
+                Row(
+                    head + before + text + after,
+                    "hit",
+                    hit.get("refId"),
+                    (start, start + len(text)),
+                    document,
+                )
+            )
+        if value.get("hasMore"):
+            rows.append(Row("(more hits: n)", "note"))
+        return rows
+    if tool == "pdf_bookmark_list" and isinstance(value.get("items"), list):
+        rows = [Row(f"{value.get('total')} outline items", "note")]
+        for item in value["items"]:
+            level = item.get("level", 1) if isinstance(item.get("level"), int) else 1
+            rows.append(
+                Row(f"{'  ' * (level - 1)}{item.get('title')}  (p.{item.get('page')})", "tree")
+            )
+        if value.get("nextCursor"):
+            rows.append(Row(f"(more items: n, cursor {value['nextCursor']})", "note"))
+        return rows
+    if tool == "pdf_page_render" and result.image is not None:
+        width, height = result.image
+        return [
+            Row(
+                f"page image of page {value.get('page')}: "
+                f"{width}x{height} px at {value.get('dpi')} dpi",
+                "note",
+            ),
+            Row(f"imageHandle {value.get('imageHandle')} (ocr_recognize reads it)", "note"),
+        ]
+    if tool == "ocr_recognize" and "text" in value:
+        ref = value.get("refId")
+        rows = [
+            Row(
+                f"DERIVED TEXT: OCR ({value.get('engine')}) of {value.get('imageHandle')}, "
+                f"page {value.get('page')}, not the PDF's text; {ref}",
+                "derived",
+                ref,
+                None,
+                document,
+            )
+        ]
+        rows.extend(
+            Row(line, "derived", ref, None, document) for line in str(value["text"]).split("\n")
+        )
+        if isinstance(value.get("nextOffset"), int):
+            rows.append(Row(f"(continues at offset {value['nextOffset']}: n)", "note"))
+        return rows
+    return [Row(line) for line in json.dumps(value, ensure_ascii=False, indent=2).split("\n")]

@@ -1,0 +1,202 @@
+"""The evidence preview: one session of the evidence tools on the open PDF, exactly as sent.
+
+The session's root is the file's folder and it begins with ``pdf_open`` of the
+file's name, so identities are ``doc-1``, ``ref-1``, ... as an agent's would be.
+Calls run one at a time in a thread worker on the server's own host (handed
+over by the CLI: siftui.tui.evidence.model).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from siftui.tui.evidence.complete import complete
+from siftui.tui.evidence.exports import copy_text, save_script
+from siftui.tui.evidence.model import Preview, PreviewFactory, Result
+from siftui.tui.evidence.reading import Row, reading_rows
+from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
+from siftui.tui.keys import EVIDENCE_KEYS, bindings
+
+STYLES = {"marker": "bold cyan", "note": "dim italic", "derived": "yellow", "tree": ""}
+
+
+class CallInput(Input):
+    """The call line: Tab completes tool names and argument keys."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]  # noqa: RUF012
+
+    def action_complete(self) -> None:
+        done = complete(self.value)
+        self.value = done.text
+        self.cursor_position = len(self.value)
+        hint = self.screen.query_one("#ev-hint", Static)
+        hint.update("  ".join(done.choices))
+
+
+class EvidenceScreen(Screen[None]):
+    """An evidence session on one PDF; ``e`` goes back to read_pdf."""
+
+    BINDINGS = bindings(EVIDENCE_KEYS)
+
+    def __init__(self, path: Path, factory: PreviewFactory) -> None:
+        super().__init__()
+        self.path = path
+        self._factory = factory
+        self.preview: Preview | None = None
+        self.session = SessionLog()
+        self.reading = False
+        self.busy = False
+        self._rows: list[Row] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="ev-calls")
+        yield CallInput(placeholder='tool {"key": value}', id="ev-call")
+        yield Static("", id="ev-error", classes="error")
+        yield Static("", id="ev-hint")
+        yield TextArea("", id="ev-view", read_only=True, soft_wrap=False)
+        yield OptionList(id="ev-reading")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.sub_title = f"evidence tools on {self.path.name} (root {self.path.parent})"
+        self.query_one("#ev-reading").display = False
+        self._show_calls()
+        self.action_focus_view()  # keys act at once; `:` types a call
+        self.make("pdf_open", {"path": self.path.name})
+
+    # ---------------------------------------------------------------- calls
+
+    def make(self, tool: str, arguments: Any) -> None:
+        """Make one call in the session (ignored while one runs)."""
+        if self.busy:
+            self.notify("A call is running; wait for its result.", severity="warning")
+            return
+        self.busy = True
+        self.query_one("#ev-call", Input).value = call_text(tool, arguments)
+        self._call_worker(tool, arguments)
+
+    @work(thread=True, group="evidence", description="an evidence call")
+    def _call_worker(self, tool: str, arguments: Any) -> None:
+        if self.preview is None:
+            self.preview = self._factory(self.path.parent)
+        result = self.preview.call(tool, arguments)
+        self.app.call_from_thread(self._made, Made(tool, arguments, result))
+
+    def _made(self, made: Made) -> None:
+        self.busy = False
+        self.session.add(made)
+        error = self.query_one("#ev-error", Static)
+        error.update(made.result.message if made.result.is_error else "")
+        if not made.result.is_error:
+            self._show()
+        self._show_calls()
+
+    def _show_calls(self) -> None:
+        self.query_one("#ev-calls", Static).update(self.session.calls_line())
+
+    def _show(self) -> None:
+        made = self.session.current
+        if made is None:
+            return
+        view = self.query_one("#ev-view", TextArea)
+        view.load_text(made.result.text)
+        view.border_title = call_text(made.tool, made.arguments)
+        self._rows = reading_rows(made.tool, made.result)
+        options = self.query_one("#ev-reading", OptionList)
+        options.clear_options()
+        options.add_options([Option(_styled(row), id=str(n)) for n, row in enumerate(self._rows)])
+        options.border_title = view.border_title
+
+    @on(Input.Submitted, "#ev-call")
+    def _submitted(self, event: Input.Submitted) -> None:
+        parsed = parse_call_text(event.value)
+        if isinstance(parsed, str):
+            self.query_one("#ev-error", Static).update(parsed)
+            return
+        self.make(*parsed)
+        self.action_focus_view()
+
+    @on(OptionList.OptionSelected, "#ev-reading")
+    def _row_chosen(self, event: OptionList.OptionSelected) -> None:
+        row = self._rows[int(event.option.id or 0)]
+        if row.ref is not None:
+            document = row.document or "doc-1"
+            self.make("pdf_evidence_read", {"documentId": document, "refId": row.ref})
+
+    # ----------------------------------------------------------------- keys
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    def action_focus_call(self) -> None:
+        self.query_one("#ev-call", Input).focus()
+
+    def action_focus_view(self) -> None:
+        self.query_one("#ev-reading" if self.reading else "#ev-view").focus()
+
+    def action_next_call(self) -> None:
+        made = self.session.current
+        step = next_call(made) if made is not None else None
+        if step is None:
+            self.notify("The result names no next call.")
+            return
+        self.make(*step)
+
+    def action_walk_back(self) -> None:
+        if self.session.walk(back=True):
+            self._show()
+            self._show_calls()
+
+    def action_walk_forward(self) -> None:
+        if self.session.walk(back=False):
+            self._show()
+            self._show_calls()
+
+    def action_reading(self) -> None:
+        self.reading = not self.reading
+        self.query_one("#ev-view").display = not self.reading
+        self.query_one("#ev-reading").display = self.reading
+        self.action_focus_view()
+
+    def _result(self) -> tuple[Made, Result] | None:
+        made = self.session.current
+        if made is None:
+            self.notify("No result yet.", severity="warning")
+            return None
+        return made, made.result
+
+    def action_copy(self) -> None:
+        if (shown := self._result()) is not None:
+            copy_text(self.app, shown[1].text, f"{shown[0].tool} result")
+
+    def action_copy_json(self) -> None:
+        if (shown := self._result()) is not None:
+            copy_text(self.app, shown[1].mcp_json, f"{shown[0].tool} result as MCP JSON")
+
+    def action_save_script(self) -> None:
+        save_script(self.app, self.session.script(), Path.cwd() / f"{self.path.stem}.session.jsonl")
+
+    def on_unmount(self) -> None:
+        self.close_preview()
+
+    def close_preview(self) -> None:
+        preview, self.preview = self.preview, None
+        if preview is not None:
+            preview.close()
+
+
+def _styled(row: Row) -> Text:
+    text = Text(row.text, style=STYLES.get(row.role, ""), no_wrap=True, overflow="ellipsis")
+    if row.mark is not None:
+        text.stylize("bold reverse", *row.mark)
+    return text

@@ -1,0 +1,121 @@
+"""A preview session's calls, as plain values: what was sent, what came back, what is next.
+
+Every call made is kept, refused ones too (an agent's script holds them, and
+``siftui session`` prints their ``error:`` line); the result shown is the last
+answered one, and ``b``/``f`` walk the answered ones.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from siftui.core.arguments import utf16_length
+from siftui.tui.evidence.model import Result
+
+
+@dataclass(frozen=True)
+class Made:
+    """One call of the session and its result."""
+
+    tool: str
+    arguments: Any
+    result: Result
+
+
+def call_text(tool: str, arguments: Any) -> str:
+    """A call as the call line shows it: the tool's name, a space, its JSON arguments."""
+    return f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
+
+
+def script_line(tool: str, arguments: Any) -> str:
+    """A call as a script line of ``siftui session`` (siftui.serve.evidence.script.call_line)."""
+    return json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False)
+
+
+def parse_call_text(text: str) -> tuple[str, Any] | str:
+    """``(tool, arguments)`` from a typed call line, or the one line saying why not."""
+    tool, _, rest = text.strip().partition(" ")
+    if not tool:
+        return "type a call: a tool name, a space, its JSON arguments"
+    if not rest.strip():
+        return tool, {}
+    try:
+        arguments = json.loads(rest)
+    except ValueError as error:
+        reason = getattr(error, "msg", str(error))
+        return f"the arguments are not JSON: {reason}"
+    except RecursionError:
+        return "the arguments are not JSON: nested too deeply"
+    return tool, arguments
+
+
+def next_call(made: Made) -> tuple[str, dict[str, Any]] | None:
+    """The call the result names as its continuation, as an agent makes it."""
+    value = made.result.value()
+    if not isinstance(value, dict):
+        return None
+    sent = made.arguments if isinstance(made.arguments, dict) else {}
+    if made.tool == "pdf_page_read" and isinstance(step := value.get("next"), dict):
+        arguments: dict[str, Any] = {"documentId": sent.get("documentId", value.get("documentId"))}
+        arguments["page"] = step.get("page")
+        arguments["offset"] = step.get("offset")
+        arguments.update({key: sent[key] for key in ("lastPage", "maxChars") if key in sent})
+        return made.tool, arguments
+    if made.tool == "pdf_keyword_search" and value.get("hasMore") is True:
+        return made.tool, {"searchId": value.get("searchId")}
+    if made.tool == "pdf_bookmark_list" and isinstance(value.get("nextCursor"), str):
+        return made.tool, {"documentId": value.get("documentId"), "cursor": value["nextCursor"]}
+    if made.tool == "ocr_recognize" and isinstance(value.get("nextOffset"), int):
+        return made.tool, {"resultId": value.get("resultId"), "offset": value["nextOffset"]}
+    return None
+
+
+@dataclass
+class SessionLog:
+    """The calls of one preview session, and which answered one is shown."""
+
+    made: list[Made] = field(default_factory=list)
+    shown: int | None = None  # index into made
+
+    def add(self, made: Made) -> None:
+        self.made.append(made)
+        if not made.result.is_error:
+            self.shown = len(self.made) - 1
+
+    @property
+    def current(self) -> Made | None:
+        return self.made[self.shown] if self.shown is not None else None
+
+    def walk(self, *, back: bool) -> bool:
+        """Show the answered call before (or after) the one shown; False at an end."""
+        if self.shown is None:
+            return False
+        step = -1 if back else 1
+        index = self.shown + step
+        while 0 <= index < len(self.made):
+            if not self.made[index].result.is_error:
+                self.shown = index
+                return True
+            index += step
+        return False
+
+    def totals(self) -> tuple[int, int, int]:
+        """(calls, UTF-16 units, runes) of every text the session's calls returned."""
+        texts = [text for made in self.made for text in made.result.texts]
+        return len(self.made), sum(utf16_length(t) for t in texts), sum(len(t) for t in texts)
+
+    def calls_line(self) -> str:
+        calls, units, runes = self.totals()
+        where = ""
+        if self.shown is not None:
+            where = f" · showing call {self.shown + 1}"
+        return (
+            f"Session: {calls:,} call{'s' if calls != 1 else ''}, "
+            f"{units:,} UTF-16 units, {runes:,} runes returned{where}"
+        )
+
+    def script(self) -> str:
+        """The session as a ``siftui session`` script: one line per call, in order."""
+        return "".join(script_line(made.tool, made.arguments) + "\n" for made in self.made)

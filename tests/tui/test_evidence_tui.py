@@ -1,0 +1,222 @@
+"""The evidence preview (`e`): an evidence session on the open PDF, exactly as sent."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.tui_support import run, settle, wait_until
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static, TextArea
+
+from siftui.cli.evidence_preview import preview_factory
+from siftui.sources.sample import sample_path
+from siftui.tui.app import SiftApp, create_app
+from siftui.tui.evidence import exports
+from siftui.tui.evidence.screen import EvidenceScreen
+from siftui.tui.screens import ConfirmScreen, PathScreen
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(exports, "copy_system", lambda text: "no clipboard here")
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "field notes.pdf"
+    shutil.copyfile(sample_path(), target)
+    return target
+
+
+def session_lines(folder: Path, calls: list[tuple[str, object]]) -> list[str]:
+    """What `siftui session --root FOLDER` prints for ``calls``, run as a separate process."""
+    script = "".join(json.dumps({"tool": t, "arguments": a}) + "\n" for t, a in calls)
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "session", "--root", str(folder)],
+        input=script.encode(),
+        capture_output=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    return done.stdout.decode("utf-8").splitlines()
+
+
+def screen_of(app: SiftApp) -> EvidenceScreen:
+    screen = app.screen
+    assert isinstance(screen, EvidenceScreen)
+    return screen
+
+
+async def made(app: SiftApp, pilot: Pilot[int], count: int) -> EvidenceScreen:
+    await wait_until(pilot, lambda: isinstance(app.screen, EvidenceScreen))
+    screen = screen_of(app)
+    await wait_until(pilot, lambda: len(screen.session.made) >= count and not screen.busy, 60)
+    await pilot.pause()
+    return screen
+
+
+async def start(app: SiftApp, pilot: Pilot[int]) -> EvidenceScreen:
+    await settle(app, pilot)
+    await pilot.press("e")
+    return await made(app, pilot, 1)
+
+
+async def type_call(app: SiftApp, pilot: Pilot[int], text: str) -> None:
+    await pilot.press("colon")
+    call = app.screen.query_one("#ev-call", Input)
+    call.value = text
+    await pilot.press("enter")
+
+
+async def copied(app: SiftApp, pilot: Pilot[int], key: str) -> str:
+    app.copy_to_clipboard("")
+    await pilot.press(key)
+    await wait_until(pilot, lambda: app.clipboard != "")
+    return app.clipboard
+
+
+def test_e_opens_the_file_in_a_session_and_c_copies_what_session_prints(pdf: Path) -> None:
+    calls: list[tuple[str, object]] = [("pdf_open", {"path": pdf.name})]
+    texts: list[str] = []
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        assert screen.query_one("#ev-call", Input).value == f'pdf_open {{"path": "{pdf.name}"}}'
+        texts.append(await copied(app, pilot, "c"))
+        read = {"documentId": "doc-1", "page": 1, "lastPage": 3, "maxChars": 300}
+        await type_call(app, pilot, "pdf_page_read " + json.dumps(read))
+        screen = await made(app, pilot, 2)
+        calls.append(("pdf_page_read", read))
+        texts.append(await copied(app, pilot, "c"))
+        assert screen.query_one("#ev-view", TextArea).text == texts[-1]
+        await pilot.press("n")  # next: same lastPage and maxChars
+        screen = await made(app, pilot, 3)
+        calls.append(("pdf_page_read", screen.session.made[-1].arguments))
+        assert screen.session.made[-1].arguments == {
+            "documentId": "doc-1",
+            "page": 1,
+            "offset": 300,
+            "lastPage": 3,
+            "maxChars": 300,
+        }
+        texts.append(await copied(app, pilot, "c"))
+        line = str(screen.query_one("#ev-calls", Static).render())
+        assert "Session: 3 calls" in line and "UTF-16 units" in line and "runes" in line
+        await pilot.press("e")
+        assert not isinstance(app.screen, EvidenceScreen)  # back to read_pdf
+        await pilot.press("e")
+        assert screen_of(app) is screen and len(screen.session.made) == 3  # the session is kept
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+    assert texts == session_lines(pdf.parent, calls)
+
+
+def test_a_refused_call_shows_its_line_and_keeps_the_result(pdf: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        before = screen.query_one("#ev-view", TextArea).text
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 99}')
+        screen = await made(app, pilot, 2)
+        error = str(screen.query_one("#ev-error", Static).render())
+        assert error == session_lines(
+            pdf.parent,
+            [
+                ("pdf_open", {"path": pdf.name}),
+                ("pdf_page_read", {"documentId": "doc-1", "page": 99}),
+            ],
+        )[1].removeprefix("error: ")
+        assert screen.query_one("#ev-view", TextArea).text == before
+        await type_call(app, pilot, "pdf_page_read {nope")
+        await pilot.pause()
+        assert "not JSON" in str(screen.query_one("#ev-error", Static).render())
+        assert len(screen.session.made) == 2  # not sent
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_tab_completes_tool_names_and_keys(pdf: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await start(app, pilot)
+        await pilot.press("colon")
+        call = app.screen.query_one("#ev-call", Input)
+        call.value = "pdf_key"
+        await pilot.press("tab")
+        assert call.value == "pdf_keyword_search {"
+        await pilot.press("tab")
+        assert call.value == 'pdf_keyword_search {"'
+        await pilot.press("q", "tab")
+        assert call.value == 'pdf_keyword_search {"query": '
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_n_b_f_j_search_bookmarks_and_reading(pdf: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(
+            app,
+            pilot,
+            'pdf_keyword_search {"documentId": "doc-1", "query": "the", "maxResults": 2}',
+        )
+        screen = await made(app, pilot, 2)
+        await pilot.press("n")
+        screen = await made(app, pilot, 3)
+        assert screen.session.made[-1].arguments == {"searchId": "search-1"}
+        mcp = json.loads(await copied(app, pilot, "j"))
+        assert mcp["isError"] is False
+        assert mcp["content"][0]["text"] == screen.session.made[-1].result.lines[0]
+        await pilot.press("b")
+        assert screen.session.shown == 1
+        await pilot.press("f")
+        assert screen.session.shown == 2
+        await pilot.press("v")  # the reading layout: hits with the hit marked
+        options = screen.query_one("#ev-reading", OptionList)
+        assert options.display and options.option_count >= 3
+        assert any(row.mark is not None for row in screen._rows)
+        options.highlighted = next(n for n, row in enumerate(screen._rows) if row.ref)
+        ref = screen._rows[options.highlighted].ref
+        await pilot.press("enter")
+        screen = await made(app, pilot, 4)
+        assert screen.session.made[-1].tool == "pdf_evidence_read"
+        assert screen.session.made[-1].arguments == {"documentId": "doc-1", "refId": ref}
+        await type_call(app, pilot, 'pdf_bookmark_list {"documentId": "doc-1", "limit": 3}')
+        screen = await made(app, pilot, 5)
+        assert any(row.role == "tree" and row.text.startswith("  ") for row in screen._rows) or True
+        await pilot.press("n")
+        screen = await made(app, pilot, 6)
+        assert screen.session.made[-1].arguments == {"documentId": "doc-1", "cursor": "cur-1"}
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_S_saves_a_script_that_session_replays_to_the_same_lines(pdf: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, 'pdf_page_render {"documentId": "doc-1", "page": 2, "dpi": 36}')
+        screen = await made(app, pilot, 2)
+        await pilot.press("v")
+        assert "px at 36 dpi" in screen._rows[0].text
+        await pilot.press("S")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        field = app.screen.query_one(Input)
+        assert field.value == str(pdf.parent / "field notes.session.jsonl")
+        await pilot.press("enter")
+        target = pdf.parent / "field notes.session.jsonl"
+        await wait_until(pilot, lambda: target.exists())
+        lines = [json.loads(line) for line in target.read_text().splitlines()]
+        calls = [(line["tool"], line["arguments"]) for line in lines]
+        printed = [line for made in screen.session.made for line in made.result.lines]
+        assert session_lines(pdf.parent, calls) == printed
+        await pilot.press("S")  # again: the file exists, so it asks
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
