@@ -28,7 +28,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from siftui.sources.sample import sample_path
-from siftui.tui.app import SiftApp, create_app
+from siftui.tui.app import SiftApp
+from siftui.tui.factory import create_app
 from siftui.tui.screens import PasswordScreen, WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
 

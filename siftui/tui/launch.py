@@ -22,7 +22,7 @@ def run_tui(
 
         path = str(sample_path())
     preload.start(Path(path), password)
-    from siftui.tui.app import create_app
+    from siftui.tui.factory import create_app
 
     result = create_app(path, password, evidence).run()
     return 0 if result is None else int(result)
@@ -33,7 +33,7 @@ def run_log_tui(
 ) -> int:
     """Run the app on a call log until the user quits (``follow``: reading it as it grows,
     from where ``tail`` stands)."""
-    from siftui.tui.app import create_log_app
+    from siftui.tui.factory import create_log_app
 
     result = create_log_app(entries, tail, follow=follow).run()
     return 0 if result is None else int(result)

@@ -19,7 +19,8 @@ from siftui.serve.tool_api import Session, TextBlock
 from siftui.sources.log.calllog import CallLog, read_log
 from siftui.sources.log.evidence_report import evidence_lines, evidence_report
 from siftui.sources.log.report import report
-from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.app import SiftApp
+from siftui.tui.factory import create_log_app
 from siftui.tui.widgets.replay import ReplayStatus
 
 CALLS: list[tuple[str, Any]] = [

@@ -9,7 +9,8 @@ from support.tui_support import book_doc, careless_log, run, wait_until, write_d
 from textual.pilot import Pilot
 
 from siftui.sources.log.follow import LogTail
-from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.app import SiftApp
+from siftui.tui.factory import create_log_app
 from siftui.tui.widgets.replay import CallList
 
 DELAYS: list[float] = []

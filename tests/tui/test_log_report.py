@@ -23,7 +23,8 @@ from textual.widgets.tree import TreeNode
 from siftui.sources.log.calllog import read_log
 from siftui.sources.log.report import report
 from siftui.sources.log.report_text import document_lines, report_text
-from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.app import SiftApp
+from siftui.tui.factory import create_log_app
 from siftui.tui.keys import system_commands
 from siftui.tui.report_model import NO_DOCUMENT, Node, report_tree
 from siftui.tui.screens import LogReportScreen

@@ -16,7 +16,8 @@ from textual.widgets import Static
 from siftui.core.render import Options, Rendered, render
 from siftui.sources.extract import extract
 from siftui.sources.log.calllog import LogEntry, entry_to_line, read_log
-from siftui.tui.app import SiftApp, create_log_app
+from siftui.tui.app import SiftApp
+from siftui.tui.factory import create_log_app
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import CallList, ReplayStatus
 

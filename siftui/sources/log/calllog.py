@@ -218,7 +218,7 @@ class CallLog:
                 self._fd = -1
 
 
-def _fail(where: str, line: int, reason: str) -> LogError:
+def line_error(where: str, line: int, reason: str) -> LogError:
     return LogError(f"{where}: line {line}: {reason}")
 
 
@@ -324,13 +324,13 @@ def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], lis
         if not line.strip():
             continue
         try:
-            entries.append(_entry_of(line))
+            entries.append(entry_of_line(line))
         except ValueError as error:
-            skipped.append(str(_fail(where, number, str(error))))
+            skipped.append(str(line_error(where, number, str(error))))
     return entries, skipped
 
 
-def _entry_of(line: bytes) -> LogEntry:
+def entry_of_line(line: bytes) -> LogEntry:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:

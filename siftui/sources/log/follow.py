@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from siftui.core.messages import quoted
-from siftui.sources.log.calllog import LogEntry, _entry_of, _fail
+from siftui.sources.log.calllog import LogEntry, entry_of_line, line_error
 
 
 class LogTail:
@@ -47,8 +47,8 @@ class LogTail:
             if not raw.strip():
                 continue
             try:
-                entries.append(_entry_of(raw))
+                entries.append(entry_of_line(raw))
             except ValueError as error:
-                skipped.append(str(_fail(quoted(self.path), self.line, str(error))))
+                skipped.append(str(line_error(quoted(self.path), self.line, str(error))))
         self.offset += end
         return entries, skipped

@@ -1,0 +1,30 @@
+"""The app factories: the TUI on a document, or on an MCP call log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
+from siftui.tui.app import SiftApp
+from siftui.tui.evidence.model import PreviewFactory
+
+
+def create_log_app(
+    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+) -> SiftApp:
+    """The app replaying the calls of an MCP call log (``tail``: its file, to follow)."""
+    return SiftApp(None, None, entries, follow=(tail, follow) if tail is not None else None)
+
+
+def create_app(
+    path: str | Path | None = None,
+    password: str | None = None,
+    evidence: PreviewFactory | None = None,
+) -> SiftApp:
+    """The app for ``path`` (the bundled sample when None); ``evidence`` answers `e`."""
+    if path is None:
+        from siftui.sources.sample import sample_path
+
+        path = sample_path()
+    return SiftApp(path, password, evidence=evidence)
