@@ -187,3 +187,32 @@ def test_core_and_cli_load_no_heavy_library() -> None:
 def test_probe_sees_an_import() -> None:
     """The probe itself works: an imported package shows up."""
     assert "textual" in modules_after(["textual"])
+
+
+KIND_TYPES = {"Doc", "DocxDoc", "Options", "DocxOptions"}
+KIND_TABLE = {"siftui.core.kinds", "siftui.sources.kinds"}
+
+
+def _kind_tests(tree: ast.AST) -> list[int]:
+    """Lines of ``isinstance(x, <a document or options type>)`` in a module."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+            kinds = node.args[1] if len(node.args) == 2 else None
+            names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+            if any(getattr(name, "id", "") in KIND_TYPES for name in names):
+                found.append(node.lineno)
+    return found
+
+
+def test_only_the_kind_table_tests_the_kind() -> None:
+    """A document's kind is asked of the table (kind_of, PDF.doc, WORD.options ...)."""
+    found = {
+        name: lines
+        for name, path in MODULES.items()
+        if name not in KIND_TABLE
+        and (lines := _kind_tests(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert not found, f"kind tests outside the table: {found}"
+    sample = ast.parse("isinstance(doc, DocxDoc)\nisinstance(x, (int, Options))\n")
+    assert _kind_tests(sample) == [1, 2]

@@ -21,11 +21,10 @@ from siftui.core.agents import Agent, fit
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
 from siftui.core.findings import pages_with, summary
-from siftui.core.kinds import PDF, AnyDoc, DocumentKind, kind_of
+from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind, kind_of
 from siftui.core.messages import one_line, quoted
 from siftui.core.render import Options, estimated_tokens
 from siftui.core.word.index import index_story
-from siftui.core.word.model import DocxDoc
 
 ENCODING = "o200k_base"
 DOCUMENT_SUFFIXES = (".pdf", ".docx")
@@ -74,10 +73,11 @@ def refusal(path: str, reason: str, kind: str, **known: Any) -> dict[str, Any]:
 def whole_text(doc: AnyDoc) -> str:
     """The text an agent would read with no OutCap: a PDF's R1 text (page markers
     included), a Word document's stories' projections."""
-    if isinstance(doc, Doc):
-        return index_of(doc).full()
-    assert isinstance(doc, DocxDoc)
-    stories = ("\n".join(index_story(story).lines) for story in doc.stories.values())
+    pdf = PDF.doc(doc)
+    if pdf is not None:
+        return index_of(pdf).full()
+    word = WORD.expect(doc)
+    stories = ("\n".join(index_story(story).lines) for story in word.stories.values())
     return "\n".join(text for text in stories if text)
 
 
@@ -118,10 +118,11 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
     kind: DocumentKind[Any, Any] = kind_of(doc)
     text = whole_text(doc)
     record: dict[str, Any] = {"kind": kind.name}
-    if isinstance(doc, Doc):
-        record.update(pages=doc.page_count, extracted=doc.extracted)
+    pdf = PDF.doc(doc)
+    if pdf is not None:
+        record.update(pages=pdf.page_count, extracted=pdf.extracted)
     else:
-        record["paragraphs"] = doc.stories["body"].count
+        record["paragraphs"] = WORD.expect(doc).stories["body"].count
     first = kind.first_call(Options(out_cap=options.out_cap))
     answer = kind.render(doc, first)
     calls = kind.walk(doc, first)
@@ -136,8 +137,8 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
         calls=len(calls),
         calls_runes=sum(len(call.answer.content) for call in calls),
     )
-    if isinstance(doc, Doc):
-        record.update(_pdf_facts(path, doc, loaded.unreadable, options))
+    if pdf is not None:
+        record.update(_pdf_facts(path, pdf, loaded.unreadable, options))
     if options.agents is not None:
         record["agents"] = _agents(answer.content, options.agents)
     return record

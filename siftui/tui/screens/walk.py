@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
-from siftui.core.kinds import kind_of
+from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
 from siftui.core.unreachable import Unreachable, counter_line, smallest_line
 from siftui.core.walk import Call, pages_shown
@@ -83,7 +83,7 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#walk-table", DataTable)
-        word = isinstance(self._calls[0].options, DocxOptions) if self._calls else False
+        word = bool(self._calls) and kind_of(self._calls[0].options) is WORD
         table.add_columns("#", "call", "kind", "paragraphs" if word else "pages")
         table.add_columns("runes", "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
@@ -124,7 +124,8 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
             return
         if key.startswith("page ") and self._found is not None and self._found.unit != "page":
             first = self._calls[0].options if self._calls else None
-            scope = first.scope if isinstance(first, DocxOptions) else "body"
+            asked = WORD.options(first)
+            scope = asked.scope if asked is not None else "body"
             number = key.removeprefix("page ")
             self.dismiss(DocxOptions(range=f"P{number}", scope=scope, out_cap=self._out_cap))
         elif key.startswith("page "):
