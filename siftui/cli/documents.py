@@ -174,7 +174,15 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
     try:
         return render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
-        raise UsageError(str(error)) from None
+        message = str(error)
+        if message.startswith("pages out of range") and doc.extracted < doc.page_count:
+            message += (
+                f": --max-pages {args.max_pages} extracted pages 1-{doc.extracted} "
+                f"of {doc.page_count}; raise --max-pages to read further"
+                if args.max_pages is not None
+                else f": only pages 1-{doc.extracted} of {doc.page_count} were extracted"
+            )
+        raise UsageError(message) from None
 
 
 def docx_command(args: argparse.Namespace) -> bool:

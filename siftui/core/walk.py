@@ -178,7 +178,8 @@ def report_text(
         )
     totals = "  ".join(f"{name} {value:,}" for name, value in report["total_tokens"].items())
     lines.append(
-        f"total: {len(report['calls'])} calls at OutCap {out_cap:,}, "
+        f"total: {len(report['calls']):,} call{'' if len(report['calls']) == 1 else 's'} "
+        f"at OutCap {out_cap:,}, "
         f"{report['total_runes']:,} runes  {totals}"
     )
     return "\n".join(lines) + "\n"
