@@ -72,8 +72,14 @@ def _cmd_tui(argv: Sequence[str]) -> int:
 def _cmd_sample_path(argv: Sequence[str]) -> int:
     """Print the bundled sample's path: `siftui render "$(siftui sample-path)"` prints
     exactly what `siftui` (no FILE), then c, copies."""
-    if argv:
-        raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(argv)!r}")
+    parser = Parser(
+        prog="siftui sample-path",
+        description="Print the path of the bundled sample document, the one `siftui` opens "
+        'without FILE: `siftui render "$(siftui sample-path)"` prints what its c copies.',
+    )
+    extra = parser.parse_known_args(argv)[1]  # --help prints the help and exits 0
+    if extra:
+        raise UsageError(f"siftui sample-path takes no arguments, not {' '.join(extra)!r}")
     from siftui.sources.sample import sample_path
 
     print(sample_path())

@@ -15,9 +15,11 @@ from siftui.core.render import (
     BadGrep,
     BadPages,
     Options,
+    Rendered,
     check_options,
     estimated_tokens,
 )
+from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
 from siftui.core.walk import TokenCounter
 from siftui.sources.kinds import load_any
@@ -111,11 +113,31 @@ def write_stdout(data: bytes) -> None:
 
 def load_pdf(args: argparse.Namespace) -> Doc:
     """The Doc of args.path; one warning line on stderr names the pages that could not be read."""
+    return load_pdf_damaged(args)[0]
+
+
+def load_pdf_damaged(args: argparse.Namespace) -> tuple[Doc, frozenset[int]]:
+    """:func:`load_pdf`, with the pages that could not be read (already warned of)."""
     found = load_any(args.path, kind=PDF, **extraction_options(args))
     if found.unreadable:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
-    return PDF.expect(found.doc)
+    return PDF.expect(found.doc), frozenset(page.page for page in found.unreadable)
+
+
+def warn_textless(
+    args: argparse.Namespace, doc: Doc, answer: Rendered, damaged: frozenset[int]
+) -> None:
+    """One warning line on stderr when pages the answer shows have no text: the agent
+    gets their markers alone (`--- page 1 ---`) and no word of why."""
+    empty = [page for page in answer_textless(doc, answer) if page not in damaged]
+    if not empty:
+        return
+    advice = "OCR found no text on it either" if args.ocr else "OCR with --ocr"
+    if args.ocr and len(empty) > 1:
+        advice = "OCR found no text on them either"
+    warning = f"{quoted(args.path)}: {textless_warning(empty, advice)}"
+    print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
 
 
 def check_pdf_options(options: Options) -> None:

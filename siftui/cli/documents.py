@@ -19,7 +19,9 @@ from siftui.cli.common import (
     check_pdf_options,
     extraction_options,
     load_pdf,
+    load_pdf_damaged,
     token_counter,
+    warn_textless,
     write_stdout,
 )
 from siftui.core.agents import AgentsError, fit, fit_text
@@ -177,11 +179,21 @@ def cmd_render(argv: Sequence[str]) -> int:
 def _render_pdf(args: argparse.Namespace) -> Rendered:
     options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap, unit=args.unit)
     check_pdf_options(options)
-    doc = load_pdf(args)
+    doc, damaged = load_pdf_damaged(args)
     try:
-        return render(doc, options)
+        answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
-        raise UsageError(str(error)) from None
+        message = str(error)
+        if message.startswith("pages out of range") and doc.extracted < doc.page_count:
+            message += (
+                f": --max-pages {args.max_pages} extracted pages 1-{doc.extracted} "
+                f"of {doc.page_count}; raise --max-pages to read further"
+                if args.max_pages is not None
+                else f": only pages 1-{doc.extracted} of {doc.page_count} were extracted"
+            )
+        raise UsageError(message) from None
+    warn_textless(args, doc, answer, damaged)
+    return answer
 
 
 def docx_command(args: argparse.Namespace) -> bool:

@@ -115,6 +115,8 @@ def render_answer(args: argparse.Namespace) -> Rendered:
     refuse_pdf_options(args)
     options = options_of(args)
     check_options(options)
+    if args.window is not None and not (args.anchor or "").strip():
+        print("siftui: warning: --window is ignored without --anchor", file=sys.stderr)
     doc = load_docx(args.path)
     print_notes(doc)
     return render_docx(doc, options)

@@ -171,13 +171,15 @@ def _size(text: str, agent: Agent, count: TokenCount) -> int:
 
 
 def _label(size: int, agent: Agent) -> str:
+    # "1 line", "2 lines": the unit's name is plural ("lines"), a size of 1 is not.
+    unit = agent.unit[:-1] if size == 1 else agent.unit
     if agent.unit != "tokens":
-        return f"{size:,} {agent.unit}"
+        return f"{size:,} {unit}"
     name = _SHORT.get(agent.tokenizer or "", agent.tokenizer or "")
     return (
-        f"{size:,} tokens ({name}, as an estimate)"
+        f"{size:,} {unit} ({name}, as an estimate)"
         if agent.estimate
-        else f"{size:,} tokens ({name})"
+        else f"{size:,} {unit} ({name})"
     )
 
 

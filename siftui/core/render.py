@@ -79,7 +79,7 @@ def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
         last = typed_number(found.group(3))
     else:
         last = extracted
-    if first < 1 or last < first or first > extracted:
+    if first < 1 or first > extracted:
         raise BadPages(f"pages out of range (1-{extracted})")
     return first, min(last, extracted)
 
@@ -92,6 +92,8 @@ def _range_syntax(pages: str) -> re.Match[str] | None:
     found = _PAGES.fullmatch(text)
     if found is None:
         raise MalformedPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
+    if found.group(3) and typed_number(found.group(3)) < typed_number(found.group(1)):
+        raise MalformedPages(f'pages "{text}" is reversed: use "{found.group(3)}-{found.group(1)}"')
     return found
 
 

@@ -195,7 +195,10 @@ def report_text(
     size = f"{report['total_runes']:,} runes"
     if unit is BYTES:
         size += f", {report['total_bytes']:,} bytes"
-    lines.append(f"total: {len(report['calls'])} calls at OutCap {cap}, {size}  {totals}")
+    calls = len(report["calls"])
+    lines.append(
+        f"total: {calls:,} call{'' if calls == 1 else 's'} at OutCap {cap}, {size}  {totals}"
+    )
     if unit is BYTES:
         lines.append(byte_bound(out_cap))
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from typing import Any
 
 from siftui.core.kinds import PDF
 from siftui.core.render import BadGrep, BadPages, Options, check_options, render
+from siftui.core.textless import answer_textless, textless_warning
 from siftui.serve.hidden_warn import hidden_warning
 from siftui.serve.tool_api import (
     Answer,
@@ -58,7 +59,8 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
         "warning": {
             "type": "string",
-            "description": "Present when the answer holds text that is invisible on the page.",
+            "description": "Present when the answer holds text that is invisible on the page, "
+            "or pages without text (images, perhaps).",
         },
     },
     "required": ["map", "first", "last", "grep_hits", "note"],
@@ -97,6 +99,10 @@ def _rules(arguments: Mapping[str, Any]) -> None:
         )
 
 
+NO_TEXT_ADVICE = "the server's operator can OCR it"
+"""What an agent is told of a page without text: it cannot OCR it, the operator can."""
+
+
 def read_pdf(call: Call) -> Answer:
     requested = call.arguments["path"]
     pages = call.arguments.get("pages", "")
@@ -109,11 +115,16 @@ def read_pdf(call: Call) -> Answer:
         raise ToolError(f"{clip(str(real))}: a Word document; read it with read_docx")
     check_options(options)
     loaded = call.load(requested, "pdf")
-    rendered = render(PDF.expect(loaded.doc), options)
-    warning = ""
+    doc = PDF.expect(loaded.doc)
+    rendered = render(doc, options)
+    warnings = []
+    damaged = {page.page for page in loaded.unreadable}
+    empty = [page for page in answer_textless(doc, rendered) if page not in damaged]
+    if empty:  # else the agent gets "--- page 1 ---" and nothing to tell it why
+        warnings.append("warning: " + textless_warning(empty, NO_TEXT_ADVICE))
     if call.settings.warn_hidden:
-        warning = hidden_warning(rendered, bool(grep), loaded.inspection)
-    return rendered_answer(rendered, warning)
+        warnings.append(hidden_warning(rendered, bool(grep), loaded.inspection))
+    return rendered_answer(rendered, "\n".join(line for line in warnings if line))
 
 
 def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:

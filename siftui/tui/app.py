@@ -31,6 +31,7 @@ from siftui.sources.log.follow import LogTail
 from siftui.tui import background
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
+from siftui.tui.display import plural
 from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
@@ -135,7 +136,7 @@ class SiftApp(App[int]):
         self.query_one(ReplayStatus).display = False
         path, password = self._start
         if self._log_entries is not None:
-            self.sub_title = f"call log: {len(self._log_entries)} calls"
+            self.sub_title = f"call log: {plural(len(self._log_entries), 'call')}"
             self.query_one(CallList).focus()
         elif path is not None:
             self.open_document(path, password)

@@ -15,6 +15,7 @@ from textual.app import App
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
 from siftui.core.kinds import PDF, kind_of
+from siftui.core.textless import listed, no_text_line, textless_pages
 from siftui.core.unreadable import describe
 from siftui.sources.load import is_doc_json
 from siftui.sources.tokens import VocabularyError, count_pages
@@ -49,9 +50,7 @@ def start(app: App[Any], held: Held, extras: Extras, opened: Opened, plain: Open
         return
     plain_doc = PDF.doc(plain.doc) if plain is not None else None
     damaged = {item.page for item in opened.unreadable}
-    empty = [
-        page for page, text in enumerate(doc.pages, 1) if not text.strip() and page not in damaged
-    ]
+    empty = textless_pages(doc, damaged)
     ocr_pages: tuple[int, ...] = ()
     if source.ocr and plain is not None and plain_doc and plain.source.path == source.path:
         ocr_pages = read_by_ocr(plain_doc, doc)
@@ -77,8 +76,9 @@ def start(app: App[Any], held: Held, extras: Extras, opened: Opened, plain: Open
     if empty:
         hint = "" if held.ocr else " Press t to read them with OCR."
         app.notify(
-            f"{len(empty)} of {plural(len(doc.pages), 'page')} have no text: "
-            f"p. {listed(empty)}. The agent gets only their page markers.{hint}",
+            f"{no_text_line(empty, len(doc.pages))}. "
+            f"The agent gets only {'its page marker' if len(empty) == 1 else 'their page markers'}."
+            f"{hint}",
             title="Pages without text",
             severity="warning",
             timeout=10,
@@ -132,7 +132,3 @@ def read_by_ocr(plain: Doc, read: Doc) -> tuple[int, ...]:
         for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=False), 1)
         if not before.strip() and after.strip()
     )
-
-
-def listed(pages: list[int] | tuple[int, ...]) -> str:
-    return ", ".join(map(str, pages[:20])) + (" ..." if len(pages) > 20 else "")

@@ -16,6 +16,7 @@ from textual.app import App
 from siftui.sources.errors import report_unexpected
 from siftui.sources.extract import ExtractError
 from siftui.sources.load import is_doc_json
+from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.kinds import page_call
 from siftui.tui.screens.findings import FindingsScreen
@@ -95,7 +96,7 @@ def list_hidden(app: App[Any], held: Held, extras: Extras) -> None:
     if not inspection.findings:
         app.notify(
             f"No hidden text in {opened.source.name}: "
-            f"{inspection.pages_inspected:,} pages inspected."
+            f"{plural(inspection.pages_inspected, 'page')} inspected."
         )
         return
 

@@ -475,7 +475,7 @@ def test_extract_of_a_doc_json(rich: Path, tmp_path: Path) -> None:
         (("--pages", "٣"), 'invalid pages "٣": use "a-b", "a" or "a-"'),
         (("--pages", "9"), "pages out of range (1-5)"),
         (("--pages", "0-2"), "pages out of range (1-5)"),
-        (("--pages", "4-2"), "pages out of range (1-5)"),
+        (("--pages", "4-2"), 'pages "4-2" is reversed: use "2-4"'),
         (("--grep", "("), "invalid grep: missing ): ("),
         (("--grep", "a" * 201), "pattern longer than 200 bytes"),
         (("--pages", "x", "--grep", "("), 'invalid pages "x": use "a-b", "a" or "a-"'),
@@ -567,3 +567,30 @@ def test_top_level_help() -> None:
     assert result.returncode == 0
     text = result.stdout.decode("utf-8")
     assert "siftui render FILE" in text and "examples:" in text
+
+
+def test_pages_without_text_are_named_on_stderr(tmp_path: Path) -> None:
+    doc = Doc("T", 4, ("one", "", "  \n ", "four"))
+    path = tmp_path / "scan.json"
+    path.write_text(doc_to_json(doc), encoding="utf-8")
+    done = siftui("render", path)
+    assert done.returncode == 0 and done.stdout == expected(doc, Options())
+    assert done.stderr.decode() == (
+        f"siftui: warning: {path}: pages 2, 3 have no text (they may be images; OCR with --ocr)\n"
+    )
+    one = siftui("render", path, "--pages", "3-4")
+    assert one.stderr.decode() == (
+        f"siftui: warning: {path}: page 3 has no text (it may be an image; OCR with --ocr)\n"
+    )
+    assert siftui("render", path, "--pages", "4").stderr == b""
+    assert siftui("render", path, "--grep", "o").stderr == b""
+
+
+@pytest.mark.skipif(not (CORPUS / "c03-29.pdf").is_file(), reason="corpus not present")
+def test_an_image_only_page_of_the_corpus() -> None:
+    done = siftui("render", CORPUS / "c03-29.pdf", "--no-cache")
+    assert done.stdout == b"--- page 1 ---\n\n"
+    assert done.stderr.decode() == (
+        f"siftui: warning: {CORPUS / 'c03-29.pdf'}: page 1 has no text "
+        "(it may be an image; OCR with --ocr)\n"
+    )

@@ -148,6 +148,17 @@ def test_walk_loads_no_tokenizer_without_tokens(report: Path) -> None:
     assert b"siftui.sources.tokens" not in done.stderr
 
 
+def test_window_without_anchor_is_ignored_and_says_so(report: Path) -> None:
+    plain = siftui("render", report, "--outcap", "800")
+    windowed = siftui("render", report, "--outcap", "800", "--window", "3")
+    assert windowed.returncode == 0 and windowed.stdout == plain.stdout
+    assert windowed.stderr == b"siftui: warning: --window is ignored without --anchor\n"
+    anchored = render_docx(read_docx(report), DocxOptions(range="P2"))
+    anchor = anchored.content.split("]")[0].strip("[")
+    with_anchor = siftui("render", report, "--anchor", anchor, "--window", "1")
+    assert with_anchor.returncode == 0 and b"ignored" not in with_anchor.stderr
+
+
 def test_option_errors_exit_2(report: Path) -> None:
     pdf = sample_path()
     errors = {
@@ -175,6 +186,9 @@ def test_option_errors_exit_2(report: Path) -> None:
         ("render", report, "--scope", "x"): 'unknown scope "x": use body, footnotes, endnotes, '
         "comments, headers or footers",
         ("render", report, "--grep", "("): "invalid grep: missing ): (",
+        ("render", report, "--range", "P300..P200"): (
+            'range "P300..P200" is reversed: use "P200..P300"'
+        ),
         (
             "render",
             report,

@@ -47,6 +47,21 @@ def test_sample_path_names_the_bundled_sample() -> None:
     assert siftui("sample-path", "extra").returncode == 2
 
 
+def test_a_page_past_max_pages_names_max_pages() -> None:
+    done = siftui("render", str(sample_path()), "--max-pages", "3", "--pages", "5")
+    assert done.returncode == 2 and done.stdout == b""
+    message = done.stderr.decode()
+    assert message.startswith("siftui: error: pages out of range (1-3): --max-pages 3 extracted ")
+    assert message.endswith("; raise --max-pages to read further\n") and message.count("\n") == 1
+
+
+def test_sample_path_help_is_help() -> None:
+    done = siftui("sample-path", "--help")
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout.decode().startswith("usage: siftui sample-path [-h]\n")
+    assert "bundled sample" in done.stdout.decode()
+
+
 @pytest.mark.parametrize("typed", ["0", "1000000001", "99999999999999999999", "2G", "-1"])
 def test_one_rule_and_one_message_for_every_surface(typed: str, tmp_path: Path) -> None:
     from siftui.core.outcap import ENTRY_MAX, check_outcap, parse_outcap

@@ -69,7 +69,7 @@ def test_walk_warns_the_same_way(cycle: Path) -> None:
         "(cycle in page tree)\n"
     )
     lines = result.stdout.decode().splitlines()
-    assert len(lines) == 4 and "pages 1-2" in lines[0] and lines[1].startswith("total: 1 calls")
+    assert len(lines) == 4 and "pages 1-2" in lines[0] and lines[1].startswith("total: 1 call ")
     assert lines[2] == "unreachable by pages= at OutCap 100,000: nothing"
 
 

@@ -9,7 +9,13 @@ from support.docx_worked import WORKED, WORKED_DOC
 
 from siftui.core.grep import BadGrep
 from siftui.core.word.model import DocxDoc, Para, Story, Table
-from siftui.core.word.render import BadOption, DocxOptions, full_projection, render_docx
+from siftui.core.word.render import (
+    BadOption,
+    DocxOptions,
+    check_docx_options,
+    full_projection,
+    render_docx,
+)
 
 
 def doc_of(*paragraphs: str, tables: tuple[Table, ...] = (), title: str = "") -> DocxDoc:
@@ -101,9 +107,19 @@ def test_range_syntax_and_bounds() -> None:
             BadOption, match=rf'^invalid range "{bad}": use "Pa..Pb", "Pa" or "Pa.."$'
         ):
             render_docx(doc, DocxOptions(range=bad))
-    for bad in ("P0", "P3..P2", "P4", "P" + "9" * 5000):
+    for bad in ("P0", "P4", "P" + "9" * 5000):
         with pytest.raises(BadOption, match=r"^range out of range \(P1..P3\)$"):
             render_docx(doc, DocxOptions(range=bad))
+    for bad, message in (
+        ("P3..P2", 'range "P3..P2" is reversed: use "P2..P3"'),
+        (" p300..P200 ", 'range "p300..P200" is reversed: use "P200..P300"'),
+    ):
+        with pytest.raises(BadOption) as caught:
+            render_docx(doc, DocxOptions(range=bad))
+        assert str(caught.value) == message
+        with pytest.raises(BadOption) as early:  # known without the document
+            check_docx_options(DocxOptions(range=bad))
+        assert str(early.value) == message
     with pytest.raises(BadOption, match=r"^range out of range \(no paragraphs\)$"):
         render_docx(DocxDoc("", {}), DocxOptions(range="P1"))
     with pytest.raises(BadOption, match=r"^anchor out of range \(no paragraphs\)$"):

@@ -315,9 +315,24 @@ def test_pages_malformed(pages: str) -> None:
     bad_pages(FIVE, pages, f'invalid pages "{pages}": use "a-b", "a" or "a-"')
 
 
-@pytest.mark.parametrize("pages", ["0", "0-3", "00", "3-2", "6", "6-", "6-9", "9" * 5000])
+@pytest.mark.parametrize("pages", ["0", "0-3", "00", "6", "6-", "6-9", "9" * 5000])
 def test_pages_out_of_range(pages: str) -> None:
     bad_pages(FIVE, pages, "pages out of range (1-5)")
+
+
+@pytest.mark.parametrize(
+    ("pages", "message"),
+    [
+        ("3-2", 'pages "3-2" is reversed: use "2-3"'),
+        (" 5-3 ", 'pages "5-3" is reversed: use "3-5"'),
+        ("90-60", 'pages "90-60" is reversed: use "60-90"'),
+        ("05-03", 'pages "05-03" is reversed: use "03-05"'),
+    ],
+)
+def test_pages_reversed(pages: str, message: str) -> None:
+    bad_pages(FIVE, pages, message)
+    with pytest.raises(MalformedPages, match="is reversed"):  # known without the document
+        check_options(Options(pages=pages))
 
 
 def test_pages_out_of_range_without_pages() -> None:

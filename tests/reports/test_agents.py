@@ -115,6 +115,19 @@ def test_fit_verdicts_and_units() -> None:
     assert fits[4].measured == "4 tokens (o200k, as an estimate)"
     assert fits[5].measured == "2 tokens (cl100k)"
     assert fit("", [Agent("lines", "lines", 1)], lambda t, e: 0)[0].size == 0
+    # One of a unit is singular: "1 line", "1 byte", "1 char", "1 token".
+    one = [
+        Agent("lines", "lines", 5),
+        Agent("bytes", "bytes", 5),
+        Agent("chars", "chars", 5),
+        Agent("tokens", "tokens", 5, tokenizer="o200k_base"),
+    ]
+    assert [f.measured for f in fit("x", one, lambda t, e: 1)] == [
+        "1 line",
+        "1 byte",
+        "1 char",
+        "1 token (o200k)",
+    ]
 
     def broken(text: str, encoding: str) -> int:
         raise ValueError("o200k_base: vocabulary could not be loaded")

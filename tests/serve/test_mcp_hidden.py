@@ -206,3 +206,29 @@ def test_a_server_without_log_or_warning_inspects_nothing(
     assert hidden_entries() == []  # extracted and cached, never inspected
     serve(root, [{"path": "hidden.pdf", "pages": "1-3"}], tmp_path / "calls.jsonl")
     assert len(hidden_entries()) == 1  # with a log, the findings are made (and cached)
+
+
+NO_TEXT = "warning: page 2 has no text (it may be an image; the server's operator can OCR it)"
+
+
+def test_a_page_without_text_is_named_in_the_second_block(tmp_path: Path) -> None:
+    from support.pdfs import make_pdf
+
+    root = tmp_path / "root"
+    root.mkdir()
+    make_pdf(root / "scan.pdf", ["Some text on page one.", "", "And page three."])
+    calls: list[dict[str, Any]] = [
+        {"path": "scan.pdf"},
+        {"path": "scan.pdf", "pages": "2"},
+        {"path": "scan.pdf", "pages": "3"},
+        {"path": "scan.pdf", "grep": "page"},
+    ]
+    got = serve(root, calls, tmp_path / "log.jsonl")
+    printed = cli_render([(root / call["path"], options(call)) for call in calls])
+    for result, stdout in zip(got, printed, strict=True):
+        assert not result.is_error
+        assert texts(result)[0].encode("utf-8") == stdout  # the first block: unchanged
+    assert texts(got[0])[1:] == [NO_TEXT] and texts(got[1])[1:] == [NO_TEXT]
+    assert got[1].structured_content is not None
+    assert got[1].structured_content["warning"] == NO_TEXT
+    assert texts(got[2])[1:] == [] and texts(got[3])[1:] == []  # page 3; a grep answer

@@ -146,7 +146,9 @@ def ref_range(pages: str, e: int) -> tuple[int, int] | None:
         b = e
     else:
         b = big_int(b_text)
-    if a < 1 or b < a or a > e:
+        if b < a:
+            raise BadPages(f'pages "{text}" is reversed: use "{b_text}-{a_text}"')
+    if a < 1 or a > e:
         raise BadPages("pages out of range (1-" + str(e) + ")")
     return a, min(b, e)
 

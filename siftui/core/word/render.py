@@ -83,6 +83,9 @@ def parse_range(text: str, count: int) -> tuple[int, int]:
         last = typed_number(found.group(3))
     else:
         last = count
+    if found.group(3) is not None and last < first:
+        a, b = found.group(1), found.group(3)
+        raise BadOption(f'range "{text.strip()}" is reversed: use "P{b}..P{a}"')
     if count == 0:
         raise BadOption("range out of range (no paragraphs)")
     if first < 1 or last < first or first > count:
@@ -269,7 +272,7 @@ def check_docx_options(options: DocxOptions) -> None:
         try:
             check()
         except BadOption as error:
-            if str(error).startswith("invalid"):  # not "out of range" on the empty probe
+            if "out of range" not in str(error):  # as the empty probe says of any range
                 raise
     if options.grep and not options.range.strip() and not options.anchor.strip():
         compile_pattern(options.grep)

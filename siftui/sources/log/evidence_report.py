@@ -124,7 +124,8 @@ def evidence_lines(uses: Sequence[SessionUse]) -> list[str]:
     lines: list[str] = []
     for use in uses:
         name = f"session {use.session}" if use.session is not None else "session (unnamed)"
-        lines += ["", f"evidence tools, {name}: {len(use.calls)} calls"]
+        calls = f"{len(use.calls)} call{'' if len(use.calls) == 1 else 's'}"
+        lines += ["", f"evidence tools, {name}: {calls}"]
         lines.append("  searches with more hits never asked for:" + _none(use.searches_left))
         lines += [
             f"    call {call}: {search}, about {left} hits unseen"

@@ -72,7 +72,9 @@ def document_lines(use: DocumentUse) -> list[str]:
     else:
         share = f"{use.runes_read:,} runes (the document's size is unknown)"
     of = f" of {use.extracted:,}" if use.extracted is not None else ""
-    lines.append(f"pages read: {read} ({len(use.read):,}{of} pages, {share})")
+    last = use.extracted if use.extracted is not None else len(use.read)
+    pages = "page" if last == 1 else "pages"
+    lines.append(f"pages read: {read} ({len(use.read):,}{of} {pages}, {share})")
     never = use.never_read
     if never is None:
         lines.append("never read: unknown (no map, no document to count its pages)")

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from siftui.core.findings import Finding, Inspection, snippet, summary
+from siftui.tui.display import plural
 
 
 def summary_text(name: str, inspection: Inspection) -> str:
@@ -21,7 +22,7 @@ def summary_text(name: str, inspection: Inspection) -> str:
     return (
         f"{name}: {len(found)} finding{'' if len(found) == 1 else 's'} on {pages} "
         f"page{'' if pages == 1 else 's'} ({kinds}); {inspection.pages_inspected:,} of "
-        f"{inspection.page_count:,} pages inspected"
+        f"{plural(inspection.page_count, 'page')} inspected"
     )
 
 
