@@ -184,12 +184,12 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
         answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep
         message = str(error)
-        if message.startswith("pages out of range") and doc.extracted < doc.page_count:
+        # The message is read_pdf's own; only a limit the user set is named beside it.
+        limited = args.max_pages is not None and doc.extracted < doc.page_count
+        if message.startswith("pages out of range") and limited:
             message += (
                 f": --max-pages {args.max_pages} extracted pages 1-{doc.extracted} "
                 f"of {doc.page_count}; raise --max-pages to read further"
-                if args.max_pages is not None
-                else f": only pages 1-{doc.extracted} of {doc.page_count} were extracted"
             )
         raise UsageError(message) from None
     warn_textless(args, doc, answer, damaged)

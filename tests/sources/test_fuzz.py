@@ -31,6 +31,7 @@ from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.outcap import invalid_outcap
 from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.textless import answer_textless, textless_warning
 from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
 
@@ -85,7 +86,11 @@ def check_cli_answer(doc: Doc, options: Options, code: int, out: bytes, err: str
         assert (code, out) == (2, b""), (code, err)
         assert err == f"siftui: error: {quoted(expected)}\n"
         return
-    assert (code, err) == (0, ""), err
+    # pages the answer shows that have no text are named on stderr, in one line
+    empty = answer_textless(doc, expected)
+    said = f"{textless_warning(empty, 'OCR with --ocr')}" if empty else ""
+    assert code == 0, err
+    assert (err.count("\n"), said in err) == ((1, True) if empty else (0, True)), err
     assert out == encode_utf8(expected.content)
 
 
@@ -118,8 +123,8 @@ def _cli_property(case: tuple[Doc, Options]) -> None:
         code, out, err = run_cli(["render", str(path), *_flags(options)])
         check_cli_answer(loaded, options, code, out, err)
         if code == 0:
-            code, out, err = run_cli(["render", str(path), "--json", *_flags(options)])
-            assert (code, err) == (0, "")
+            code, out, json_err = run_cli(["render", str(path), "--json", *_flags(options)])
+            assert (code, json_err) == (0, err)
             answer = render(loaded, options)
             assert json.loads(out) == json.loads(encode_utf8(rendered_json(answer)))
 
