@@ -209,7 +209,7 @@ def test_the_log_is_private_complete_and_survives_a_full_disk(tmp_path: Path) ->
     # `siftui log` (its TUI replaced by a count of what it was given) skips and names it.
     probe = (
         "import sys, siftui.tui.launch as launch\n"
-        "launch.run_log_tui = lambda entries: print(len(entries)) or 0\n"
+        "launch.run_log_tui = lambda entries, *rest, **options: print(len(entries)) or 0\n"
         "from siftui.cli import main\n"
         "raise SystemExit(main(['log', sys.argv[1]]))"
     )

@@ -29,8 +29,9 @@ from support.pdfs import make_pdf
 from siftui.core.doc import Doc
 from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.render import Options, render
+from siftui.core.textless import answer_textless, textless_warning
 from siftui.serve.access import Refused, Roots
-from siftui.serve.pdf_tool import OUTPUT_SCHEMA
+from siftui.serve.pdf_tool import NO_TEXT_ADVICE, OUTPUT_SCHEMA
 from siftui.sources.load import load_doc_report
 from siftui.sources.log.calllog import read_log
 from siftui.sources.output import rendered_json
@@ -179,11 +180,18 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         blocks = texts(result)
         assert blocks[0].encode("utf-8") == stdout, (name, options)
         doc = docs.setdefault(path, load_doc_report(path).doc)
-        expected = json.loads(rendered_json(render(doc, options)).replace("\ud800", "\ufffd"))
-        # The text is sent once, as the first block; structuredContent has the rest.
+        answer = render(doc, options)
+        expected = json.loads(rendered_json(answer).replace("\ud800", "\ufffd"))
+        # The text is sent once, as the first block; structuredContent has the rest,
+        # and the agent is told of pages that have no text (the scan's only page).
         assert blocks[0] == expected.pop("content")
+        empty = answer_textless(doc, answer)
+        if empty:
+            expected["warning"] = "warning: " + textless_warning(empty, NO_TEXT_ADVICE)
         assert result.structured_content == expected
-        assert blocks[1:] == ([expected["note"]] if expected["note"] else [])
+        after = "\n".join(part for part in (expected["note"], expected.get("warning", "")) if part)
+        assert blocks[1:] == ([after] if after else [])
+        assert bool(empty) == (name == "c03-29.pdf")
     assert got[1].structured_content is not None and got[1].structured_content["note"]
     assert "\ufffd" in texts(got[-1])[0]
 
@@ -214,6 +222,8 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
         assert entry.rendered is not None
         logged = json.loads(rendered_json(entry.rendered))
         assert logged.pop("content") == texts(result)[0]
+        if entry.warning:  # the log keeps the warning the agent got beside the answer
+            logged["warning"] = entry.warning
         assert logged == result.structured_content
         assert entry.sha256 is not None and len(entry.sha256) == 64
         assert entry.duration_ms >= 0

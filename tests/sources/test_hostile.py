@@ -42,6 +42,7 @@ from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.render import Options, render
+from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
 from siftui.sources.extract import ExtractError, extract
 from siftui.sources.load import LoadError, load_doc_report
@@ -142,12 +143,22 @@ def check_cli(
         assert result.stderr.decode("utf-8") == _warning(path)
 
 
-def _warning(path: Path | None) -> str:
-    """The warning line the CLI prints for ``path`` ("" when every page was read)."""
-    unreadable = () if path is None else load_doc_report(path).unreadable
-    if not unreadable:
+def _warning(path: Path | None, options: Options | None = None) -> str:
+    """The warning lines the CLI prints for ``path``: its unreadable pages, then the
+    pages of the answer with no text ("" when neither)."""
+    if path is None:
         return ""
-    return f"siftui: warning: {quoted(path or '')}: {describe(unreadable)}\n"
+    found = load_doc_report(path)
+    said = ""
+    if found.unreadable:
+        said += f"siftui: warning: {quoted(path)}: {describe(found.unreadable)}\n"
+    damaged = {page.page for page in found.unreadable}
+    answer = render(found.doc, options or Options(out_cap=5000))
+    empty = [page for page in answer_textless(found.doc, answer) if page not in damaged]
+    if empty:
+        warning = f"{quoted(path)}: {textless_warning(empty, 'OCR with --ocr')}"
+        said += f"siftui: warning: {quoted(warning)}\n"
+    return said
 
 
 # --------------------------------------------------------------------------
