@@ -27,3 +27,13 @@ def command_seconds(command: list[str], environment: dict[str, str] | None = Non
     return seconds(
         lambda: subprocess.run(command, stdout=subprocess.DEVNULL, env=environment, check=True)
     )
+
+
+def best(action: Callable[[], object], rounds: int) -> float:
+    """The fastest of ``rounds`` runs of ``action``, in seconds."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)

@@ -26,8 +26,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from common import best  # before the bench folder leaves sys.path, just below
 
 # This script is named docx.py, and Python puts its folder first on sys.path:
 # without this, "import docx" would import the script itself, not python-docx.
@@ -64,15 +65,6 @@ def write_document(path: Path, paragraphs: int, tables: int) -> None:
                     cell.text = f"r{r}c{c} of table {made + 1}"
             made += 1
     document.save(str(path))
-
-
-def best(action: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def python_docx_walk(path: Path) -> int:

@@ -25,10 +25,9 @@ import statistics
 import sys
 import time
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 
-from common import CORPUS, load
+from common import CORPUS, best, load
 
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.wire import dumps
@@ -37,15 +36,6 @@ from siftui.sources.cache import cached_extract_report
 
 def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
-
-
-def best(action: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def bare_find(pages: tuple[str, ...], query: str) -> int:
