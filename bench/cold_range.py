@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import CORPUS, command_seconds, load
+from common import CORPUS, load, seconds
 
 DEFAULT_PDF = CORPUS / "pgfmanual.pdf"
 
@@ -32,6 +33,16 @@ BARE = (
     "texts = [document[n - 1].get_text() for n in range(first, last + 1)]\n"
     "sys.stdout.write(''.join(texts))\n"
 )
+
+
+def _run(command: list[str], where: str, environment: dict[str, str]) -> float:
+    """Wall time of a whole process run in ``where``: `python -m` puts its working
+    directory first on sys.path, so a checkout's own folder would win over PYTHONPATH."""
+    return seconds(
+        lambda: subprocess.run(
+            command, stdout=subprocess.DEVNULL, cwd=where, env=environment, check=True
+        )
+    )
 
 
 def main() -> int:
@@ -49,10 +60,10 @@ def main() -> int:
     print(f"cold siftui render {args.pdf.name} --pages {args.pages} vs bare PyMuPDF, load {load()}")
     times: dict[str, list[float]] = {"bare pymupdf": [], "siftui render": []}
     for _ in range(args.reps):
-        times["bare pymupdf"].append(command_seconds(bare))
         with tempfile.TemporaryDirectory() as home:  # a fresh cache: every run is cold
             environment = {**os.environ, "XDG_CACHE_HOME": home}
-            times["siftui render"].append(command_seconds(render, environment))
+            times["bare pymupdf"].append(_run(bare, home, environment))
+            times["siftui render"].append(_run(render, home, environment))
     fastest = {name: min(values) for name, values in times.items()}
     for name, value in fastest.items():
         print(f"{name:14} best of {args.reps} {value:.3f} s")

@@ -116,9 +116,15 @@ def load_pdf(args: argparse.Namespace) -> Doc:
     return load_pdf_damaged(args)[0]
 
 
-def load_pdf_damaged(args: argparse.Namespace) -> tuple[Doc, frozenset[int]]:
-    """:func:`load_pdf`, with the pages that could not be read (already warned of)."""
-    found = load_any(args.path, kind=PDF, **extraction_options(args))
+def load_pdf_damaged(
+    args: argparse.Namespace, answering: Options | None = None
+) -> tuple[Doc, frozenset[int]]:
+    """:func:`load_pdf`, with the pages that could not be read (already warned of).
+
+    ``answering``: the one request the Doc is for; a page range on a file not in
+    the cache reads only the pages its answer needs (the Doc is partial, and the
+    warning names the damaged pages among those read)."""
+    found = load_any(args.path, kind=PDF, answering=answering, **extraction_options(args))
     if found.unreadable:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)

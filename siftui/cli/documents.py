@@ -179,7 +179,7 @@ def cmd_render(argv: Sequence[str]) -> int:
 def _render_pdf(args: argparse.Namespace) -> Rendered:
     options = Options(pages=args.pages, grep=args.grep, out_cap=args.outcap, unit=args.unit)
     check_pdf_options(options)
-    doc, damaged = load_pdf_damaged(args)
+    doc, damaged = load_pdf_damaged(args, options)
     try:
         answer = render(doc, options)
     except ValueError as error:  # BadPages, BadGrep

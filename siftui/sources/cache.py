@@ -324,13 +324,7 @@ def cached_extract_report(
         )
     language = "eng" if ocr else None
     key = cache_key(digest, max_pages, language)
-    found = store.get_report(key)
-    if found is None and max_pages is not None:
-        whole = store.get_report(cache_key(digest, None, language))
-        if whole is not None:  # the first pages of a whole extraction are the same
-            found = whole.first_pages(max_pages)
-            if found.doc.pages and len(found.unreadable) == len(found.doc.pages):
-                found = None  # none of them can be read: extract_report says so
+    found = _lookup(store, digest, max_pages, language)
     if found is not None:
         pages = found.doc.pages
         if progress is not None and pages:
@@ -344,3 +338,35 @@ def cached_extract_report(
     if unchanged:  # written to while it was read: its hash may not be these pages'
         store.put(key, found.doc, found.unreadable)
     return found
+
+
+def _lookup(
+    store: DocCache, digest: str, max_pages: int | None, language: str | None
+) -> Extraction | None:
+    """The entry for the file's ``digest`` and options, or the first pages of its whole
+    extraction's entry, or None."""
+    found = store.get_report(cache_key(digest, max_pages, language))
+    if found is None and max_pages is not None:
+        whole = store.get_report(cache_key(digest, None, language))
+        if whole is not None:  # the first pages of a whole extraction are the same
+            found = whole.first_pages(max_pages)
+            if found.doc.pages and len(found.unreadable) == len(found.doc.pages):
+                found = None  # none of them can be read: extract_report says so
+    return found
+
+
+def cached_report(
+    path: str | os.PathLike[str],
+    *,
+    max_pages: int | None = None,
+    ocr: bool = False,
+    cache: DocCache | None = None,
+) -> Extraction | None:
+    """What :func:`cached_extract_report` finds in the cache without extracting: the
+    entry of the file as it is now, or None (no entry, or the file cannot be hashed)."""
+    store = DocCache.default() if cache is None else cache
+    try:
+        digest = file_sha256(check_file(path))
+    except OSError:
+        return None
+    return _lookup(store, digest, max_pages, "eng" if ocr else None)

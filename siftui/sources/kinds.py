@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
+from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
 from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
@@ -66,6 +67,7 @@ def load_any(
     use_cache: bool = True,
     ocr: bool = False,
     progress: Progress | None = None,
+    answering: Options | None = None,
 ) -> Loaded:
     """The document at ``source`` (a path), or in ``source`` (its bytes, ``name`` naming
     it), loaded as ``kind`` (default: the kind detected).
@@ -73,6 +75,9 @@ def load_any(
     A PDF goes through the disk cache (never with a password) and, from a path, the
     parallel extraction; a Doc JSON is read as it is. ``password``, ``max_pages``,
     ``ocr`` and ``progress`` are a PDF's; a Word document has none of them.
+    ``answering`` (a PDF from a path): the one request the Doc is for; a page
+    range on a file the cache does not hold gets a partial Doc, good for that
+    answer only (:func:`siftui.sources.load.load_doc_report`).
     """
     if isinstance(source, bytes):
         kind = kind_of_bytes(name, source) if kind is None else kind
@@ -98,5 +103,6 @@ def load_any(
         use_cache=use_cache,
         ocr=ocr,
         progress=progress,
+        answering=answering,
     )
     return Loaded(found.doc, found.unreadable)

@@ -11,8 +11,15 @@ from siftui import __version__
 from siftui.core.docjson import BadDocJson, doc_to_json, from_json_object
 from siftui.core.kinds import WORD
 from siftui.core.messages import file_error, quoted
+from siftui.core.render import Options
 from siftui.core.unreadable import Extraction, from_records, to_records
-from siftui.sources.cache import DocCache, cache_key, cached_extract_report, file_sha256
+from siftui.sources.cache import (
+    DocCache,
+    cache_key,
+    cached_extract_report,
+    cached_report,
+    file_sha256,
+)
 from siftui.sources.extract import (
     ExtractError,
     Progress,
@@ -21,6 +28,7 @@ from siftui.sources.extract import (
     pymupdf_version,
 )
 from siftui.sources.kinds import kind_of_file
+from siftui.sources.lazy import is_range, read_range
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
@@ -100,11 +108,17 @@ def load_doc_report(
     use_cache: bool = True,
     ocr: bool = False,
     progress: Progress | None = None,
+    answering: Options | None = None,
 ) -> Extraction:
     """A Doc JSON as it is, or a document extracted through the disk cache
     (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it),
     with the pages that could not be read. ``progress(done, total)`` is called as
     pages are extracted.
+
+    ``answering``: the one request the Doc is for. A page range (no grep, no OCR)
+    on a document the cache does not hold gets a partial Doc (siftui.sources.lazy:
+    the pages its answer reads, the others empty) that renders that request's
+    answer exactly, and is good for nothing else; nothing is cached.
 
     A Word document is refused: MuPDF opens some, but its text is not the
     projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
@@ -115,6 +129,13 @@ def load_doc_report(
         if is_doc_json(path):
             found = read_doc_json_report(path)
             return found if max_pages is None else found.first_pages(max_pages)
+        if answering is not None and is_range(answering) and not ocr:
+            hit = None
+            if use_cache and password is None:
+                hit = cached_report(path, max_pages=max_pages)
+            if hit is not None:
+                return hit
+            return read_range(path, answering, max_pages=max_pages, password=password).found
         return cached_extract_report(
             path,
             max_pages=max_pages,
