@@ -29,20 +29,31 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from siftui.core.doc import Doc
-from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF, WORD
-from siftui.core.unreadable import UnreadablePage
+from siftui.core.render import Options
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
+from siftui.serve.loading import (
+    Early,
+    Failed,
+    Loaded,
+    Loader,
+    RangeLoader,
+    first_answer,
+    load_in_worker,
+    load_range_in_worker,
+)
 from siftui.serve.wire import clip
-from siftui.serve.worker import Running, WorkerFailed, finish, start
-from siftui.serve.worker_read import Read, runes_of
+from siftui.serve.worker import Running
+from siftui.serve.worker_read import runes_of
 from siftui.sources.errors import report_unexpected
+from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
+
+__all__ = ["DocStore", "Failed", "Loaded", "doc_bytes", "load_in_worker"]
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MAX_BYTES = 200_000_000
@@ -74,27 +85,6 @@ def doc_bytes(doc: Doc | DocxDoc) -> int:
     return INDEX_FACTOR * text + 1024
 
 
-class Failed(LoadError):
-    """A file that could not be read; ``sha256`` names what the worker read, if anything."""
-
-    def __init__(self, message: str, sha256: str | None = None, *, timed_out: bool = False):
-        super().__init__(message)
-        self.sha256 = sha256
-        self.timed_out = timed_out
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A document served: its model, the sha256 of the bytes read, the pages that could
-    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why)."""
-
-    doc: Doc | DocxDoc
-    sha256: str
-    unreadable: tuple[UnreadablePage, ...] = ()
-    inspection: Inspection | None = None
-    inspect_error: str = ""
-
-
 _Key = tuple[str, str, int, int, int, int, int]
 
 
@@ -105,32 +95,6 @@ class _Pending:
     done: threading.Event = field(default_factory=threading.Event)
     loaded: Loaded | None = None
     error: Failed | None = None
-
-
-Loader = Callable[[OpenedFile, float, "DocStore", str], Loaded]
-"""(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
-
-
-def load_in_worker(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
-    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``."""
-    running = start(opened.fd, store.memory)
-    with store.track(running):
-        try:
-            read, sha256 = finish(
-                running,
-                str(opened.real),
-                store.max_bytes,
-                store.max_runes,
-                deadline,
-                store.timeout,
-                kind,
-                store.inspect_hidden,
-            )
-        except WorkerFailed as error:
-            raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
-    if not isinstance(read, Read):
-        raise LoadError(f"{clip(str(opened.real))}: the extraction process sent no document")
-    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error)
 
 
 class DocStore:
@@ -148,6 +112,7 @@ class DocStore:
         failure_seconds: float = FAILURE_SECONDS,
         loader: Loader = load_in_worker,
         inspect_hidden: bool = True,
+        range_loader: RangeLoader | None = None,
     ) -> None:
         self.timeout = timeout
         # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s), and
@@ -160,6 +125,11 @@ class DocStore:
         self.cache_bytes = cache_bytes
         self.failure_seconds = failure_seconds
         self.loader = loader
+        # A first page range is answered from its own pages while the rest is
+        # extracted; a loader of the caller's own reads whole documents only.
+        if range_loader is None and loader is load_in_worker:
+            range_loader = load_range_in_worker
+        self.range_loader = range_loader
         self._cache: OrderedDict[_Key, tuple[Loaded, int]] = OrderedDict()
         self._cached_bytes = 0
         self._failures: dict[_Key, tuple[float, Failed]] = {}
@@ -169,9 +139,22 @@ class DocStore:
         self._running: set[Running] = set()
         self._closed = False
 
-    def get(self, opened: OpenedFile, deadline: float | None = None, kind: str = "pdf") -> Loaded:
+    def get(
+        self,
+        opened: OpenedFile,
+        deadline: float | None = None,
+        kind: str = "pdf",
+        answering: Options | None = None,
+    ) -> Loaded:
         """The document in the open file (read as ``kind``: "pdf" or "docx") and the
         sha256 of what was read, or LoadError.
+
+        ``answering``: the call's request. A page range of a PDF that is neither
+        cached nor being extracted gets, as soon as they are read, the pages its
+        answer needs (``Loaded.partial``: for that answer only), while the worker
+        goes on with the whole document, which is cached and which later calls
+        wait for. Not when the store inspects hidden text: the answer and its log
+        line need the findings of every page.
 
         Returns or raises by ``deadline`` (default: ``timeout`` from now).
         """
@@ -213,6 +196,9 @@ class DocStore:
                 pending = self._pending[key] = _Pending()
         if not mine:
             return self._wait(pending, deadline, shown)
+        lazy = self.range_loader is not None and not self.inspect_hidden and kind == "pdf"
+        if lazy and answering is not None and is_range(answering):
+            return self._first_range(opened, deadline, shown, key, pending, answering)
         try:
             loaded = self._load(opened, deadline, shown, key, kind)
             pending.loaded = loaded
@@ -237,8 +223,48 @@ class DocStore:
             raise pending.error
         raise LoadError(f"{shown}: the earlier call reading it did not finish; try again")
 
+    def _first_range(
+        self,
+        opened: OpenedFile,
+        deadline: float,
+        shown: str,
+        key: _Key,
+        pending: _Pending,
+        answering: Options,
+    ) -> Loaded:
+        """The partial document for a first range (or the whole one, if it comes
+        first), by ``deadline``; the whole one is extracted and kept in a thread of
+        its own, bounded by the same deadline, and later calls wait for it. The
+        worker holds its own copy of the descriptor: the caller may close the file
+        when this returns."""
+        ranges = self.range_loader
+        assert ranges is not None
+
+        def whole(early: Early) -> Loaded:
+            def load(o: OpenedFile, d: float, store: DocStore, _: str) -> Loaded:
+                return ranges(o, d, store, answering, early)
+
+            return self._load(opened, deadline, shown, key, "pdf", load)
+
+        def settle(loaded: Loaded | None, error: LoadError | None) -> None:
+            pending.loaded = loaded
+            if isinstance(error, Failed):
+                pending.error = error
+            with self._lock:
+                del self._pending[key]
+            pending.done.set()
+
+        late = f"{shown}: extraction took longer than {self.timeout:g} s; stopped"
+        return first_answer(whole, settle, deadline, late)
+
     def _load(
-        self, opened: OpenedFile, deadline: float, shown: str, key: _Key, kind: str
+        self,
+        opened: OpenedFile,
+        deadline: float,
+        shown: str,
+        key: _Key,
+        kind: str,
+        loader: Loader | None = None,
     ) -> Loaded:
         started = time.monotonic()
         if not self._slots.acquire(timeout=max(0.0, deadline - started)):
@@ -249,7 +275,7 @@ class DocStore:
         try:
             waited = time.monotonic() - started
             try:
-                loaded = self.loader(opened, deadline, self, kind)
+                loaded = (self.loader if loader is None else loader)(opened, deadline, self, kind)
             except Failed as error:
                 # The file's fault (a timeout counts when the worker had nearly the
                 # whole time): the same file gets the same answer for a while.

@@ -114,7 +114,7 @@ def read_pdf(call: Call) -> Answer:
     if real.suffix.lower() in DOCX_SUFFIXES:
         raise ToolError(f"{clip(str(real))}: a Word document; read it with read_docx")
     check_options(options)
-    loaded = call.load(requested, "pdf")
+    loaded = call.load(requested, "pdf", options)
     doc = PDF.expect(loaded.doc)
     rendered = render(doc, options)
     warnings = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.kinds import WORD
-from siftui.core.render import Rendered
+from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
@@ -87,14 +87,16 @@ class Call:
     facts: Facts
     given: frozenset[str] = frozenset()  # the keys the agent sent (the rest are defaults)
 
-    def load(self, requested: str, kind: str) -> Loaded:
+    def load(self, requested: str, kind: str, answering: Options | None = None) -> Loaded:
         """The document at ``requested`` (checked against the roots, opened once, read
         by a worker process or taken from the cache) as ``kind`` ("pdf" or "docx"),
-        with what the log keeps of it recorded in :attr:`facts`."""
+        with what the log keeps of it recorded in :attr:`facts`. ``answering``: the
+        request the document is for (a first page range may get a partial Doc,
+        see :meth:`siftui.serve.docstore.DocStore.get`)."""
         opened = self.settings.roots.open(requested)
         try:
             self.facts.path = str(opened.real)
-            loaded = self.settings.store.get(opened, self.deadline, kind)
+            loaded = self.settings.store.get(opened, self.deadline, kind, answering)
         finally:
             opened.close()
         self.facts.sha256 = loaded.sha256

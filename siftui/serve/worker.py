@@ -14,11 +14,14 @@ its address space (``RLIMIT_AS``). Its stdout and stderr are /dev/null: the
 server's stdout is the MCP wire.
 
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
-worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden)`` (kind "pdf" or "docx";
-``seconds`` the time the call has left); back ``("ok", read, sha256)`` with a
-:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
-for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
-``("inspected", inspection or None, why not)``.
+worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering)`` (kind
+"pdf" or "docx"; ``seconds`` the time the call has left; ``answering`` the call's
+``Options`` when a first page range may be answered from its own pages, else None);
+back ``("ok", read, sha256)`` with a :class:`siftui.serve.worker_read.Read` or
+``("error", message, sha256 or None)``; for a document it inspects for hidden text,
+``("extracted", read, sha256)`` then ``("inspected", inspection or None, why not)``.
+With ``answering``, ``("range", read, sha256)`` may come first: a partial Doc that
+answers that one request (siftui.sources.lazy), before the whole document's message.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -37,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
@@ -102,7 +106,8 @@ def main(argv: list[str]) -> None:
     sha256: str | None = None
     name = "?"
     try:
-        name, kind, max_bytes, max_runes, seconds, inspect_hidden = _receive(sock, None)
+        request = _receive(sock, None)
+        name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering = request
         deadline = time.monotonic() + seconds
         data = _read_all(file_fd, max_bytes)
         os.close(file_fd)
@@ -113,8 +118,12 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        from siftui.serve.worker_read import inspect, read_document, runes_of
+        from siftui.serve.worker_read import inspect, read_document, read_range_first, runes_of
 
+        if answering is not None:  # a first range: its pages now, the whole document next
+            first = read_range_first(name, kind, data, sha256, answering, deadline)
+            if first is not None:
+                _send(sock, ("range", first, sha256))
         read = read_document(name, kind, data, deadline)
         runes = runes_of(read.doc)
         if runes > max_runes:
@@ -247,17 +256,26 @@ def finish(
     timeout: float,
     kind: str = "pdf",
     inspect_hidden: bool = True,
+    answering: Any = None,
+    early: Callable[[Any, str], None] | None = None,
 ) -> tuple[Any, str]:
     """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
 
     For a document it inspects, the Read comes first and the findings after: when they
     do not come (the worker died, or the time ran out), the Read says why in its
-    ``inspect_error`` and the answer is still given.
+    ``inspect_error`` and the answer is still given. With ``answering`` (a page
+    range's Options), a partial Read that answers it may come before the whole
+    one: it is handed to ``early(read, sha256)`` and the wait goes on.
     """
     try:
         seconds = max(0.0, deadline - time.monotonic())
-        _send(running.sock, (name, kind, max_bytes, max_runes, seconds, inspect_hidden))
+        request = (name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering)
+        _send(running.sock, request)
         message = _receive(running.sock, deadline)
+        if message[0] == "range":
+            if early is not None:
+                early(message[1], message[2])
+            message = _receive(running.sock, deadline)
         if message[0] == "extracted":
             message = ("ok", _inspected(running, message[1], deadline), message[2])
     except TimeoutError:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from siftui.core.findings import Inspection
 from siftui.core.kinds import KINDS as ALL_KINDS
-from siftui.core.kinds import AnyDoc, kind_named, runes_of
+from siftui.core.kinds import PDF, AnyDoc, kind_named, runes_of
 from siftui.core.messages import one_line, quoted
+from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.damage import ATTACHMENTS_ONLY
 from siftui.sources.load import LoadError
 
-__all__ = ["KINDS", "Read", "inspect", "read_document", "runes_of"]
+__all__ = ["KINDS", "Read", "inspect", "read_document", "read_range_first", "runes_of"]
 
 KINDS = tuple(kind.name for kind in ALL_KINDS)
 INSPECT_SHARE = 0.9
@@ -94,3 +95,29 @@ def inspect(
         return None, "inspecting it for hidden text needed more memory than allowed"
     except Exception as error:  # a MuPDF surprise: the answer is still served
         return None, f"hidden-text inspection failed: {one_line(error)}"
+
+
+def read_range_first(
+    name: str, kind: str, data: bytes, sha256: str, options: Options, deadline: float
+) -> Read | None:
+    """The pages of ``data`` that the answer to ``options`` reads (a partial Doc for that
+    request only, siftui.sources.lazy), when it is a page range of a PDF (not a Doc
+    JSON) that the disk cache does not hold; else None. A document the reader refuses
+    is None too: the whole extraction that follows says why, in its own words."""
+    from siftui.sources.cache import DocCache, cache_key
+    from siftui.sources.extract import ExtractError
+    from siftui.sources.lazy import is_range, read_range
+    from siftui.sources.load import is_doc_json_bytes
+
+    if kind_named(kind) is not PDF or not is_range(options) or is_doc_json_bytes(name, data):
+        return None
+    if DocCache.default().entry(cache_key(sha256, None, None)).is_file():
+        return None  # the whole Doc is at hand already
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None
+    try:
+        cold = read_range(name, options, data=data, timeout=left)
+    except ExtractError:
+        return None
+    return Read(cold.found.doc, cold.found.unreadable)

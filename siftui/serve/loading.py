@@ -1,0 +1,165 @@
+"""Loading one document for the store: what a load gives, and the worker that does it.
+
+:func:`load_in_worker` reads a document in a worker process of its own
+(siftui.serve.worker). For a first page range, :func:`load_range_in_worker`
+hands over the pages the answer needs as soon as the worker sends them, and
+goes on waiting for the whole document; :func:`first_answer` runs that wait in
+a thread of its own and returns what the calling thread answers with.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from siftui.core.doc import Doc
+from siftui.core.findings import Inspection
+from siftui.core.render import Options
+from siftui.core.unreadable import UnreadablePage
+from siftui.core.word.model import DocxDoc
+from siftui.serve.access import OpenedFile
+from siftui.serve.wire import clip
+from siftui.serve.worker import WorkerFailed, finish, start
+from siftui.serve.worker_read import Read
+from siftui.sources.load import LoadError
+
+if TYPE_CHECKING:
+    from siftui.serve.docstore import DocStore
+
+__all__ = [
+    "Early",
+    "Failed",
+    "Loaded",
+    "Loader",
+    "RangeLoader",
+    "first_answer",
+    "load_in_worker",
+    "load_range_in_worker",
+]
+
+
+class Failed(LoadError):
+    """A file that could not be read; ``sha256`` names what the worker read, if anything."""
+
+    def __init__(self, message: str, sha256: str | None = None, *, timed_out: bool = False):
+        super().__init__(message)
+        self.sha256 = sha256
+        self.timed_out = timed_out
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A document served: its model, the sha256 of the bytes read, the pages that could
+    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why)."""
+
+    doc: Doc | DocxDoc
+    sha256: str
+    unreadable: tuple[UnreadablePage, ...] = ()
+    inspection: Inspection | None = None
+    inspect_error: str = ""
+    partial: bool = False  # a first range's pages only: for that one answer, never kept
+
+
+Loader = Callable[[OpenedFile, float, "DocStore", str], Loaded]
+"""(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
+
+Early = Callable[[Loaded], None]
+"""Given the partial document that answers a first page range, before the whole one."""
+
+RangeLoader = Callable[[OpenedFile, float, "DocStore", Options, Early], Loaded]
+"""(open file, deadline, store, the call's page range, early) -> the whole PDF; the
+pages the range's answer reads are handed to ``early`` first, when they come first."""
+
+
+def load_in_worker(
+    opened: OpenedFile,
+    deadline: float,
+    store: DocStore,
+    kind: str,
+    answering: Options | None = None,
+    early: Early | None = None,
+) -> Loaded:
+    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``;
+    with ``answering``, what :data:`RangeLoader` says."""
+    running = start(opened.fd, store.memory)
+    shown = clip(str(opened.real))
+
+    def given(read: object, sha256: str) -> None:
+        if early is not None and isinstance(read, Read):
+            early(Loaded(read.doc, sha256, read.unreadable, partial=True))
+
+    with store.track(running):
+        try:
+            read, sha256 = finish(
+                running,
+                str(opened.real),
+                store.max_bytes,
+                store.max_runes,
+                deadline,
+                store.timeout,
+                kind,
+                store.inspect_hidden,
+                answering,
+                given,
+            )
+        except WorkerFailed as error:
+            raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+    if not isinstance(read, Read):
+        raise LoadError(f"{shown}: the extraction process sent no document")
+    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error)
+
+
+def load_range_in_worker(
+    opened: OpenedFile, deadline: float, store: DocStore, answering: Options, early: Early
+) -> Loaded:
+    """:data:`RangeLoader` by a worker process (:func:`load_in_worker`)."""
+    return load_in_worker(opened, deadline, store, "pdf", answering, early)
+
+
+class _First:
+    """What a first range's call answers with: the partial document, or the whole one
+    (or its error) if that comes first."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.loaded: Loaded | None = None
+        self.error: LoadError | None = None
+
+    def give(self, loaded: Loaded | None, error: LoadError | None = None) -> None:
+        if not self.ready.is_set():
+            self.loaded, self.error = loaded, error
+            self.ready.set()
+
+
+def first_answer(
+    whole: Callable[[Early], Loaded],
+    settle: Callable[[Loaded | None, LoadError | None], None],
+    deadline: float,
+    late: str,
+) -> Loaded:
+    """What a first range's call answers with, by ``deadline`` (else LoadError(``late``)):
+    the partial document ``whole(early)`` hands to ``early``, or the whole one (or its
+    error) if that comes first. ``whole`` runs in a thread of its own, which calls
+    ``settle(loaded, error)`` when it is done."""
+    first = _First()
+
+    def run() -> None:
+        try:
+            loaded = whole(first.give)
+        except LoadError as error:
+            settle(None, error)
+            first.give(None, error)
+            return
+        settle(loaded, None)
+        first.give(loaded)
+
+    threading.Thread(target=run, name="siftui-extract-rest", daemon=True).start()
+    if not first.ready.wait(max(0.0, deadline - time.monotonic())):
+        raise LoadError(late)
+    if first.loaded is None:
+        assert first.error is not None
+        raise first.error
+    return first.loaded
