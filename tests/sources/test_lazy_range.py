@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.damaged import page_tree_pdf
-from support.pdfs import make_pdf
+from support.pdfs import CORPUS_MANIFEST, CORPUS_PASSWORDS, CorpusDocs, make_pdf, needs_corpus
 
 from siftui.core.budget import check_unit
 from siftui.core.docindex import SEPARATOR, page_block
 from siftui.core.render import Options, Rendered, render
 from siftui.core.textless import answer_textless
+from siftui.core.unreadable import Extraction
 from siftui.sources import extract as extract_module
 from siftui.sources.extract import ExtractError, extract_report
 from siftui.sources.lazy import read_range
@@ -25,11 +26,8 @@ from siftui.sources.load import load_doc_report
 WORDS = ("alpha", "beta gamma", "  delta  ", "epsilon zeta eta", "x", "theta iota kappa lambda")
 
 
-def answer_of(found: object, options: Options) -> Rendered | str:
+def answer_of(found: Extraction, options: Options) -> Rendered | str:
     """The answer, or the error's message: both must be the same."""
-    from siftui.core.unreadable import Extraction
-
-    assert isinstance(found, Extraction)
     try:
         return render(found.doc, options)
     except ValueError as error:
@@ -197,3 +195,24 @@ def test_a_cached_document_is_answered_from_the_cache(tmp_path: Path) -> None:
     options = Options(pages="2", out_cap=1000)
     assert load_doc_report(path, answering=options) == whole
     assert load_doc_report(path, answering=Options(grep="t")) == whole
+
+
+CORPUS_RANGES = ("1", "2-4", "10-12", "3-", "5-5000", "9999")
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "name",
+    [row["file"] for row in CORPUS_MANIFEST if row["file"].endswith(".pdf")],
+)
+def test_corpus_cold_ranges(name: str, corpus: CorpusDocs) -> None:
+    """Real files: the cold range's answer is the whole extraction's, for a few ranges
+    and OutCaps (the one password-protected file with its password)."""
+    whole = corpus[name]
+    password = CORPUS_PASSWORDS.get(name)
+    for pages in CORPUS_RANGES:
+        for out_cap in (500, 100_000):
+            options = Options(pages=pages, out_cap=out_cap)
+            cold = read_range(corpus.path(name), options, password=password)
+            expected = answer_of(Extraction(whole), options)
+            assert answer_of(cold.found, options) == expected, (name, pages, out_cap)
