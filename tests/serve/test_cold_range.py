@@ -29,6 +29,7 @@ from siftui.serve.loading import Early
 from siftui.sources.cache import file_sha256
 from siftui.sources.extract import extract_report
 from siftui.sources.lazy import read_range
+from siftui.sources.load import LoadError
 
 OUTCAP = 3000
 TIMEOUT = 120
@@ -174,3 +175,25 @@ def test_a_real_server_answers_a_cold_range_then_a_map_exactly(big: Path, tmp_pa
             answer.last,
         )
     assert got[-1].is_error and texts(got[-1]) == ["pages out of range (1-40)"]
+
+
+def test_a_refused_document_is_refused_as_without_a_range(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "all.pdf").write_bytes(page_tree_pdf(3, {1, 2, 3}))
+    roots = Roots([tmp_path])
+    messages = []
+    for options in (Options(pages="2"), None):
+        store = DocStore(inspect_hidden=False)
+        try:
+            with pytest.raises(LoadError) as refused:
+                get(store, roots, "all.pdf", options)
+            messages.append(str(refused.value))
+            with pytest.raises(LoadError) as again:  # remembered: no new worker
+                get(store, roots, "all.pdf", options)
+            assert str(again.value) == messages[-1]
+        finally:
+            store.shutdown()
+    assert messages[0] == messages[1]
+    assert "none of its 3 pages can be read" in messages[0]
