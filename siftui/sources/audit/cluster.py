@@ -62,11 +62,15 @@ def connect(address: str) -> Any:
     configured, e.g. ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s``)."""
     try:
         from distributed import Client
+        from distributed.comm.addressing import resolve_address
     except ImportError:
         raise DaskUnavailable(
             f"--dask needs Dask's distributed scheduler, which is not installed: {INSTALL}"
         ) from None
     try:
+        # A Client that fails on a bad address or an unknown host is left to a __del__
+        # that prints a traceback: such addresses are refused before it is made.
+        resolve_address(address)
         return Client(address, set_as_default=False)
     except Exception as error:  # bad addresses and refused or timed-out connections alike
         raise DaskUnavailable(
