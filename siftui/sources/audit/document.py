@@ -6,7 +6,8 @@ are the kind table's (:mod:`siftui.core.kinds`), the unreachable tail is
 :func:`siftui.sources.hidden.cache.cached_inspect`, image-only pages are
 :func:`siftui.sources.pageimages.pages_with_images`' and the agents check is
 :func:`siftui.core.agents.fit` on the first answer. A document that cannot be
-read is a record with its one-line ``error``, never an exception.
+read is a record with its one-line ``error``, never an exception. The audit's
+password is tried only on a PDF that cannot be opened without one.
 """
 
 from __future__ import annotations
