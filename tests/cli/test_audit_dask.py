@@ -80,8 +80,14 @@ def test_the_workers_a_dask_task_starts_keep_the_time_bound(tmp_path: Path) -> N
     kept = Pool(AuditOptions(1000), jobs=1, fork=False)
     first = list(kept.feed([str(tmp_path / "a.pdf")]))
     second = list(kept.feed([str(tmp_path / "a.pdf")]))
+    (worker,) = kept._slots
+    worker.process.kill()  # dead between two tasks: the next document is not blamed
+    while worker.process.is_alive():
+        time.sleep(0.01)
+    third = list(kept.feed([str(tmp_path / "a.pdf")]))
     kept.close()
-    assert first[0]["pages"] == second[0]["pages"] == 1 and "error" not in first[0]
+    assert first[0]["pages"] == second[0]["pages"] == third[0]["pages"] == 1
+    assert "error" not in first[0] and "error" not in third[0]
 
 
 @pytest.mark.slow  # about 30 s on 2 busy cores

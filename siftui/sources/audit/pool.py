@@ -176,6 +176,9 @@ class Pool:
     def feed(self, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
         """:meth:`run`, the workers kept for the next call (:meth:`close` stops them)."""
         waiting = deque(paths)
+        for slot in list(self._slots):
+            if not slot.process.is_alive():  # died idle, since the last call: no document's fault
+                self._replace(slot)
         while len(self._slots) < min(self.jobs, len(waiting)):
             self._slots.append(self._start())
         while True:
