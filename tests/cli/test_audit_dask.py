@@ -1,5 +1,5 @@
 """`siftui audit --dask`: a local Dask cluster gives the process pool's lines, keeps the
-pool's bounds, resumes and stops as the pool does; distributed is imported only then."""
+pool's bounds, stops and resumes as the pool does; distributed is imported only then."""
 
 from __future__ import annotations
 
@@ -38,27 +38,20 @@ def _run(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
     return done
 
 
-def test_the_cluster_gives_the_pools_lines_and_resumes_alike(
-    scheduler: str, tmp_path: Path
-) -> None:
+def test_the_cluster_gives_the_pools_lines(scheduler: str, tmp_path: Path) -> None:
     store = make_store(tmp_path / "store")
     pool, dask = tmp_path / "pool.jsonl", tmp_path / "dask.jsonl"
     # with the corpus's password its encrypted file opens and locked.pdf's is wrong
     corpus = (store / "libreoffice-writer-password.pdf").exists()
     common = ("--hidden", "--no-cache", "--password", CORPUS_PASSWORD if corpus else USER_PASSWORD)
     _run(store, "--out", pool, "--jobs", "2", *common)
-    _run(store, "--out", dask, "--dask", scheduler, *common)
+    done = _run(store, "--out", dask, "--dask", scheduler, *common)
     pooled = untimed(pool)
     assert untimed(dask) == pooled
     assert len(dask.read_bytes().splitlines()) == len(pooled) >= 8
     assert any(r.get("password_worked") for r in pooled)
     assert any(r.get("error") for r in pooled) and any(not r.get("error") for r in pooled)
-    whole = dask.read_bytes().splitlines(keepends=True)
-    dask.write_bytes(b"".join(whole[:-1]) + whole[-1][:7])  # a line cut by an interruption
-    done = _run(store, "--out", dask, "--dask", scheduler, *common)
-    again = dask.read_bytes().splitlines(keepends=True)
-    assert again[:-1] == whole[:-1] and len(again) == len(whole)  # the cut one done again
-    assert untimed(dask) == pooled and b"Totals" in done.stdout
+    assert b"Totals" in done.stdout
 
 
 def test_a_document_on_the_cluster_keeps_the_memory_bound(scheduler: str, tmp_path: Path) -> None:
@@ -90,8 +83,10 @@ def test_the_workers_a_dask_task_starts_keep_the_time_bound(tmp_path: Path) -> N
     assert "error" not in first[0] and "error" not in third[0]
 
 
-@pytest.mark.slow  # about 30 s on 2 busy cores
-def test_ctrl_c_stops_the_client_cleanly(scheduler: str, tmp_path: Path) -> None:
+@pytest.mark.slow  # over a minute on 2 cores at load 11, with the cluster started
+def test_ctrl_c_stops_the_client_cleanly_and_a_rerun_finishes(
+    scheduler: str, tmp_path: Path
+) -> None:
     root = tmp_path / "many"
     root.mkdir()
     for n in range(16):
