@@ -1,10 +1,12 @@
 """``siftui audit DIR|FILE...``: what agents will see of a whole document store.
 
 One JSON line per document (siftui.sources.audit.document), from a pool of
-bounded workers (siftui.sources.audit.pool), appended to ``--out`` as each is
-done; an existing ``--out`` is read first and the documents it holds (the
-same path and sha256) are not audited again. Then the summary's tables
-(siftui.sources.audit.summary), and with ``--html`` a page of them.
+bounded workers (siftui.sources.audit.pool) or, with ``--dask``, from the
+same workers on a Dask cluster's machines (siftui.sources.audit.cluster),
+appended to ``--out`` as each is done; an existing ``--out`` is read first
+and the documents it holds (the same path and sha256) are not audited again.
+Then the summary's tables (siftui.sources.audit.summary), and with ``--html``
+a page of them.
 ``siftui audit --summary audit.jsonl`` prints the summary of a file.
 
 Exit codes: 0 done, 1 a file error, 2 a bad option, 130 interrupted (the
@@ -21,18 +23,21 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from siftui.cli.common import Parser, UsageError, add_outcap, whole_number
+from siftui.cli.common import EXIT_DOCUMENT, Parser, UsageError, add_outcap, whole_number
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
 read it all and their runes, unreachable runes and pages, unreadable and
-image-only pages, needs_password, hidden-text alarms (--hidden), the agents
-check of the first answer (--agents), seconds; or error and error_kind.
+image-only pages, needs_password (and password_worked with --password),
+hidden-text alarms (--hidden), the agents check of the first answer
+(--agents), seconds; or error and error_kind.
 
 examples:
   siftui audit ~/papers --out audit.jsonl --hidden     # interrupted? run it again
   siftui audit ~/papers --outcap 20k --jobs 4 --html report.html
   siftui audit --summary audit.jsonl --html report.html
+  siftui audit /data/room --password s3cret --out audit.jsonl
+  siftui audit /shared/papers --dask tcp://scheduler:8786 --out audit.jsonl
 """
 
 
@@ -55,6 +60,17 @@ def _parser() -> argparse.ArgumentParser:
         "--out", default=None, help="append the lines to this file (resumed if it exists)"
     )
     parser.add_argument("--jobs", type=whole_number, default=None, help="workers (default: cores)")
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        default=None,
+        help="run on this Dask scheduler's workers instead (needs siftui[dask])",
+    )
+    parser.add_argument(
+        "--password",
+        default=None,
+        help="tried on the encrypted PDFs that cannot be opened without one",
+    )
     parser.add_argument(
         "--summary", metavar="FILE", default=None, help="print the summary of an audit file"
     )
@@ -81,6 +97,10 @@ def cmd_audit(argv: Sequence[str]) -> int:
         raise UsageError(f"--outcap must be >= 1, not {args.outcap}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be >= 1, not {args.jobs}")
+    if args.jobs is not None and args.dask is not None:
+        raise UsageError("--jobs is the local pool's: with --dask the cluster's workers run")
+    if args.summary is not None and (args.dask is not None or args.password is not None):
+        raise UsageError("--summary reads an audit file: --dask and --password audit documents")
     if args.timeout is not None and not args.timeout > 0:
         raise UsageError(f"--timeout must be > 0, not {args.timeout}")
     if args.memory is not None and args.memory < 0:
@@ -93,7 +113,13 @@ def cmd_audit(argv: Sequence[str]) -> int:
         records = read_records(args.summary)
         out = sys.stdout
     else:
-        audited = _audit(args)
+        from siftui.sources.audit.cluster import DaskUnavailable
+
+        try:
+            audited = _audit(args)
+        except DaskUnavailable as error:
+            print(f"siftui: error: {error}", file=sys.stderr)
+            return EXIT_DOCUMENT
         if audited is None:
             return 130
         records, out = audited
@@ -115,21 +141,28 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
             agents = tuple(load_agents())
         except AgentsError as error:
             raise UsageError(str(error)) from None
-    options = AuditOptions(args.outcap, args.hidden, agents, not args.no_cache)
+    options = AuditOptions(args.outcap, args.hidden, agents, not args.no_cache, args.password)
     memory = DEFAULT_MEMORY if args.memory is None else args.memory * 1024**2
-    pool = Pool(
-        options,
-        jobs=default_jobs() if args.jobs is None else args.jobs,
-        seconds=DEFAULT_SECONDS if args.timeout is None else args.timeout,
-        memory=memory,
-    )
+    seconds = DEFAULT_SECONDS if args.timeout is None else args.timeout
+    client: Any = None
+    if args.dask is not None:
+        from siftui.sources.audit import cluster
+
+        client = cluster.connect(args.dask)  # before any work: a bad address is one line
     store = Records(args.out) if args.out is not None else None
     todo = [path for path in documents(args.paths) if store is None or not store.holds(path)]
     todo.sort(key=_largest_first)  # the longest jobs first: no worker waits on one at the end
+    if client is not None:
+        pool = None
+        found = cluster.run(client, todo, options, seconds, memory)
+    else:
+        jobs = default_jobs() if args.jobs is None else args.jobs
+        pool = Pool(options, jobs=jobs, seconds=seconds, memory=memory)
+        found = pool.run(todo)
     progress = Progress(len(todo)) if sys.stderr.isatty() else None
     fresh: list[dict[str, Any]] = []
     try:
-        for record in pool.run(todo):
+        for record in found:
             fresh.append(record)
             if store is not None:
                 store.append(record)
@@ -139,9 +172,13 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
             if progress is not None:
                 progress.step()
     except KeyboardInterrupt:
-        pool.close()
+        if pool is not None:
+            pool.close()
         return None
     finally:
+        found.close()  # stops the workers, or cancels the cluster's tasks not done
+        if client is not None:
+            client.close()
         if store is not None:
             store.close()
         if progress is not None:

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.audit_store import CORPUS_FILES, make_store
+from support.audit_store import long_pages as _long_pages
 from support.cli_support import siftui
-from support.damaged import cut_pdf
-from support.docx_build import p, write_docx
-from support.hidden_pdfs import make_hidden_pdf
-from support.pdfs import CORPUS, make_encrypted_pdf, make_pdf
+from support.pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
 
 from siftui.cli import main
 from siftui.core.kinds import PDF
@@ -30,30 +29,10 @@ from siftui.sources.audit.store import read_records
 from siftui.sources.audit.summary import tables
 from siftui.sources.kinds import load_any
 
-CORPUS_FILES = ("ksp-thesis.pdf", "c03-29.pdf", "libreoffice-writer-password.pdf")
-
-
-def _long_pages(count: int) -> list[str]:
-    return ["\n".join(f"page {n} line {k} of some text" for k in range(40)) for n in range(count)]
-
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    root = tmp_path / "store"
-    (root / "sub").mkdir(parents=True)
-    make_pdf(root / "a.pdf", ["alpha one", "alpha two", "alpha three"], title="A")
-    make_pdf(root / "sub" / "big.pdf", _long_pages(12))
-    make_hidden_pdf(root / "hidden.pdf")
-    write_docx(root / "b.docx", p("Hello") + p("World"))
-    (root / "empty.pdf").write_bytes(b"")
-    (root / "cut.pdf").write_bytes(cut_pdf())
-    make_encrypted_pdf(root / "locked.pdf")
-    (root / "notes.txt").write_text("not a document")
-    (root / "sub" / "loop").symlink_to(root)  # a directory loop
-    for name in CORPUS_FILES:  # read in place, through a link
-        if (CORPUS / name).is_file():
-            (root / name).symlink_to(CORPUS / name)
-    return root
+    return make_store(tmp_path / "store")
 
 
 def _expected(root: Path) -> list[str]:
@@ -162,6 +141,35 @@ def test_ctrl_c_stops_cleanly_and_the_rest_is_done_later(tmp_path: Path) -> None
     assert sorted(r["path"] for r in read_records(str(out))) == sorted(
         str(path) for path in root.iterdir()
     )
+
+
+def test_a_password_opens_the_encrypted_pdfs_and_the_line_says_so(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "plain.pdf", ["plain text"])
+    make_encrypted_pdf(tmp_path / "locked.pdf", "secret text")
+    found = {}
+    for name, extra in (("none", []), ("wrong", ["--password", "nope"])):
+        out = tmp_path / f"{name}.jsonl"
+        _run(tmp_path / "plain.pdf", tmp_path / "locked.pdf", "--out", out, *extra)
+        found[name] = _by_path(out)
+    out = tmp_path / "right.jsonl"
+    run = _run(tmp_path, "--out", out, "--hidden", "--password", USER_PASSWORD)
+    right = _by_path(out)
+    locked, plain = str(tmp_path / "locked.pdf"), str(tmp_path / "plain.pdf")
+    assert found["none"][locked]["needs_password"] is True
+    assert "password_worked" not in found["none"][locked]
+    assert "needs a password" in found["none"][locked]["error"]
+    assert found["wrong"][locked]["needs_password"] is True
+    assert found["wrong"][locked]["password_worked"] is False
+    assert found["wrong"][locked]["error"] == "wrong password"
+    opened = right[locked]
+    assert "error" not in opened and opened["needs_password"] is True
+    assert opened["password_worked"] is True
+    doc = PDF.expect(load_any(tmp_path / "locked.pdf", password=USER_PASSWORD).doc)
+    assert opened["runes"] == PDF.runes(doc) > 0 and opened["hidden"]["inspected"] == 1
+    for each in (found["none"], found["wrong"], right):  # a password changes no other line
+        assert each[plain]["needs_password"] is False and "password_worked" not in each[plain]
+        assert each[plain]["runes"] == right[plain]["runes"]
+    assert b"documents opened with the password  1" in run.stdout
 
 
 def test_a_file_removed_mid_run_is_a_line(
@@ -290,7 +298,14 @@ def test_without_out_the_lines_go_to_stdout(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["--summary", "x.jsonl", "dir"], ["d", "--jobs", "0"], ["d", "--outcap", "0"]],
+    [
+        [],
+        ["--summary", "x.jsonl", "dir"],
+        ["d", "--jobs", "0"],
+        ["d", "--outcap", "0"],
+        ["d", "--jobs", "2", "--dask", "tcp://127.0.0.1:8786"],
+        ["--summary", "x.jsonl", "--password", "pw"],
+    ],
 )
 def test_bad_options_exit_2(args: list[str]) -> None:
     assert siftui("audit", *args).returncode == 2

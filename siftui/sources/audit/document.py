@@ -6,7 +6,8 @@ are the kind table's (:mod:`siftui.core.kinds`), the unreachable tail is
 :func:`siftui.sources.hidden.cache.cached_inspect`, image-only pages are
 :func:`siftui.sources.pageimages.pages_with_images`' and the agents check is
 :func:`siftui.core.agents.fit` on the first answer. A document that cannot be
-read is a record with its one-line ``error``, never an exception.
+read is a record with its one-line ``error``, never an exception. The audit's
+password is tried only on a PDF that cannot be opened without one.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class AuditOptions:
     hidden: bool = False
     agents: tuple[Agent, ...] | None = None  # None: no agents check
     use_cache: bool = True
+    password: str | None = None  # tried on the PDFs that cannot be opened without one
 
 
 def file_sha256(path: str) -> str | None:
@@ -95,7 +97,9 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
         record = {"path": path, **known, **_audit(path, options)}
     except Exception as error:  # the reason, in one line, is the record
         kind = getattr(error, "reason", None) or type(error)
-        known["needs_password"] = kind.__name__ == "NeedsPassword"
+        known["needs_password"] = kind.__name__ in ("NeedsPassword", "WrongPassword")
+        if known["needs_password"] and options.password is not None:
+            known["password_worked"] = False
         return refusal(
             path, reason_of(path, error), kind.__name__, **known, seconds=_since(started)
         )
@@ -110,10 +114,20 @@ def _since(started: float) -> float:
 
 
 def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
+    from siftui.sources.extract import NeedsPassword
     from siftui.sources.kinds import load_any
+    from siftui.sources.load import LoadError
     from siftui.sources.tokens import count_tokens
 
-    loaded = load_any(path, use_cache=options.use_cache)
+    password = None
+    try:
+        loaded = load_any(path, use_cache=options.use_cache)
+    except LoadError as error:
+        if error.reason is not NeedsPassword or options.password is None:
+            raise
+        # Only now: a PDF opened with a password is never cached, the others are.
+        password = options.password
+        loaded = load_any(path, password=password, use_cache=options.use_cache)
     doc = loaded.doc
     kind: DocumentKind[Any, Any] = kind_of(doc)
     text = whole_text(doc)
@@ -138,13 +152,15 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
         calls_runes=sum(len(call.answer.content) for call in calls),
     )
     if pdf is not None:
-        record.update(_pdf_facts(path, pdf, loaded.unreadable, options))
+        record.update(_pdf_facts(path, pdf, loaded.unreadable, options, password))
     if options.agents is not None:
         record["agents"] = _agents(answer.content, options.agents)
     return record
 
 
-def _pdf_facts(path: str, doc: Doc, unreadable: Any, options: AuditOptions) -> dict[str, Any]:
+def _pdf_facts(
+    path: str, doc: Doc, unreadable: Any, options: AuditOptions, password: str | None
+) -> dict[str, Any]:
     left_out = PDF.unreachable(doc, options.out_cap)
     damaged = sorted(item.page for item in unreadable)
     facts: dict[str, Any] = {
@@ -152,32 +168,36 @@ def _pdf_facts(path: str, doc: Doc, unreadable: Any, options: AuditOptions) -> d
         "unreachable_pages": [page.page for page in left_out.pages],
         "grep_reachable_runes": left_out.grep_reachable_runes,
         "unreadable_pages": damaged,
-        "needs_password": False,
-        "image_only_pages": _image_only(path, doc, set(damaged)),
+        "needs_password": password is not None,
+        "image_only_pages": _image_only(path, doc, set(damaged), password),
     }
+    if password is not None:
+        facts["password_worked"] = True
     if options.hidden:
-        facts["hidden"] = _hidden(path, frozenset(damaged), options.use_cache)
+        facts["hidden"] = _hidden(path, frozenset(damaged), options.use_cache, password)
     return facts
 
 
-def _image_only(path: str, doc: Doc, damaged: set[int]) -> list[int]:
+def _image_only(path: str, doc: Doc, damaged: set[int], password: str | None) -> list[int]:
     from siftui.sources.load import is_doc_json
     from siftui.sources.pageimages import pages_with_images
 
     empty = [n for n, text in enumerate(doc.pages, 1) if not text.strip() and n not in damaged]
     if not empty or is_doc_json(path):
         return []
-    found = pages_with_images(path, empty)
+    found = pages_with_images(path, empty, password)
     return [page for page in empty if found.get(page, False)]
 
 
-def _hidden(path: str, skip: frozenset[int], use_cache: bool) -> dict[str, Any]:
+def _hidden(
+    path: str, skip: frozenset[int], use_cache: bool, password: str | None
+) -> dict[str, Any]:
     from siftui.sources.hidden.cache import cached_inspect
     from siftui.sources.load import is_doc_json
 
     if is_doc_json(path):
         return {"alarms": {}, "pages": [], "others": {}, "inspected": 0}
-    inspection = cached_inspect(path, use_cache=use_cache, skip=skip)
+    inspection = cached_inspect(path, password=password, use_cache=use_cache, skip=skip)
     alarms = inspection.alarms
     others = [finding for finding in inspection.findings if not finding.alarm]
     return {

@@ -1,22 +1,30 @@
 """Documents audited in worker processes: one at a time each, bounded in time and memory.
 
-Each worker is a daemonic process (so the library's own helper processes are
-not started: the pool is the parallelism) that ignores Ctrl-C (the parent
-stops it), caps its address space with ``RLIMIT_AS`` as siftui.serve.worker
-does, and audits the paths it is sent one by one. A document that runs past
-its time is killed with its worker; a worker that dies (a crash, the kernel's
-OOM killer) leaves a record saying so; in both cases a new worker takes its
-place and the audit goes on.
+Each worker ignores Ctrl-C (the parent stops it), caps its address space with
+``RLIMIT_AS`` as siftui.serve.worker does, counts as daemonic (so the
+library's own helper processes are not started: the pool is the parallelism)
+and audits the paths it is sent one by one. A document that runs past its
+time is killed with its worker; a worker that dies (a crash, the kernel's OOM
+killer) leaves a record saying so; in both cases a new worker takes its place
+and the audit goes on.
+
+A worker is forked from ``siftui audit`` (cheap: the parent holds no threads),
+or, with ``fork=False``, a plain ``python -S -c`` child
+(siftui.sources.helper): what a Dask worker runs (siftui.sources.audit.cluster),
+as a daemonic, threaded process may neither start multiprocessing children
+nor fork safely.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import subprocess
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -34,8 +42,16 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_HELPER_CODE = (
+    "import sys; from siftui.sources.audit.pool import helper_main; helper_main(int(sys.argv[1]))"
+)
+
+
 def _worker(conn: Connection, options: AuditOptions, memory: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Bounded by its parent already: extraction and inspection stay in this process.
+    if not multiprocessing.current_process().daemon:
+        multiprocessing.current_process().daemon = True
     if memory > 0:
         import resource
 
@@ -48,6 +64,38 @@ def _worker(conn: Connection, options: AuditOptions, memory: int) -> None:
         if path is None:
             return
         conn.send(audit_document(path, options))
+
+
+def helper_main(fd: int) -> None:
+    """A worker started as a plain Python child: its options, then paths, on ``fd``."""
+    conn = Connection(fd)
+    options, memory = conn.recv()
+    _worker(conn, options, memory)
+
+
+class _Helper:
+    """A ``python -S -c`` child with the part of multiprocessing.Process the pool uses."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+        # readable when the child exits, as a multiprocessing sentinel is
+        self.sentinel = os.pidfd_open(process.pid)
+
+    @property
+    def exitcode(self) -> int | None:
+        return self._process.poll()
+
+    def is_alive(self) -> bool:
+        return self._process.poll() is None
+
+    def kill(self) -> None:
+        self._process.kill()
+
+    def join(self) -> None:
+        self._process.wait()
+        if self.sentinel >= 0:
+            os.close(self.sentinel)
+            self.sentinel = -1
 
 
 @dataclass
@@ -77,17 +125,27 @@ class Pool:
         jobs: int,
         seconds: float = DEFAULT_SECONDS,
         memory: int = DEFAULT_MEMORY,
+        fork: bool = True,
     ) -> None:
         self.options = options
         self.jobs = max(1, jobs)
         self.seconds = seconds
         self.memory = memory
+        self.fork = fork
         # fork: the parent holds no threads and no heavy library; spawn would re-run
         # ``python -m siftui``'s module.
         self._context = multiprocessing.get_context("fork")
         self._slots: list[_Slot] = []
 
     def _start(self) -> _Slot:
+        if not self.fork:
+            from siftui.sources.parallel import start_helper_process
+
+            helper, conn = start_helper_process(_HELPER_CODE)
+            slot = _Slot(_Helper(helper), conn)
+            with contextlib.suppress(OSError):  # died at start: its first record says so
+                conn.send((self.options, self.memory))
+            return slot
         parent, child = self._context.Pipe()
         process = self._context.Process(
             target=_worker, args=(child, self.options, self.memory), daemon=True
@@ -108,22 +166,32 @@ class Pool:
             self._stop(slot)
         self._slots = []
 
-    def run(self, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
-        waiting = deque(paths)
+    def run(self, paths: Iterable[str]) -> Generator[dict[str, Any], None, None]:
+        """Each path's record, as each is done; then the workers are stopped."""
         try:
-            self._slots = [self._start() for _ in range(min(self.jobs, len(waiting)))]
-            while True:
-                for slot in self._slots:
-                    if slot.path is None and waiting:
-                        slot.path = waiting.popleft()
-                        slot.deadline = time.monotonic() + self.seconds
-                        slot.conn.send(slot.path)
-                busy = [slot for slot in self._slots if slot.path is not None]
-                if not busy:
-                    return
-                yield from self._collect(busy)
+            yield from self.feed(paths)
         finally:
             self.close()
+
+    def feed(self, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
+        """:meth:`run`, the workers kept for the next call (:meth:`close` stops them)."""
+        waiting = deque(paths)
+        for slot in list(self._slots):
+            if not slot.process.is_alive():  # died idle, since the last call: no document's fault
+                self._replace(slot)
+        while len(self._slots) < min(self.jobs, len(waiting)):
+            self._slots.append(self._start())
+        while True:
+            for slot in self._slots:
+                if slot.path is None and waiting:
+                    slot.path = waiting.popleft()
+                    slot.deadline = time.monotonic() + self.seconds
+                    with contextlib.suppress(OSError):  # died idle: collected as a death
+                        slot.conn.send(slot.path)
+            busy = [slot for slot in self._slots if slot.path is not None]
+            if not busy:
+                return
+            yield from self._collect(busy)
 
     def _collect(self, busy: list[_Slot]) -> Iterator[dict[str, Any]]:
         timeout = max(0.0, min(slot.deadline for slot in busy) - time.monotonic())

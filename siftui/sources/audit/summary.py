@@ -83,6 +83,10 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
         ("documents with unreadable pages", _n(sum(1 for r in read if r.get("unreadable_pages")))),
         ("documents with image-only pages", _n(sum(1 for r in read if r.get("image_only_pages")))),
         ("documents that need a password", _n(sum(1 for r in every if r.get("needs_password")))),
+        (
+            "documents opened with the password",
+            _n(sum(1 for r in read if r.get("password_worked"))),
+        ),
         ("OutCap", ", ".join(f"{cap:,}" for cap in out_caps)),
     )
     shapes = Counter(r.get("first_call") for r in read)

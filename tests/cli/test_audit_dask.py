@@ -1,0 +1,151 @@
+"""`siftui audit --dask`: a local Dask cluster gives the process pool's lines, keeps the
+pool's bounds, stops and resumes as the pool does; distributed is imported only then."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from distributed import LocalCluster
+from support.audit_store import long_pages, make_store, untimed
+from support.cli_support import siftui
+from support.pdfs import USER_PASSWORD, make_pdf
+
+from siftui.sources.audit.document import AuditOptions
+from siftui.sources.audit.pool import Pool
+from siftui.sources.audit.store import read_records
+
+CORPUS_PASSWORD = "openpassword"  # libreoffice-writer-password.pdf's (MANIFEST.tsv)
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    with LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        yield str(cluster.scheduler_address)
+
+
+def _run(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
+    done = siftui("audit", *args)
+    assert done.returncode == 0, done.stderr.decode()
+    return done
+
+
+def test_the_cluster_gives_the_pools_lines(scheduler: str, tmp_path: Path) -> None:
+    store = make_store(tmp_path / "store")
+    pool, dask = tmp_path / "pool.jsonl", tmp_path / "dask.jsonl"
+    # with the corpus's password its encrypted file opens and locked.pdf's is wrong
+    corpus = (store / "libreoffice-writer-password.pdf").exists()
+    common = ("--hidden", "--no-cache", "--password", CORPUS_PASSWORD if corpus else USER_PASSWORD)
+    _run(store, "--out", pool, "--jobs", "2", *common)
+    done = _run(store, "--out", dask, "--dask", scheduler, *common)
+    pooled = untimed(pool)
+    assert untimed(dask) == pooled
+    assert len(dask.read_bytes().splitlines()) == len(pooled) >= 8
+    assert any(r.get("password_worked") for r in pooled)
+    assert any(r.get("error") for r in pooled) and any(not r.get("error") for r in pooled)
+    assert b"Totals" in done.stdout
+
+
+def test_a_document_on_the_cluster_keeps_the_memory_bound(scheduler: str, tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", long_pages(5))
+    dask = tmp_path / "dask.jsonl"  # 1 MiB of address space: nothing fits
+    _run(tmp_path / "a.pdf", "--out", dask, "--memory", "1", "--no-cache", "--dask", scheduler)
+    (record,) = read_records(str(dask))
+    assert record["error"]
+    _run(tmp_path / "a.pdf", "--out", tmp_path / "fine.jsonl", "--dask", scheduler)
+    (fine,) = read_records(str(tmp_path / "fine.jsonl"))
+    assert "error" not in fine and fine["pages"] == 5  # the worker after it is a fresh one
+
+
+def test_the_workers_a_dask_task_starts_keep_the_time_bound(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    slow = Pool(AuditOptions(1000), jobs=1, seconds=0.001, fork=False)
+    (record,) = slow.run([str(tmp_path / "a.pdf")])
+    assert record["error_kind"] == "TimedOut" and record["sha256"]
+    kept = Pool(AuditOptions(1000), jobs=1, fork=False)
+    first = list(kept.feed([str(tmp_path / "a.pdf")]))
+    second = list(kept.feed([str(tmp_path / "a.pdf")]))
+    (worker,) = kept._slots
+    worker.process.kill()  # dead between two tasks: the next document is not blamed
+    while worker.process.is_alive():
+        time.sleep(0.01)
+    third = list(kept.feed([str(tmp_path / "a.pdf")]))
+    kept.close()
+    assert first[0]["pages"] == second[0]["pages"] == third[0]["pages"] == 1
+    assert "error" not in first[0] and "error" not in third[0]
+
+
+@pytest.mark.slow  # over a minute on 2 cores at load 11, with the cluster started
+def test_ctrl_c_stops_the_client_cleanly_and_a_rerun_finishes(
+    scheduler: str, tmp_path: Path
+) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    for n in range(16):
+        make_pdf(root / f"d{n:02}.pdf", long_pages(20))
+    out = tmp_path / "audit.jsonl"
+    command = [sys.executable, "-m", "siftui", "audit", str(root), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--dask", scheduler, "--hidden", "--no-cache"], stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or not out.read_bytes()):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr.decode()
+    assert b"Traceback" not in stderr
+    first = read_records(str(out))
+    assert out.read_bytes().endswith(b"\n") and 1 <= len(first) < 16
+    assert len(out.read_bytes().splitlines()) == len(first)  # whole lines only
+    _run(root, "--out", out, "--dask", scheduler, "--no-cache")
+    assert sorted(r["path"] for r in read_records(str(out))) == sorted(
+        str(path) for path in root.iterdir()
+    )
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    environment = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    out = tmp_path / "audit.jsonl"
+    for address in ("tcp://127.0.0.1:9", "not an address", "tcp://no-such-host.invalid:8786"):
+        done = siftui("audit", tmp_path, "--out", out, "--dask", address, env=environment)
+        assert done.returncode == 1
+        (line,) = done.stderr.decode().splitlines()
+        assert line.startswith(f"siftui: error: cannot reach the Dask scheduler at {address} (")
+        assert not out.exists()
+
+
+def _in_process(tmp_path: Path, before: str, *args: str) -> subprocess.CompletedProcess[str]:
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    code = (
+        f"import sys; {before}; from siftui.cli import main; "
+        f"code = main(['audit', {str(tmp_path / 'a.pdf')!r}, *{list(args)!r}]); "
+        "print('dask' in sys.modules, 'distributed' in sys.modules, code)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_distributed_is_imported_only_with_dask(tmp_path: Path) -> None:
+    done = _in_process(tmp_path, "pass", "--out", str(tmp_path / "audit.jsonl"), "--jobs", "1")
+    assert done.stdout.splitlines()[-1] == "False False 0", done.stderr
+
+
+def test_without_distributed_dask_is_one_line(tmp_path: Path) -> None:
+    hide = "sys.modules['distributed'] = None"  # what an installation without it imports
+    done = _in_process(tmp_path, hide, "--dask", "tcp://127.0.0.1:8786")
+    assert done.stdout.splitlines()[-1].endswith(" 1")
+    assert done.stderr == (
+        "siftui: error: --dask needs Dask's distributed scheduler, which is not installed: "
+        "pip install 'siftui[dask]'\n"
+    )
