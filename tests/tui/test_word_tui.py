@@ -393,3 +393,16 @@ def test_n_after_a_map_that_cut_p1_asks_for_p1(tmp_path: Path) -> None:
         assert app.answer.rendered.content.startswith(index_story(doc.body).block_text(1))
 
     run(SiftApp(path), scenario)
+
+
+def test_an_empty_body_says_where_the_text_is(tmp_path: Path) -> None:
+    footnotes = notes("footnote", (1, p(t("The text is here."))))
+    path = write_docx(tmp_path / "blank.docx", p() + p(), footnotes=footnotes)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered.content == ""
+        note = 'the body is empty; text is in scope="footnotes" (1 paragraph)'
+        assert text_of(app, "#note") == note
+
+    run(SiftApp(path), scenario)
