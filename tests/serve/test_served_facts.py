@@ -35,6 +35,7 @@ from siftui.sources.load import LoadError
 from siftui.sources.log.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
 from siftui.sources.log.fields import DocxArgs, HiddenSummary
 from siftui.sources.log.report import report
+from siftui.sources.log.report_text import document_lines, summary_line
 from siftui.sources.word.read import read_docx
 
 BOX = (0.0, 0.0, 1.0, 1.0)
@@ -235,7 +236,16 @@ def test_the_log_report_follows_word_documents_notes_and_errors() -> None:
     assert (last.asked, last.followed_by, last.next_call) == ("P29..P30", None, None)
     [error] = found.errors
     assert (error.call, error.outcome) == (3, "another document")
-    assert found.documents == ()  # pages read are counted for PDFs only
+    # Word documents are documents of the report too (pages read are a PDF's only).
+    assert [(use.path, use.tool, use.calls) for use in found.documents] == [
+        ("/r/a.docx", "read_docx", [1, 2, 3, 5]),
+        ("/r/other.docx", "read_docx", [4]),
+    ]
+    assert summary_line(found) == "5 calls (1 failed) on 2 documents"
+    assert document_lines(found.documents[1]) == [
+        "calls: 4",
+        "pages read: not counted (read with read_docx)",
+    ]
 
 
 def _stream(content: bytes) -> bytes:
