@@ -32,6 +32,7 @@ PDF_ONLY = {
     "password": "--password",
     "max_pages": "--max-pages",
     "ocr": "--ocr",
+    "ocr_lang": "--ocr-lang",
 }
 
 

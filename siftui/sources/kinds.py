@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
 from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
@@ -65,6 +66,7 @@ def load_any(
     max_pages: int | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
 ) -> Loaded:
     """The document at ``source`` (a path), or in ``source`` (its bytes, ``name`` naming
@@ -72,7 +74,8 @@ def load_any(
 
     A PDF goes through the disk cache (never with a password) and, from a path, the
     parallel extraction; a Doc JSON is read as it is. ``password``, ``max_pages``,
-    ``ocr`` and ``progress`` are a PDF's; a Word document has none of them.
+    ``ocr`` (in ``ocr_language``, Tesseract's codes) and ``progress`` are a PDF's; a
+    Word document has none of them.
     """
     if isinstance(source, bytes):
         kind = kind_of_bytes(name, source) if kind is None else kind
@@ -97,6 +100,7 @@ def load_any(
         password=password,
         use_cache=use_cache,
         ocr=ocr,
+        ocr_language=ocr_language,
         progress=progress,
     )
     return Loaded(found.doc, found.unreadable)
