@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 from siftui.core.doc import Doc
 from siftui.core.kinds import PDF
 from siftui.core.messages import quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, check_ocr_language
 from siftui.core.outcap import outcap_argument
 from siftui.core.render import (
     DEFAULT_OUT_CAP,
@@ -85,6 +86,13 @@ def add_extraction_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read pages without text with Tesseract OCR (off by default; needs tesseract-ocr)",
     )
+    parser.add_argument(
+        "--ocr-lang",
+        type=ocr_language_argument,
+        default=None,
+        metavar="LANG",
+        help="the languages --ocr reads, as Tesseract's codes: eng (default), deu, deu+eng",
+    )
 
 
 def extraction_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -94,7 +102,26 @@ def extraction_options(args: argparse.Namespace) -> dict[str, Any]:
         "password": args.password,
         "use_cache": not args.no_cache,
         "ocr": args.ocr,
+        "ocr_language": ocr_language(args),
     }
+
+
+def ocr_language_argument(text: str) -> str:
+    """``--ocr-lang``'s value, checked as argparse checks a type."""
+    try:
+        return check_ocr_language(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def ocr_language(args: argparse.Namespace) -> str:
+    """The language of ``--ocr``; ``--ocr-lang`` alone is a usage error (it reads nothing)."""
+    language = getattr(args, "ocr_lang", None)
+    if language is None:
+        return DEFAULT_OCR_LANGUAGE
+    if not args.ocr:
+        raise UsageError("--ocr-lang needs --ocr")
+    return str(language)
 
 
 def check_max_pages(max_pages: int | None) -> None:

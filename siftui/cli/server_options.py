@@ -10,7 +10,13 @@ import argparse
 import math
 from typing import TYPE_CHECKING
 
-from siftui.cli.common import UsageError, add_outcap, add_unit, whole_number
+from siftui.cli.common import (
+    UsageError,
+    add_outcap,
+    add_unit,
+    ocr_language_argument,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from siftui.serve.access import Roots
@@ -68,6 +74,14 @@ def add_server_options(parser: argparse.ArgumentParser, *, log_or_hidden: str) -
         help="memory kept for extracted documents between calls (default 1 GiB)",
     )
     parser.add_argument("--warn-hidden", action="store_true", help=log_or_hidden)
+    parser.add_argument(
+        "--ocr-lang",
+        type=ocr_language_argument,
+        default=None,
+        metavar="LANG",
+        help="the languages ocr_recognize reads, as Tesseract's codes: eng (default), deu, "
+        "deu+eng; checked at start against what Tesseract has installed",
+    )
 
 
 def check_server_options(args: argparse.Namespace) -> None:
@@ -81,6 +95,12 @@ def check_server_options(args: argparse.Namespace) -> None:
             raise UsageError(f"{option} must be >= 1, not {value}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, not {args.workers}")
+    if args.ocr_lang is not None:
+        from siftui.sources.evidence_pdf import ocr_language_reason
+
+        reason = ocr_language_reason(args.ocr_lang)
+        if reason is not None:
+            raise UsageError(f"--ocr-lang {args.ocr_lang}: {reason}")
     if args.worker_memory != 0 and args.worker_memory < MIN_WORKER_MEMORY:
         raise UsageError(
             f"--worker-memory must be 0 (no limit) or >= {MIN_WORKER_MEMORY:,} bytes "

@@ -16,6 +16,7 @@ from siftui.cli.server_options import (
 )
 from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import (
     DEFAULT_OUT_CAP,
 )
@@ -168,6 +169,7 @@ def cmd_mcp(argv: Sequence[str]) -> int:
             store=store,
             log=log,
             warn_hidden=args.warn_hidden,
+            ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
             families=families,
         )
         return serve(host)

@@ -23,6 +23,7 @@ from siftui.cli.server_options import (
 )
 from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import encode_utf8, file_error
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 
 SESSION_EXAMPLES = """examples:
   siftui session --root ~/papers calls.jsonl
@@ -93,6 +94,7 @@ def cmd_session(argv: Sequence[str]) -> int:
             unit=args.unit,
             store=store,
             warn_hidden=args.warn_hidden,
+            ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
             families={"evidence"},
         )
         for line in run_script(_lines(handle), lambda tool, arguments: host.call(arguments, tool)):

@@ -32,6 +32,7 @@ PDF_ONLY = {
     "password": "--password",
     "max_pages": "--max-pages",
     "ocr": "--ocr",
+    "ocr_lang": "--ocr-lang",
 }
 
 
@@ -119,7 +120,11 @@ def render_answer(args: argparse.Namespace) -> Rendered:
         print("siftui: warning: --window is ignored without --anchor", file=sys.stderr)
     doc = load_docx(args.path)
     print_notes(doc)
-    return render_docx(doc, options)
+    rendered = render_docx(doc, options)
+    if not rendered.content and rendered.note:
+        # stdout stays the agent's bytes (here none): say why on stderr.
+        print(f"siftui: note: {rendered.note}", file=sys.stderr)
+    return rendered
 
 
 def extract_json(args: argparse.Namespace) -> str:

@@ -188,8 +188,7 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
     def next_call(
         self, options: DocxOptions, rendered: Rendered, doc: DocxDoc
     ) -> DocxOptions | None:
-        story = doc.stories.get(options.scope or "body")
-        return next_docx_call(options, rendered, story.count if story is not None else 0)
+        return next_docx_call(options, rendered, doc)
 
     def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
         return walk_docx(doc, options.out_cap, self.scope(options), options.unit)

@@ -16,6 +16,7 @@ from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.budget import check_unit
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
@@ -89,11 +90,12 @@ class ToolHost:
         warn_hidden: bool = False,
         families: Iterable[str] = DEFAULT_FAMILIES,
         unit: str = "chars",
+        ocr_language: str = DEFAULT_OCR_LANGUAGE,
     ) -> None:
         check_outcap(out_cap)
         check_unit(unit)
         store = store if store is not None else DocStore()
-        self.settings = Settings(roots, out_cap, store, warn_hidden, unit)
+        self.settings = Settings(roots, out_cap, store, warn_hidden, unit, ocr_language)
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
         for tool in tools:  # an entry outside the checker's subset fails here, not per call

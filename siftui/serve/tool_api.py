@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.kinds import WORD
+<<<<<<< HEAD
 from siftui.core.render import Options, Rendered
+=======
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
+from siftui.core.render import Rendered
+>>>>>>> wordlog
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
@@ -35,13 +40,14 @@ class Settings:
     """What the operator set for every tool: the roots, the OutCap (every answer's
     budget), the document store (bounded extraction, its limits and cache) and
     ``--warn-hidden``; ``unit``: what the OutCap counts, "chars" (code points) or
-    "bytes" (UTF-8)."""
+    "bytes" (UTF-8); ``ocr_language``: ``--ocr-lang``."""
 
     roots: Roots
     out_cap: int
     store: DocStore
     warn_hidden: bool = False
     unit: str = "chars"
+    ocr_language: str = DEFAULT_OCR_LANGUAGE  # what ocr_recognize reads (Tesseract's codes)
 
 
 @dataclass

@@ -48,6 +48,7 @@ from typing import Any
 from siftui import __version__
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import is_whole_number
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.extract import Progress, check_file, extract_report, pymupdf_version
 
@@ -295,6 +296,7 @@ def cached_extract_report(
     use_cache: bool = True,
     cache: DocCache | None = None,
     ocr: bool = False,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
 ) -> Extraction:
     """``extract_report()`` through the disk cache: the same Doc and unreadable pages,
     the same errors.
@@ -310,6 +312,7 @@ def cached_extract_report(
             progress=progress,
             timeout=timeout,
             ocr=ocr,
+            ocr_language=ocr_language,
         )
     if max_pages is not None and max_pages < 0:
         raise ValueError(f"max_pages must be >= 0, not {max_pages}")
@@ -320,9 +323,14 @@ def cached_extract_report(
         digest = file_sha256(where)
     except OSError:
         return extract_report(
-            path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr
+            path,
+            max_pages=max_pages,
+            progress=progress,
+            timeout=timeout,
+            ocr=ocr,
+            ocr_language=ocr_language,
         )
-    language = "eng" if ocr else None
+    language = ocr_language if ocr else None
     key = cache_key(digest, max_pages, language)
     found = _lookup(store, digest, max_pages, language)
     if found is not None:
@@ -330,7 +338,14 @@ def cached_extract_report(
         if progress is not None and pages:
             progress(len(pages), len(pages))
         return found
-    found = extract_report(path, max_pages=max_pages, progress=progress, timeout=timeout, ocr=ocr)
+    found = extract_report(
+        path,
+        max_pages=max_pages,
+        progress=progress,
+        timeout=timeout,
+        ocr=ocr,
+        ocr_language=ocr_language,
+    )
     try:
         unchanged = file_identity(where) == before
     except OSError:

@@ -22,11 +22,12 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.tools_documents import fit_dpi
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.messages import one_line
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, missing_languages
 from siftui.sources.extract import quiet_pymupdf
 
 OCR_SECONDS = 60.0
 """A page image Tesseract has not read in this time is refused, not waited for."""
-OCR_LANGUAGE = "eng"
+OCR_LANGUAGE = DEFAULT_OCR_LANGUAGE
 _VERSION = re.compile(r"tesseract\s+v?(\d[\w.\-]*)", re.IGNORECASE)
 
 
@@ -112,6 +113,24 @@ def tesseract_engine() -> str | None:
         return None
     found = _VERSION.search(done.stdout + done.stderr)
     return f"tesseract {found.group(1)}" if found else None
+
+
+def ocr_language_reason(language: str) -> str | None:
+    """Why ocr_recognize cannot read ``language`` (Tesseract's codes joined by ``+``)
+    here: no Tesseract, or a language `tesseract --list-langs` does not list; None
+    when it can."""
+    program = shutil.which("tesseract")
+    if program is None or tesseract_engine() is None:
+        return NO_TESSERACT
+    try:
+        done = subprocess.run(
+            [program, "--list-langs"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"OCR could not run: {one_line(error)}"
+    # The first line names the directory ("List of available languages in ...").
+    installed = sorted(line.strip() for line in done.stdout.splitlines()[1:] if line.strip())
+    return missing_languages(language, installed)
 
 
 def recognize_png(png: bytes, *, language: str = OCR_LANGUAGE) -> tuple[str, str]:

@@ -14,6 +14,7 @@ from typing import Any, TypedDict, Unpack
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.messages import one_line, quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, missing_languages
 from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.damage import (
     ATTACHMENTS_ONLY,
@@ -187,8 +188,9 @@ class OcrUnavailable(ExtractError):
 OCR_DPI = 300
 
 
-def ocr_unavailable_reason(language: str = "eng") -> str | None:
-    """Why OCR cannot run here, or None when Tesseract and ``language`` are installed."""
+def ocr_unavailable_reason(language: str = DEFAULT_OCR_LANGUAGE) -> str | None:
+    """Why OCR cannot run here, or None when Tesseract and every language of
+    ``language`` (Tesseract's codes joined by ``+``) are installed."""
     pymupdf = quiet_pymupdf()
     try:
         tessdata = pymupdf.get_tessdata()
@@ -199,9 +201,18 @@ def ocr_unavailable_reason(language: str = "eng") -> str | None:
             f"OCR needs Tesseract and its language data, which could not be found "
             f"({one_line(error)}; Debian: apt-get install tesseract-ocr)"
         )
-    if not (Path(tessdata) / f"{language}.traineddata").is_file():
-        return f"OCR needs Tesseract's {language!r} language data in {tessdata}"
-    return None
+    # What `tesseract --list-langs` lists: the language data in that directory.
+    return missing_languages(language, installed_ocr_languages(tessdata))
+
+
+def installed_ocr_languages(tessdata: str) -> list[str]:
+    """The languages whose data is in ``tessdata``, sorted."""
+    try:
+        names = os.listdir(tessdata)
+    except OSError:
+        return []
+    suffix = ".traineddata"
+    return sorted(name.removesuffix(suffix) for name in names if name.endswith(suffix))
 
 
 class TimedOut(ExtractError):
@@ -251,7 +262,7 @@ def extract_report(
     timeout: float | None = None,
     parallel_min_pages: int = PARALLEL_MIN_PAGES,
     ocr: bool = False,
-    ocr_language: str = "eng",
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
     data: bytes | None = None,
 ) -> Extraction:
     """The Doc of the contract, and the pages of it that could not be read.

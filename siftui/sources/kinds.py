@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
+<<<<<<< HEAD
 from siftui.core.render import Options
+=======
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
+>>>>>>> wordlog
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
 from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
@@ -66,6 +70,7 @@ def load_any(
     max_pages: int | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
     answering: Options | None = None,
 ) -> Loaded:
@@ -74,10 +79,15 @@ def load_any(
 
     A PDF goes through the disk cache (never with a password) and, from a path, the
     parallel extraction; a Doc JSON is read as it is. ``password``, ``max_pages``,
+<<<<<<< HEAD
     ``ocr`` and ``progress`` are a PDF's; a Word document has none of them.
     ``answering`` (a PDF from a path): the one request the Doc is for; a page
     range on a file the cache does not hold gets a partial Doc, good for that
     answer only (:func:`siftui.sources.load.load_doc_report`).
+=======
+    ``ocr`` (in ``ocr_language``, Tesseract's codes) and ``progress`` are a PDF's; a
+    Word document has none of them.
+>>>>>>> wordlog
     """
     if isinstance(source, bytes):
         kind = kind_of_bytes(name, source) if kind is None else kind
@@ -102,6 +112,7 @@ def load_any(
         password=password,
         use_cache=use_cache,
         ocr=ocr,
+        ocr_language=ocr_language,
         progress=progress,
         answering=answering,
     )

@@ -11,6 +11,7 @@ from siftui import __version__
 from siftui.core.docjson import BadDocJson, doc_to_json, from_json_object
 from siftui.core.kinds import WORD
 from siftui.core.messages import file_error, quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options
 from siftui.core.unreadable import Extraction, from_records, to_records
 from siftui.sources.cache import (
@@ -107,6 +108,7 @@ def load_doc_report(
     password: str | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
     answering: Options | None = None,
 ) -> Extraction:
@@ -142,6 +144,7 @@ def load_doc_report(
             password=password,
             use_cache=use_cache,
             ocr=ocr,
+            ocr_language=ocr_language,
             progress=progress,
         )
     except ExtractError as error:
@@ -186,6 +189,7 @@ def load_source(
     password: str | None = None,
     use_cache: bool = True,
     ocr: bool = False,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
 ) -> str:
     """The Doc JSON of a document, with a "source" key describing the file."""
     try:
@@ -195,7 +199,12 @@ def load_source(
                 f"{quoted(path)}: already a Doc JSON file; use siftui render to read it"
             )
         found = cached_extract_report(
-            path, max_pages=max_pages, password=password, use_cache=use_cache, ocr=ocr
+            path,
+            max_pages=max_pages,
+            password=password,
+            use_cache=use_cache,
+            ocr=ocr,
+            ocr_language=ocr_language,
         )
         return doc_to_json(found.doc, source_info(path, found))
     except ExtractError as error:

@@ -22,7 +22,6 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
-from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import report
@@ -57,8 +56,7 @@ class ReplayFlow:
         the agent got an error, which the status line says)."""
         self.entry = entry
         options = entry.call_options
-        described = kind_of(options).describe(options)
-        self._where = f"call {number}: {described} at OutCap {entry.out_cap:,}"
+        self._where = f"call {number}: {entry.described} at OutCap {entry.out_cap:,}"
         if entry.result is not None:
             self._where = f"call {number}: {entry.request_text}"
         received = entry.received

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.docx_build import comments, p, write_docx
+from support.docx_build import comments, notes, p, t, write_docx
 
 from siftui.core.outcap import INVALID_MESSAGE
 from siftui.core.word.render import DocxOptions, render_docx
@@ -239,3 +239,25 @@ def test_a_fifo_is_not_opened_to_sniff_it(tmp_path: Path) -> None:
     fifo_docx = tmp_path / "fifo.docx"
     os.mkfifo(fifo_docx)
     assert one_line_error(siftui("render", fifo_docx), 1) == f"{fifo_docx}: not a regular file"
+
+
+def test_an_empty_body_says_where_the_text_is(tmp_path: Path) -> None:
+    footnotes = notes("footnote", (1, p(t("The text is here."))))
+    path = write_docx(tmp_path / "blank.docx", p() + p(), footnotes=footnotes)
+    note = 'the body is empty; text is in scope="footnotes" (1 paragraph)'
+    done = siftui("render", path)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert done.stderr.decode("utf-8") == f"siftui: note: {note}\n"
+    done = siftui("render", path, "--json")
+    assert json.loads(done.stdout)["note"] == note
+    done = siftui("render", path, "--range", "P1..P2")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+@pytest.mark.skipif(not (CORPUS / "Headers.docx").is_file(), reason="corpus-docx not found")
+def test_headers_docx_names_its_headers() -> None:
+    done = siftui("render", CORPUS / "Headers.docx")
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert done.stderr.decode("utf-8") == (
+        'siftui: note: the body is empty; text is in scope="headers" (3 paragraphs)\n'
+    )

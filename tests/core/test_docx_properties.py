@@ -72,7 +72,7 @@ def check_walk(doc: DocxDoc, out_cap: int) -> None:
     count = doc.body.count
     index = index_story(doc.body)
     seen = 0
-    for call in calls:
+    for number, call in enumerate(calls, 1):
         answer = call.answer
         assert len(answer.content) <= out_cap
         if count == 0:
@@ -81,6 +81,9 @@ def check_walk(doc: DocxDoc, out_cap: int) -> None:
         start = 1 if answer.map else answer.first
         assert start == seen + 1
         seen = answer.last
+        if answer.map and number < len(calls):
+            # A block the map cut is read again by the next call.
+            seen = int(calls[number].options.range[1:].split("..")[0]) - 1
         if not answer.map and "cut to" not in answer.note:
             assert answer.content == index.join(answer.first, answer.last)
     assert seen == count

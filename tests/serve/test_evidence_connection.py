@@ -365,3 +365,22 @@ def test_warn_hidden_adds_a_warning_per_page_with_hidden_text(tmp_path: Path) ->
         assert blank["warnings"] == [{"page": 2, "kind": "no_text"}]
     finally:
         store.shutdown()
+
+
+def test_ocr_recognize_reads_the_server_s_ocr_language(
+    tmp_path: Path, store: DocStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_pdf(tmp_path / "a.pdf", ["Hallo"])
+    languages: list[str] = []
+
+    def recognize(png: bytes, *, language: str) -> tuple[str, str]:
+        languages.append(language)
+        return "Hallo\n", "tesseract 9.9.9"
+
+    monkeypatch.setattr("siftui.serve.evidence.tools.recognize_png", recognize)
+    host = ToolHost(Roots([tmp_path]), store=store, families={"evidence"}, ocr_language="deu+eng")
+    assert not host.call({"path": "a.pdf"}, "pdf_open").is_error
+    assert not host.call({"documentId": "doc-1", "page": 1}, "pdf_page_render").is_error
+    answer = host.call({"imageHandle": "img-1"}, "ocr_recognize")
+    assert not answer.is_error, answer.message
+    assert languages == ["deu+eng"]

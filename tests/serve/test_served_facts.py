@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.docx_build import NS, docx_bytes, p, t
+from support.docx_build import NS, docx_bytes, notes, p, t
 from support.hidden_pdfs import make_hidden_pdf
 from support.hostile import raw_pdf
 from support.pdfs import CORPUS
@@ -28,12 +28,14 @@ from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import TextBlock
 from siftui.serve.worker import Running, _inspected
 from siftui.serve.worker_read import Read, inspect, read_document, runes_of
 from siftui.sources.load import LoadError
 from siftui.sources.log.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
 from siftui.sources.log.fields import DocxArgs, HiddenSummary
 from siftui.sources.log.report import report
+from siftui.sources.log.report_text import document_lines, summary_line
 from siftui.sources.word.read import read_docx
 
 BOX = (0.0, 0.0, 1.0, 1.0)
@@ -234,7 +236,16 @@ def test_the_log_report_follows_word_documents_notes_and_errors() -> None:
     assert (last.asked, last.followed_by, last.next_call) == ("P29..P30", None, None)
     [error] = found.errors
     assert (error.call, error.outcome) == (3, "another document")
-    assert found.documents == ()  # pages read are counted for PDFs only
+    # Word documents are documents of the report too (pages read are a PDF's only).
+    assert [(use.path, use.tool, use.calls) for use in found.documents] == [
+        ("/r/a.docx", "read_docx", [1, 2, 3, 5]),
+        ("/r/other.docx", "read_docx", [4]),
+    ]
+    assert summary_line(found) == "5 calls (1 failed) on 2 documents"
+    assert document_lines(found.documents[1]) == [
+        "calls: 4",
+        "pages read: not counted (read with read_docx)",
+    ]
 
 
 def _stream(content: bytes) -> bytes:
@@ -326,3 +337,16 @@ def test_a_slow_inspection_is_stopped_and_the_answer_given(
     assert time.monotonic() - started < 13.0
     assert answer.rendered is not None and answer.rendered.first == 1
     assert loaded.inspection is None and "longer" in loaded.inspect_error
+
+
+def test_read_docx_on_an_empty_body_sends_the_note(tmp_path: Path) -> None:
+    footnotes = notes("footnote", (1, p(t("The text is here."))))
+    (tmp_path / "blank.docx").write_bytes(docx_bytes(p() + p(), footnotes=footnotes))
+    tool = ToolHost(Roots([tmp_path]))
+    try:
+        answer = tool.call({"path": "blank.docx"}, "read_docx")
+    finally:
+        tool.shutdown()
+    note = 'the body is empty; text is in scope="footnotes" (1 paragraph)'
+    assert answer.blocks == (TextBlock(""), TextBlock(note))
+    assert answer.structured is not None and answer.structured["note"] == note

@@ -165,6 +165,19 @@ def test_revisions() -> None:
     ]
 
 
+def test_a_deletion_then_an_insertion_keeps_the_contract_s_bytes() -> None:
+    # pandoc's track_changes_scrubbed_metadata.docx: "Here is a " then a deletion,
+    # then an insertion of "test", then " document". DOCX.md's marker rule (a
+    # deletion's marker in its place with nothing after it, an insertion's after
+    # its text) writes the inserted word right after the deletion's marker, so it
+    # reads as the deleted one: the ambiguity docx-decisions.md records. The bytes
+    # stay the contract's until DOCX.md changes.
+    dele = '<w:del w:id="1" w:author="Author"><w:r><w:delText>an example</w:delText></w:r></w:del>'
+    ins = '<w:ins w:id="2" w:author="Author">' + t("test") + "</w:ins>"
+    body = p(t("Here is a "), dele, ins, t(" document"))
+    assert texts(body) == ["Here is a [del by Author]test [ins by Author] document"]
+
+
 def test_notes_references_numbering() -> None:
     foot = notes("footnote", (5, p("five")), (2, p("two")), (9, p("never referenced")))
     end = notes("endnote", (1, p("end")))

@@ -10,7 +10,7 @@ import pytest
 from support.pdfs import CORPUS
 
 from siftui.sources import extract as extract_module
-from siftui.sources.cache import cached_extract_report
+from siftui.sources.cache import DocCache, cached_extract_report
 from siftui.sources.extract import OcrUnavailable, extract, ocr_unavailable_reason
 from siftui.sources.sample import sample_path
 
@@ -113,3 +113,46 @@ def test_tui_toggle_reads_pages_without_text() -> None:
         assert app.doc == plain
 
     run(SiftApp(sample_path()), scenario)
+
+
+INSTALLED = extract_module.installed_ocr_languages(
+    extract_module.quiet_pymupdf().get_tessdata() if MISSING is None else ""
+)
+needs_no_deu = pytest.mark.skipif(
+    MISSING is not None or "deu" in INSTALLED, reason="needs Tesseract without deu"
+)
+
+
+@needs_no_deu
+def test_a_missing_language_lists_what_is_installed() -> None:
+    assert "eng" in INSTALLED
+    assert ocr_unavailable_reason("eng") is None
+    listed = ", ".join(INSTALLED)
+    expected = (
+        f'OCR language "deu" is not installed (installed: {listed}; '
+        "Debian: apt-get install tesseract-ocr-deu)"
+    )
+    assert ocr_unavailable_reason("deu") == expected
+    assert ocr_unavailable_reason("deu+eng") == expected
+    with pytest.raises(OcrUnavailable, match=r'^OCR language "deu" is not installed'):
+        extract(sample_path(), ocr=True, ocr_language="deu+eng")
+
+
+@needs_tesseract
+def test_the_cache_keeps_languages_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not SCAN.is_file():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    asked: list[str] = []
+    real = extract_module.extract_report
+
+    def recording(*args: object, **keywords: object) -> object:
+        asked.append(str(keywords.get("ocr_language")))
+        return real(*args, **keywords)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("siftui.sources.cache.extract_report", recording)
+    cache = DocCache(tmp_path / "cache")
+    read = cached_extract_report(SCAN, ocr=True, ocr_language="eng", cache=cache)
+    again = cached_extract_report(SCAN, ocr=True, ocr_language="eng", cache=cache)
+    assert read.doc == again.doc and asked == ["eng"]
+    cached_extract_report(SCAN, ocr=True, ocr_language="eng+osd", cache=cache)
+    assert asked == ["eng", "eng+osd"]

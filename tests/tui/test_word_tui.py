@@ -369,3 +369,40 @@ def test_a_narrow_terminal_keeps_every_word_field_on_screen(tmp_path: Path) -> N
             assert field.tooltip == name.capitalize()
 
     run(SiftApp(path), scenario, size=(60, 16))
+
+
+def test_n_after_a_map_that_cut_p1_asks_for_p1(tmp_path: Path) -> None:
+    # P1 fits OutCap 1,000 but not the map's quarter of it: `n` reads it whole.
+    opening = "Recitals: " + "the parties recite their intent at length. " * 12
+    parts = [p(opening), *(p(f"Clause {n}: " + "terms apply. " * 8) for n in range(1, 30))]
+    path = write_docx(tmp_path / "long-p1.docx", "".join(parts), title="Long P1")
+    doc = read("".join(parts), title="Long P1")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 1000
+        await wait_until(pilot, lambda: app.request.options == DocxOptions(out_cap=1000))
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered.map
+        app.query_one(ContentView).focus()
+        await pilot.press("n")
+        asked = DocxOptions(range="P1..", out_cap=1000)
+        await wait_until(pilot, lambda: app.request.options == asked)
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered == render_docx(doc, asked)
+        assert app.answer.rendered.content.startswith(index_story(doc.body).block_text(1))
+
+    run(SiftApp(path), scenario)
+
+
+def test_an_empty_body_says_where_the_text_is(tmp_path: Path) -> None:
+    footnotes = notes("footnote", (1, p(t("The text is here."))))
+    path = write_docx(tmp_path / "blank.docx", p() + p(), footnotes=footnotes)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.rendered.content == ""
+        note = 'the body is empty; text is in scope="footnotes" (1 paragraph)'
+        assert text_of(app, "#note") == note
+
+    run(SiftApp(path), scenario)

@@ -157,6 +157,9 @@ def render_docx(doc: DocxDoc, opt: DocxOptions) -> Rendered:
     sizes, full_length = measured_sizes(story, unit)
     if span is not None:
         return _range(index, span[0], span[1], out_cap, unit, sizes)
+    if not index.lines and (opt.scope or "body") == "body":
+        first, last = (1, index.count) if index.count else (0, 0)
+        return Rendered("", False, first, last, 0, empty_body_note(doc))
     if index.count == 0:
         return _tables_only(index, out_cap, unit)
     if full_length <= out_cap:
@@ -224,6 +227,24 @@ def _tables_only(index: StoryIndex, out_cap: int, unit: Unit) -> Rendered:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def empty_body_note(doc: DocxDoc) -> str:
+    """The note of the first call on a body without lines: an agent would otherwise
+    get "" and not know that the headers, notes or comments hold the text."""
+    held = []
+    for name in SCOPES[1:]:
+        story = doc.stories[name]
+        index = index_story(story)
+        if not index.lines:
+            continue
+        counts = [_plural(index.shown, "paragraph")] if index.shown else []
+        if story.tables:
+            counts.append(_plural(len(story.tables), "table"))
+        held.append(f'scope="{name}" ({", ".join(counts)})')
+    if not held:
+        return "the body is empty; no other scope holds text"
+    return "the body is empty; text is in " + ", ".join(held)
 
 
 def _map(

@@ -19,27 +19,57 @@ from siftui.core.walk import (
     runes_estimate,
     with_totals,
 )
+from siftui.core.word.index import StoryIndex, index_story
 from siftui.core.word.model import DocxDoc
-from siftui.core.word.render import DocxOptions, Rendered, render_docx
+from siftui.core.word.render import INSTRUCTION, DocxOptions, Rendered, render_docx
 
 _ASK = re.compile(r'ask for range="(P[0-9]+\.\.P[0-9]+)"')
+_LEADING = f"\n\n{INSTRUCTION}\n\n"
 
 
-def next_docx_call(options: DocxOptions, answer: Rendered, count: int) -> DocxOptions | None:
-    """The call that continues ``answer`` (same scope and OutCap), or None."""
+def next_docx_call(options: DocxOptions, answer: Rendered, doc: DocxDoc) -> DocxOptions | None:
+    """The call that continues ``answer`` on ``doc`` (same scope and OutCap), or None.
+
+    A note that names a call continues with it. A map continues with
+    ``range="P<k>.."``, k the first block its leading lines do not show whole:
+    a block the map cut (longer than a quarter of the OutCap, or a map cut at
+    the OutCap) is not read, so the next call starts at it.
+    """
     found = _ASK.search(answer.note)
     if found is not None:
         return DocxOptions(
             range=found.group(1), scope=options.scope, out_cap=options.out_cap, unit=options.unit
         )
-    if answer.map and answer.last < count:
-        return DocxOptions(
-            range=f"P{answer.last + 1}..",
-            scope=options.scope,
-            out_cap=options.out_cap,
-            unit=options.unit,
-        )
+    story = doc.stories.get(options.scope or "body")
+    if answer.map and not options.grep and story is not None:
+        start = _first_block_not_whole(answer, index_story(story))
+        if start <= story.count:
+            return DocxOptions(
+                range=f"P{start}..",
+                scope=options.scope,
+                out_cap=options.out_cap,
+                unit=options.unit,
+            )
     return None
+
+
+def _first_block_not_whole(answer: Rendered, index: StoryIndex) -> int:
+    """The first block whose text the map ``answer`` does not hold whole."""
+    # The title and the outline hold no blank line (their white space is
+    # collapsed), so the first blank-line-framed instruction is the map's own.
+    at = answer.content.find(_LEADING)
+    if at < 0:
+        return 1
+    shown = len(answer.content) - (at + len(_LEADING))
+    length = -1
+    for number in range(1, answer.last + 1):
+        text = index.block_text(number)
+        if not text:
+            continue
+        length += 1 + len(text)
+        if length > shown:
+            return number
+    return answer.last + 1
 
 
 @dataclass(frozen=True)
@@ -51,14 +81,17 @@ class DocxCall:
 def walk_docx(
     doc: DocxDoc, out_cap: int, scope: str = "body", unit: str = "chars"
 ) -> list[DocxCall]:
-    """Every call needed to read the story once: no options first, then the notes."""
+    """Every call needed to read the story once: no options first, then the notes.
+
+    A block cut to the OutCap by a range counts as seen (the rest of it is what
+    :func:`siftui.core.word.unreachable.docx_unreachable` reports); a block the
+    map cut does not: the next call starts at it."""
     options: DocxOptions | None = DocxOptions(scope=scope, out_cap=out_cap, unit=unit)
-    count = doc.stories[scope or "body"].count if (scope or "body") in doc.stories else 0
     calls: list[DocxCall] = []
     while options is not None:
         answer = render_docx(doc, options)
         calls.append(DocxCall(options, answer))
-        options = next_docx_call(options, answer, count)
+        options = next_docx_call(options, answer, doc)
     return calls
 
 

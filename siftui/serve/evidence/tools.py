@@ -7,10 +7,13 @@ sent: one MCP connection is one session, and its identities are its own.
 
 from __future__ import annotations
 
+import functools
+
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.schemas import SCHEMAS
 from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.tool_api import Answer, Call, Handler, ServedTool, Session, Settings
+from siftui.sources.evidence_pdf import recognize_png
 
 FAMILY = "evidence"
 INSTRUCTIONS = (
@@ -69,7 +72,11 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
     found = session.state.get(FAMILY)
     if not isinstance(found, EvidenceConnection):
         found = EvidenceConnection(
-            settings.roots, settings.store, settings.out_cap, warn_hidden=settings.warn_hidden
+            settings.roots,
+            settings.store,
+            settings.out_cap,
+            warn_hidden=settings.warn_hidden,
+            recognize_png=functools.partial(recognize_png, language=settings.ocr_language),
         )
         session.state[FAMILY] = found
     return found

@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from siftui.core.kinds import kind_of
 from siftui.core.messages import quoted
 from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
@@ -99,6 +100,23 @@ class LogEntry:
         """The call as the agent made it, for a tool other than the read tools."""
         shown = json.dumps(self.arguments, ensure_ascii=False) if self.arguments else "{}"
         return f"{self.tool} {shown}"
+
+    @property
+    def described(self) -> str:
+        """The call in the words of the replay and the report: a read tool's options as
+        it read them (`pages="3-5"`), a failed call's arguments as sent (`{"pages": 5}`:
+        a refused call's options were never read), another tool's call as made."""
+        if self.result is not None:
+            return self.request_text
+        sent = self.arguments
+        if self.error and sent is not None:
+            rest = (
+                {k: v for k, v in sent.items() if k != "path"} if isinstance(sent, dict) else sent
+            )
+            if rest:
+                return json.dumps(rest, ensure_ascii=False)
+        options = self.call_options
+        return kind_of(options).describe(options)
 
     @property
     def options(self) -> Options:

@@ -17,6 +17,7 @@ What it finds, each with its call numbers:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +34,9 @@ __all__ = ["CutAnswer", "DocumentUse", "ErrorCall", "LogReport", "report", "span
 _ASK = re.compile(r'ask for pages="([0-9]+)-?([0-9]*)"')
 _ASK_RANGE = re.compile(r'ask for range="[Pp]([0-9]+)(?:\.\.[Pp]?([0-9]*))?"')
 _RANGE_START = re.compile(r"\s*[Pp]0*([0-9]+)")
+_SCOPE_NAMED = re.compile(r'scope="([a-z]+)"')
 _NARROW = "narrow the pattern"
+_READ_TOOLS = ("read_pdf", "read_docx")
 _STATS = re.compile(r"^[0-9]+ pages? · ~[0-9]+ tokens(?: · pages 1-([0-9]+) extracted)?$")
 _PAGE_COUNT = re.compile(r"^([0-9]+) pages? · ")
 _OUT_OF_RANGE = re.compile(r"pages out of range \(1-([0-9]+)\)")
@@ -46,6 +49,7 @@ class DocumentUse:
     path: str
     sha256: str | None
     calls: list[int] = field(default_factory=list)
+    tool: str = "read_pdf"  # the tool that read it: pages are counted for read_pdf's
     extracted: int | None = None  # E, when known (the Doc, a map's header or an error)
     block_runes: tuple[int, ...] | None = None  # each page's R1 block, with the Doc
     read: dict[int, int] = field(default_factory=dict)  # page -> most runes shown
@@ -83,7 +87,9 @@ class ErrorCall:
 class CutAnswer:
     call: int
     note: str
-    asked: str | None  # the pages= (Word: range=) the note asks for; None: it names no call
+    # the pages= (Word: range=; an empty body's note: "scope=headers,footers") the note
+    # asks for; None: it names no call
+    asked: str | None
     followed_by: int | None  # the first later call on the document that did what it said
     next_call: int | None  # the next call on the same document, if any
 
@@ -104,8 +110,8 @@ Key = tuple[str, str | None] | None
 def _document_key(entry: LogEntry, known: Mapping[str, str]) -> Key:
     """A document is a path with one content; a failed call joins the path's content.
     None for a call that names no file (another tool's, or an unreadable request:
-    the server's log records those too, with a ``tool`` other than read_pdf)."""
-    if getattr(entry, "tool", "read_pdf") != "read_pdf" or not entry.path:
+    the server's log records those too, with a ``tool`` other than the read tools)."""
+    if getattr(entry, "tool", "read_pdf") not in _READ_TOOLS or not entry.path:
         return None
     return entry.path, entry.sha256 if entry.sha256 is not None else known.get(entry.path)
 
@@ -127,40 +133,30 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
             continue
         use = documents.get(key)
         if use is None:
-            use = documents[key] = DocumentUse(path=key[0], sha256=key[1])
-            doc = docs.get(key[1]) if key[1] is not None else None
+            tool = getattr(entry, "tool", "read_pdf")
+            use = documents[key] = DocumentUse(path=key[0], sha256=key[1], tool=tool)
+            doc = docs.get(key[1]) if key[1] is not None and tool == "read_pdf" else None
             if doc is not None:
                 use.extracted = doc.extracted
                 use.block_runes = tuple(len(block) for block in index_of(doc).blocks)
         use.calls.append(number)
+        if use.tool != "read_pdf":
+            continue  # pages read are a PDF's only
         _learn_extracted(use, entry)
         if entry.rendered is not None and not entry.grep:
             _count_reads(use, number, entry.rendered)
-    # Errors and notes are followed per document whatever the tool: a Word document's
-    # calls (read_docx) count there, though pages read are a PDF's only.
-    call_keys = [
-        key if key is not None else _word_key(entry, shas)
-        for entry, key in zip(entries, keys, strict=True)
-    ]
     return LogReport(
         calls=len(entries),
         documents=tuple(documents.values()),
         loops=_loops(entries, keys),
-        errors=_errors(entries, call_keys),
+        errors=_errors(entries, keys),
         empty_greps=tuple(
             (number, entry)
             for number, entry in enumerate(entries, start=1)
             if entry.rendered is not None and entry.grep and entry.rendered.grep_hits == 0
         ),
-        cut=_cut(entries, call_keys),
+        cut=_cut(entries, keys),
     )
-
-
-def _word_key(entry: LogEntry, known: Mapping[str, str]) -> Key:
-    """A read_docx call's document, as :func:`_document_key` names a PDF's."""
-    if getattr(entry, "tool", "") != "read_docx" or not entry.path:
-        return None
-    return entry.path, entry.sha256 if entry.sha256 is not None else known.get(entry.path)
 
 
 def _where(entry: LogEntry) -> tuple[object, ...]:
@@ -227,7 +223,11 @@ def _loops(
     for number, (entry, key) in enumerate(zip(entries, keys, strict=True), start=1):
         if key is None:
             continue
-        seen.setdefault((key, entry.pages, entry.grep, entry.out_cap), []).append(number)
+        # A refused call is the same call only when the same arguments were sent: what
+        # the server understood of them is nothing (`{"pages": 5}`, `{"out_cap": 5}`).
+        sent = json.dumps(entry.arguments, sort_keys=True) if entry.error else None
+        same = (key, entry.pages, entry.grep, getattr(entry, "docx", None), entry.out_cap, sent)
+        seen.setdefault(same, []).append(number)
     return tuple(
         (entries[numbers[0] - 1], tuple(numbers)) for numbers in seen.values() if len(numbers) > 1
     )
@@ -262,6 +262,10 @@ def _follows(note: str, asked: str | None, entry: LogEntry, later: LogEntry) -> 
     """Whether ``later`` does what the note on ``entry``'s answer said."""
     if later.rendered is None:
         return False
+    if asked is not None and asked.startswith("scope="):  # an empty body's note
+        docx = getattr(later, "docx", None)
+        named = asked.removeprefix("scope=").split(",")
+        return docx is not None and (docx.scope or "body") in named
     if asked is not None and asked.startswith("P"):  # a Word document's range
         docx = getattr(later, "docx", None)
         found = _RANGE_START.match(docx.range) if docx is not None else None
@@ -286,6 +290,9 @@ def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, .
         word = _ASK_RANGE.search(note) if getattr(entry, "tool", "") == "read_docx" else None
         if word is not None:
             asked = f"P{word.group(1)}..{'P' + word.group(2) if word.group(2) else ''}"
+        scopes = _SCOPE_NAMED.findall(note) if getattr(entry, "tool", "") == "read_docx" else []
+        if scopes:
+            asked = "scope=" + ",".join(scopes)
         same = [i for i in range(index + 1, len(entries)) if keys[i] == keys[index]]
         followed = next((i + 1 for i in same if _follows(note, asked, entry, entries[i])), None)
         can_follow = asked is not None or _NARROW in note
@@ -319,13 +326,19 @@ def spans(numbers: Sequence[int]) -> str:
 
 def report_json(found: LogReport) -> dict[str, Any]:
     """The report as `siftui log FILE --report --json` prints it."""
-    documents = []
+    documents: list[dict[str, Any]] = []
     for use in found.documents:
         total = use.document_runes
+        if use.tool != "read_pdf":
+            documents.append(
+                {"path": use.path, "sha256": use.sha256, "tool": use.tool, "calls": use.calls}
+            )
+            continue
         documents.append(
             {
                 "path": use.path,
                 "sha256": use.sha256,
+                "tool": use.tool,
                 "calls": use.calls,
                 "extracted_pages": use.extracted,
                 "pages_read": sorted(use.read),
@@ -343,6 +356,7 @@ def report_json(found: LogReport) -> dict[str, Any]:
         "loops": [
             {
                 "path": entry.path,
+                "request": entry.described,
                 "pages": entry.pages,
                 "grep": entry.grep,
                 "out_cap": entry.out_cap,

@@ -27,6 +27,8 @@ def documents_of(entries: Sequence[LogEntry]) -> dict[str, Doc]:
     for entry in entries:
         if entry.sha256 is None or entry.sha256 in docs or (entry.path, entry.sha256) in tried:
             continue
+        if getattr(entry, "tool", "read_pdf") != "read_pdf":
+            continue  # pages read are counted for PDFs only
         tried.add((entry.path, entry.sha256))
         try:
             if file_sha256(entry.path) != entry.sha256:

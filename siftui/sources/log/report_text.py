@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from siftui.core.walk import describe_options
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import CutAnswer, DocumentUse, ErrorCall, LogReport, spans
 
@@ -65,6 +64,8 @@ def re_read_part(page: int, calls: Sequence[int]) -> str:
 def document_lines(use: DocumentUse) -> list[str]:
     """The document's calls, pages read, never read and read more than once (unindented)."""
     lines = [f"calls: {spans(use.calls)}"]
+    if use.tool != "read_pdf":
+        return [*lines, f"pages read: not counted (read with {use.tool})"]
     read = spans(sorted(use.read)) or "none"
     total = use.document_runes
     if total:
@@ -87,7 +88,7 @@ def document_lines(use: DocumentUse) -> list[str]:
 
 
 def loop_line(entry: LogEntry, numbers: Sequence[int]) -> str:
-    return f"{describe_options(entry.options)} on {entry.requested}: {calls_text(numbers)}"
+    return f"{entry.described} on {entry.requested}: {calls_text(numbers)}"
 
 
 def error_line(error: ErrorCall) -> str:
@@ -96,7 +97,7 @@ def error_line(error: ErrorCall) -> str:
 
 
 def empty_grep_line(number: int, entry: LogEntry) -> str:
-    return f"call {number}: {describe_options(entry.options)} on {entry.requested}"
+    return f"call {number}: {entry.described} on {entry.requested}"
 
 
 def cut_line(cut: CutAnswer) -> str:

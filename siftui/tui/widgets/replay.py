@@ -17,7 +17,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from siftui.core.walk import describe_options
 from siftui.sources.cache import file_sha256
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.follow import LogTail
@@ -104,7 +103,7 @@ class CallList(DataTable[str | Text]):
                 entry.time[11:19],
                 result,
                 Path(entry.path).name,
-                entry.request_text if entry.result is not None else describe_options(entry.options),
+                entry.described,
                 key=str(number - 1),
             )
 
