@@ -15,12 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.kinds import WORD
-<<<<<<< HEAD
-from siftui.core.render import Options, Rendered
-=======
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
-from siftui.core.render import Rendered
->>>>>>> wordlog
+from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded

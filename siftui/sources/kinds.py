@@ -17,11 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
-<<<<<<< HEAD
-from siftui.core.render import Options
-=======
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
->>>>>>> wordlog
+from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
 from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
@@ -79,15 +76,11 @@ def load_any(
 
     A PDF goes through the disk cache (never with a password) and, from a path, the
     parallel extraction; a Doc JSON is read as it is. ``password``, ``max_pages``,
-<<<<<<< HEAD
-    ``ocr`` and ``progress`` are a PDF's; a Word document has none of them.
-    ``answering`` (a PDF from a path): the one request the Doc is for; a page
-    range on a file the cache does not hold gets a partial Doc, good for that
-    answer only (:func:`siftui.sources.load.load_doc_report`).
-=======
     ``ocr`` (in ``ocr_language``, Tesseract's codes) and ``progress`` are a PDF's; a
-    Word document has none of them.
->>>>>>> wordlog
+    Word document has none of them. ``answering`` (a PDF from a path): the one
+    request the Doc is for; a page range on a file the cache does not hold gets a
+    partial Doc, good for that answer only
+    (:func:`siftui.sources.load.load_doc_report`).
     """
     if isinstance(source, bytes):
         kind = kind_of_bytes(name, source) if kind is None else kind
