@@ -16,7 +16,7 @@ from siftui.core.evidence.page_read import (
 from siftui.core.evidence.quotes import QuoteEnd, narrow, resolve_range
 from siftui.core.evidence.records import Document, Ref
 from siftui.core.evidence.state import SessionState
-from siftui.core.evidence.wire import fit_largest, fit_whole
+from siftui.core.evidence.wire import dumps, fit_largest, fit_whole
 
 __all__ = ["DEFAULT_MAX_CHARS", "evidence_read", "page_read"]
 
@@ -39,12 +39,12 @@ def page_read(
     budget = DEFAULT_MAX_CHARS if max_chars is None else max_chars
     last = check_read(document.texts, page, last_page, start)
 
-    def build(units: int) -> tuple[PageReading, dict[str, object]]:
+    def build(units: int) -> tuple[PageReading, dict[str, object], int]:
         reading = read_pages(document.texts, page, last, start, units)
-        return reading, _reading_result(state, document, reading, hidden_spans)
+        return (reading, *_reading_result(state, document, reading, hidden_spans))
 
     # Over the OutCap, read fewer units: ``next`` then continues where it stopped.
-    reading, result = fit_largest(build, budget, state.out_cap, serialize=lambda built: built[1])
+    reading, result, _ = fit_largest(build, budget, state.out_cap, measure=lambda built: built[2])
     for piece in reading.pieces:
         if piece.units:
             state.issue_ref(document_id, (piece,))
@@ -56,28 +56,30 @@ def _reading_result(
     document: Document,
     reading: PageReading,
     hidden_spans: Mapping[int, int] | None,
-) -> dict[str, object]:
+) -> tuple[dict[str, object], int]:
+    """The result and the length of its text, known without serializing the pieces."""
     names = state.peek_refs(list(reading.pieces))
+    entries: list[dict[str, object]] = [
+        {"page": piece.page, "start": piece.start, "end": piece.end, "text": "", "refId": name}
+        for piece, name in zip(reading.pieces, names, strict=True)
+    ]
     result: dict[str, object] = {
         "documentId": document.document_id,
         "contentVersion": document.content_version,
-        "pages": [
-            {
-                "page": piece.page,
-                "start": piece.start,
-                "end": piece.end,
-                "text": piece.text,
-                "refId": name,
-            }
-            for piece, name in zip(reading.pieces, names, strict=True)
-        ],
+        "pages": entries,
         "next": _next_of(reading),
         "units": reading.units,
     }
     warnings = read_warnings(reading, document.texts, hidden_spans)
     if warnings:
         result["warnings"] = warnings
-    return result
+    # The frame with empty texts, then each text as dumps would write it.
+    length = len(dumps(result))
+    texts = document.texts
+    for entry, piece in zip(entries, reading.pieces, strict=True):
+        entry["text"] = piece.text
+        length += texts[piece.page - 1].json_length(piece.start, piece.end)
+    return result, length
 
 
 def _next_of(reading: PageReading) -> dict[str, int] | None:
