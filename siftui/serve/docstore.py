@@ -31,6 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
@@ -40,6 +41,7 @@ from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
 from siftui.serve.wire import clip
 from siftui.serve.worker import Running, WorkerFailed, finish, start
+from siftui.serve.worker_evidence import Task
 from siftui.serve.worker_read import Read, runes_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.load import LoadError
@@ -265,6 +267,41 @@ class DocStore:
             self._slots.release()
         self._keep(key, loaded)
         return loaded
+
+    def run_task(self, opened: OpenedFile, deadline: float, task: Task) -> tuple[int, Any, str]:
+        """``task`` (siftui.serve.worker_evidence) on the open file's bytes in a worker
+        process, within the limits of an extraction (a worker slot, ``deadline``,
+        ``memory``): the size of the bytes it read, its result and their sha256.
+        Its refusals, and a worker stopped or dead, are :class:`Failed`."""
+        shown = clip(str(opened.real))
+        started = time.monotonic()
+        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
+            raise LoadError(
+                f"{shown}: the server is busy ({self.workers} extractions running) and none "
+                f"finished within {self.timeout:g} s; try again later"
+            )
+        try:
+            with self._lock:
+                if self._closed:
+                    raise LoadError("the server is shutting down")
+            running = start(opened.fd, self.memory)
+            with self.track(running):
+                try:
+                    (size, result), sha256 = finish(
+                        running,
+                        str(opened.real),
+                        self.max_bytes,
+                        self.max_runes,
+                        deadline,
+                        self.timeout,
+                        task,
+                        False,
+                    )
+                except WorkerFailed as error:
+                    raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+        finally:
+            self._slots.release()
+        return size, result, sha256
 
     def _keep(self, key: _Key, loaded: Loaded) -> None:
         size = doc_bytes(loaded.doc)

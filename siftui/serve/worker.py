@@ -18,7 +18,9 @@ worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden)`` (kind "pd
 ``seconds`` the time the call has left); back ``("ok", read, sha256)`` with a
 :class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
 for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
-``("inspected", inspection or None, why not)``.
+``("inspected", inspection or None, why not)``. ``kind`` may instead be a task of
+siftui.serve.worker_evidence (an evidence tool's PyMuPDF call): back
+``("ok", (size of the bytes read, its result), sha256)`` or an error as above.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -109,6 +111,9 @@ def main(argv: list[str]) -> None:
         import hashlib
 
         sha256 = hashlib.sha256(data).hexdigest()
+        if not isinstance(kind, str):  # an evidence tool's task, not a document to read
+            _send(sock, _task(name, kind, data, sha256, max_bytes, memory))
+            return
         if len(data) > max_bytes:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
@@ -150,8 +155,28 @@ def main(argv: list[str]) -> None:
         sock.close()
 
 
-def _memory_message(name: str, memory: int) -> str:
-    return f"{quoted(name)}: extraction needed more than this server's {memory:,} bytes of memory"
+def _memory_message(name: str, memory: int, doing: str = "extraction") -> str:
+    return f"{quoted(name)}: {doing} needed more than this server's {memory:,} bytes of memory"
+
+
+def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory: int) -> Any:
+    """The message answering a task of siftui.serve.worker_evidence: its refusals are
+    the words the tool says (EvidenceError's), as when the server ran it itself."""
+    from siftui.core.evidence.errors import EvidenceError
+
+    if len(data) > max_bytes:
+        return ("error", f"the file is over the server's limit of {max_bytes:,} bytes", sha256)
+    try:
+        return ("ok", (len(data), task.run(data)), sha256)
+    except MemoryError:
+        return ("error", _memory_message(name, memory, task.doing), sha256)
+    except EvidenceError as error:
+        message = error.message
+    except Exception as error:  # MuPDF's surprises (a RecursionError on a deep outline)
+        message = f"{quoted(name)}: {task.doing} failed: {one_line(error)}"
+    if memory > 0 and _OUT_OF_MEMORY.search(message):
+        message = _memory_message(name, memory, task.doing)
+    return ("error", message, sha256)
 
 
 class _Refusal(Exception):
@@ -245,7 +270,7 @@ def finish(
     max_runes: int,
     deadline: float,
     timeout: float,
-    kind: str = "pdf",
+    kind: Any = "pdf",
     inspect_hidden: bool = True,
 ) -> tuple[Any, str]:
     """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
@@ -261,13 +286,15 @@ def finish(
         if message[0] == "extracted":
             message = ("ok", _inspected(running, message[1], deadline), message[2])
     except TimeoutError:
+        doing = "extraction" if isinstance(kind, str) else kind.doing
         raise WorkerFailed(
-            f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
+            f"{quoted(name)}: {doing} took longer than {timeout:g} s; stopped", timed_out=True
         ) from None
     except (EOFError, OSError, pickle.UnpicklingError):
         running.kill()
         code = running.process.wait()
-        raise WorkerFailed(f"{quoted(name)}: the extraction process died ({_exit(code)})") from None
+        process = "extraction" if isinstance(kind, str) else "worker"
+        raise WorkerFailed(f"{quoted(name)}: the {process} process died ({_exit(code)})") from None
     finally:
         running.kill()
         running.sock.close()

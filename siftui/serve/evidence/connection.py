@@ -31,6 +31,7 @@ from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
 from siftui.serve.tool_api import Answer, Block, Facts, ImageBlock, TextBlock
 from siftui.serve.wire import clip
+from siftui.serve.worker_evidence import Describe, Draw
 from siftui.sources import evidence_pdf
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.word.kind import DOCX_SUFFIXES
@@ -139,15 +140,14 @@ class EvidenceConnection:
 
     def _info(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         given = arguments["path"]
-        read = self.files.read(given)
-        called.facts.path, called.facts.sha256 = read.real, read.sha256
+        size, facts, sha256 = self.files.run(given, Describe(), called.facts)
         head: dict[str, object] = {
             "path": given,
-            "bytes": len(read.data),
-            "sha256": read.sha256,
-            "contentVersion": content_version(read.sha256),
+            "bytes": size,
+            "sha256": sha256,
+            "contentVersion": content_version(sha256),
         }
-        return fit_whole({**head, **evidence_pdf.pdf_facts(read.data)}, self.out_cap)
+        return fit_whole({**head, **facts}, self.out_cap)
 
     def _open(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         given = arguments["path"]
@@ -186,11 +186,12 @@ class EvidenceConnection:
         page = arguments["page"]
         if not 1 <= page <= document.page_count:
             raise EvidenceError(f"page out of range (1-{document.page_count})")
-        read = self.files.read(self._sources[document_id].given)
-        if read.sha256 != self._sources[document_id].sha256:
+        source = self._sources[document_id]
+        task = Draw(page, arguments.get("dpi", 96))
+        _, image, sha256 = self.files.run(source.given, task, Facts())
+        if sha256 != source.sha256:  # drawn from other bytes than the ones opened
             self.session.mark_stale(document_id)
             self.session.document(document_id)  # raises the stale message
-        image = evidence_pdf.render_page(read.data, page, arguments.get("dpi", 96))
         result = self.session.pdf_page_render(
             document_id=document_id,
             page=page,
