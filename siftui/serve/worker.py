@@ -93,7 +93,8 @@ def _read_all(fd: int, max_bytes: int) -> bytes:
 
 def main(argv: list[str]) -> None:
     """The worker: ``argv`` is the socket's descriptor, the server's pid, the file's
-    descriptor and the address-space limit in bytes (0: none)."""
+    descriptor (-1: a spare, handed it later) and the address-space limit in bytes
+    (0: none)."""
     sock_fd, parent, file_fd, memory = (int(value) for value in argv)
     _die_with_parent(parent)
     if memory > 0:
@@ -101,6 +102,11 @@ def main(argv: list[str]) -> None:
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sock = socket.socket(fileno=sock_fd)
+    if file_fd < 0:
+        file_fd = _spare_until_handed(sock)
+        if file_fd < 0:  # let go unused
+            sock.close()
+            return
     sha256: str | None = None
     name = "?"
     try:
@@ -153,6 +159,20 @@ def main(argv: list[str]) -> None:
         _send(sock, ("error", message, sha256))
     finally:
         sock.close()
+
+
+def _spare_until_handed(sock: socket.socket) -> int:
+    """A spare worker's wait: MuPDF and the tasks are imported while no call waits,
+    then the server hands over the file's descriptor (-1: it never did)."""
+    from siftui.serve import worker_evidence  # noqa: F401 (unpickling a task needs it)
+    from siftui.sources.extract import quiet_pymupdf
+
+    quiet_pymupdf()
+    try:
+        _, fds, _, _ = socket.recv_fds(sock, 1, 1)
+    except OSError:
+        return -1
+    return fds[0] if fds else -1
 
 
 def _memory_message(name: str, memory: int, doing: str = "extraction") -> str:
@@ -261,6 +281,26 @@ def start(fd: int, memory: int) -> Running:
         _CODE, (str(os.getpid()), str(fd), str(memory)), pass_fds=(fd,), popen=_SPAWNER.popen
     )
     return Running(process, mine)
+
+
+def start_spare(memory: int) -> Running:
+    """A worker started before its file is known (:func:`hand` gives it one), so that
+    a call finds its start and imports done; one process per call all the same."""
+    process, mine = start_python_helper(
+        _CODE, (str(os.getpid()), "-1", str(memory)), popen=_SPAWNER.popen
+    )
+    return Running(process, mine)
+
+
+def hand(running: Running, fd: int) -> None:
+    """Gives a spare worker the open file it is to read (OSError: it is gone)."""
+    socket.send_fds(running.sock, [b"\0"], [fd])
+
+
+def discard(running: Running) -> None:
+    running.kill()
+    running.sock.close()
+    running.process.wait()
 
 
 def finish(

@@ -4,7 +4,9 @@ real server (over stdio) goes on answering."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 import zlib
 from pathlib import Path
 
@@ -12,10 +14,14 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp_wire import Wire, descendants, wait_for
+from mcp_wire import Wire, descendants, exists, wait_for
 from support.hostile import raw_pdf
 from support.pdfs import make_pdf
 from test_evidence_stdio import served_lines
+
+from siftui.serve.access import Roots
+from siftui.serve.docstore import DocStore
+from siftui.serve.worker_evidence import Describe
 
 TIMEOUT = 60
 
@@ -117,10 +123,36 @@ def test_a_page_that_draws_for_minutes_is_stopped_at_the_timeout(tmp_path: Path)
     with Wire(args, tmp_path / "err.txt") as wire:
         opened = json.loads(served_lines(wire.call({"path": "slow.pdf"}, tool="pdf_open"))[0])
         assert opened["documentId"] == "doc-1"
+        # The extraction's worker is gone; the spare started for a render waits.
+        assert wait_for(lambda: len(descendants(wire.pid)) == 1, 10)
+        [spare] = descendants(wire.pid)
         render = {"documentId": "doc-1", "page": 1, "dpi": 36}
         line = one_line(served_lines(wire.call(render, tool="pdf_page_render", timeout=TIMEOUT)))
         assert line.endswith("slow.pdf: drawing page 1 took longer than 8 s; stopped"), line
-        assert wait_for(lambda: not descendants(wire.pid), 10)  # the worker was killed
+        assert wait_for(lambda: spare not in descendants(wire.pid), 10)  # it drew: killed
         read = served_lines(wire.call({"documentId": "doc-1", "page": 1}, tool="pdf_page_read"))
         assert json.loads(read[0])["pages"][0]["text"] == "Drawn slowly\n"
         assert wire.alive()
+
+
+def test_a_spare_worker_takes_the_next_task_and_dies_with_the_store(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", ["One page"])
+    store = DocStore(workers=1)
+    try:
+        store.warm()
+        spare = store.spare()
+        assert spare is not None and exists(spare)
+        opened = Roots([tmp_path]).open("a.pdf")
+        try:
+            size, facts, sha256 = store.run_task(opened, time.monotonic() + TIMEOUT, Describe())
+        finally:
+            opened.close()
+        assert size == (tmp_path / "a.pdf").stat().st_size
+        assert sha256 == hashlib.sha256((tmp_path / "a.pdf").read_bytes()).hexdigest()
+        assert isinstance(facts, dict) and facts["pages"] == 1
+        assert not exists(spare)  # it did the task, and was reaped
+        following = store.spare()
+        assert following is not None and following != spare
+    finally:
+        store.shutdown()
+    assert store.spare() is None and not exists(following)

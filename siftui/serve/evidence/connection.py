@@ -178,6 +178,7 @@ class EvidenceConnection:
                 self.preparations.start(document_id, document.searcher)
         self._sources[document_id] = Source(given, loaded.sha256, seen)
         self._hidden[document_id] = hidden_spans(loaded.inspection)
+        self.files.store.warm()  # for a page render to come
         return result
 
     def _render(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
