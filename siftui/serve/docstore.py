@@ -2,7 +2,10 @@
 
 Every extraction runs in a worker process of its own (siftui.serve.worker),
 given the descriptor :meth:`siftui.serve.access.Roots.open` returned: the
-worker reads, hashes and extracts exactly the file that was checked.
+worker reads, hashes and extracts exactly the file that was checked. So do
+the evidence tools' other MuPDF calls (:meth:`DocStore.run_task`: pdf_info's
+metadata, a page's image), within the same bounds, in a worker started ahead
+(siftui.serve.spare).
 
 Bounds, so that no call hangs and no file costs the server its life:
 
@@ -39,16 +42,9 @@ from siftui.core.kinds import PDF, WORD
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
+from siftui.serve.spare import Spare
 from siftui.serve.wire import clip
-from siftui.serve.worker import (
-    Running,
-    WorkerFailed,
-    discard,
-    finish,
-    hand,
-    start,
-    start_spare,
-)
+from siftui.serve.worker import Running, WorkerFailed, finish, start
 from siftui.serve.worker_evidence import Task
 from siftui.serve.worker_read import Read, runes_of
 from siftui.sources.errors import report_unexpected
@@ -177,7 +173,7 @@ class DocStore:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.workers)
         self._running: set[Running] = set()
-        self._spare: Running | None = None  # a task worker started ahead, see warm()
+        self._spare = Spare()
         self._closed = False
 
     def get(self, opened: OpenedFile, deadline: float | None = None, kind: str = "pdf") -> Loaded:
@@ -293,7 +289,7 @@ class DocStore:
             with self._lock:
                 if self._closed:
                     raise LoadError("the server is shutting down")
-            running = self._task_worker(opened.fd)
+            running = self._spare.take(opened.fd, self.memory)
             with self.track(running):
                 try:
                     (size, result), sha256 = finish(
@@ -314,38 +310,12 @@ class DocStore:
         return size, result, sha256
 
     def warm(self) -> None:
-        """Starts a spare worker for the next task, unless one waits already: a page
-        render then waits for MuPDF's drawing, not for a process to start and import it."""
-        with self._lock:
-            if self._closed or self._spare is not None:
-                return
-        try:
-            spare = start_spare(self.memory)
-        except OSError:  # no process now: the next task starts its own, and says why
-            return
-        with self._lock:
-            if not self._closed and self._spare is None:
-                self._spare = spare
-                return
-        discard(spare)
+        """Starts a spare worker for the next task (siftui.serve.spare), unless one waits."""
+        self._spare.warm(self.memory)
 
     def spare(self) -> int | None:
         """The process id of the spare worker waiting, if one does."""
-        with self._lock:
-            return None if self._spare is None else self._spare.process.pid
-
-    def _task_worker(self, fd: int) -> Running:
-        with self._lock:
-            spare, self._spare = self._spare, None
-        if spare is not None:
-            try:
-                if spare.process.poll() is None:
-                    hand(spare, fd)
-                    return spare
-            except OSError:
-                pass  # it died waiting: a new one reads the file
-            discard(spare)
-        return start(fd, self.memory)
+        return self._spare.pid()
 
     def _keep(self, key: _Key, loaded: Loaded) -> None:
         size = doc_bytes(loaded.doc)
@@ -376,11 +346,9 @@ class DocStore:
         with self._lock:
             self._closed = True
             running = list(self._running)
-            spare, self._spare = self._spare, None
         for worker in running:
             worker.kill()
-        if spare is not None:
-            discard(spare)
+        self._spare.close()
 
 
 class _Tracked:
