@@ -73,6 +73,33 @@ def slow_drawing_pdf(draws: int) -> bytes:
     )
 
 
+def nested_groups_pdf(depth: int) -> bytes:
+    """A 13 KB page of text whose drawing nests ``depth`` transparency groups, each a
+    page-sized pixmap of its own: at 60 deep and 200 dpi, MuPDF allocates ~2 GB."""
+    font = 5 + depth
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject"
+        b" << /X 5 0 R >> /Font << /F1 %d 0 R >> >> /Contents 4 0 R >>" % font,
+    ]
+    content = b"BT /F1 12 Tf 72 720 Td (Grouped) Tj ET /X Do"
+    objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+    for depth_at in range(depth):
+        last = depth_at == depth - 1
+        inner = b"0 0 612 792 re f" if last else b"/X Do"
+        resources = b"" if last else b"/Resources << /XObject << /X %d 0 R >> >>" % (6 + depth_at)
+        objects.append(
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency"
+            b" /K true /I true >> %s /Length %d >>\nstream\n"
+            % (resources, len(inner))
+            + inner
+            + b"\nendstream"
+        )
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    return raw_pdf(objects)
+
+
 def one_line(lines: list[str]) -> str:
     [line] = lines
     assert line.startswith("error: ") and "\n" not in line and len(line) < 400, line
@@ -156,3 +183,21 @@ def test_a_spare_worker_takes_the_next_task_and_dies_with_the_store(tmp_path: Pa
     finally:
         store.shutdown()
     assert store.spare() is None and not exists(following)
+
+
+def test_a_page_that_needs_gigabytes_to_draw_stops_at_the_worker_limit(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "groups.pdf").write_bytes(nested_groups_pdf(60))
+    limit = 300_000_000
+    args: list[str | Path] = ["--root", root, "--tools", "evidence", "--worker-memory", str(limit)]
+    with Wire(args, tmp_path / "err.txt") as wire:
+        wire.call({"path": "groups.pdf"}, tool="pdf_open")
+        render = {"documentId": "doc-1", "page": 1, "dpi": 200}
+        line = one_line(served_lines(wire.call(render, tool="pdf_page_render", timeout=TIMEOUT)))
+        assert line.endswith(
+            f"groups.pdf: drawing page 1 needed more than this server's {limit:,} bytes of memory"
+        ), line
+        read = served_lines(wire.call({"documentId": "doc-1", "page": 1}, tool="pdf_page_read"))
+        assert json.loads(read[0])["pages"][0]["text"] == "Grouped\n"
+        assert wire.alive()
