@@ -57,29 +57,49 @@ def _reading_result(
     reading: PageReading,
     hidden_spans: Mapping[int, int] | None,
 ) -> tuple[dict[str, object], int]:
-    """The result and the length of its text, known without serializing the pieces."""
-    names = state.peek_refs(list(reading.pieces))
-    entries: list[dict[str, object]] = [
-        {"page": piece.page, "start": piece.start, "end": piece.end, "text": "", "refId": name}
-        for piece, name in zip(reading.pieces, names, strict=True)
-    ]
+    """The result and the length of its text, known without serializing the pieces:
+    the rest of the result is serialized with no pieces, and each piece's length is
+    counted (what dumps writes of it is fixed but for its numbers, text and refId)."""
+    pieces = reading.pieces
+    names = state.peek_refs(list(pieces))
     result: dict[str, object] = {
         "documentId": document.document_id,
         "contentVersion": document.content_version,
-        "pages": entries,
+        "pages": [],
         "next": _next_of(reading),
         "units": reading.units,
     }
     warnings = read_warnings(reading, document.texts, hidden_spans)
     if warnings:
         result["warnings"] = warnings
-    # The frame with empty texts, then each text as dumps would write it.
-    length = len(dumps(result))
+    length = len(dumps(result)) + max(0, len(pieces) - 1)  # the commas between pieces
     texts = document.texts
-    for entry, piece in zip(entries, reading.pieces, strict=True):
-        entry["text"] = piece.text
-        length += texts[piece.page - 1].json_length(piece.start, piece.end)
+    entries = []
+    for piece, name in zip(pieces, names, strict=True):
+        entries.append(
+            {
+                "page": piece.page,
+                "start": piece.start,
+                "end": piece.end,
+                "text": piece.text,
+                "refId": name,
+            }
+        )
+        # A refId is "ref-<n>" (nothing to escape) or null.
+        length += (
+            _PIECE_FRAME
+            + len(str(piece.page))
+            + len(str(piece.start))
+            + len(str(piece.end))
+            + texts[piece.page - 1].json_length(piece.start, piece.end)
+            + (4 if name is None else len(name) + 2)
+        )
+    result["pages"] = entries
     return result, length
+
+
+_PIECE_FRAME = len(dumps({"page": 0, "start": 0, "end": 0, "text": "", "refId": None})) - 3 - 4
+"""What dumps writes of a piece besides its three numbers, its text and its refId."""
 
 
 def _next_of(reading: PageReading) -> dict[str, int] | None:

@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.page_read import read_pages
 from siftui.core.evidence.session import EvidenceSession
+from siftui.core.evidence.tools_read import _reading_result
 from siftui.core.evidence.utf16 import Utf16Text
 from siftui.core.evidence.wire import dumps
 
@@ -125,3 +127,24 @@ def test_a_page_read_is_the_longest_that_fits(
             if wire(bigger)["units"] > got:
                 assert len(dumps(bigger)) > out_cap
                 break
+
+
+@given(
+    st.lists(st.one_of(ESCAPY, st.just(""), st.just(" \n")), min_size=1, max_size=10),
+    st.integers(1, 400),
+    st.integers(0, 10**6),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_page_read_measures_its_text_exactly(
+    pages: list[str], max_chars: int, refs_before: int
+) -> None:
+    """The length fitting uses is dumps' length: numbers of any width, refIds and
+    nulls, warnings, texts full of escapes."""
+    session = open_session(pages)
+    session.counters._issued["ref"] = refs_before  # refIds of many digits
+    document = session.documents.get("doc-1")
+    assert document is not None
+    reading = read_pages(document.texts, 1, len(pages), 0, max_chars)
+    hidden = {1: 3} if len(pages) > 1 else None
+    result, length = _reading_result(session, document, reading, hidden)
+    assert length == len(dumps(result))
