@@ -9,8 +9,11 @@ beside a bare loop over the same page texts in the same run:
   page texts and counting their UTF-16 units;
 - exact search over every page vs ``str.find`` per page with UTF-16 offsets
   for every match;
-- normalized search (first on a fresh session, then again) vs NFKC + casefold
-  of every page, then ``str.find``;
+- normalized search vs NFKC + casefold of every page, then ``str.find``: on a
+  fresh session right after ``pdf_open`` (the search waits for what is left of
+  the normalized texts the server builds in the background), the first one
+  once that background work ended (its time is shown, it answers no call),
+  then again;
 - an evidence read by reference and by a quoted range.
 
 Targets: exact search and page reads <= 1.5x the bare loop, the first
@@ -31,6 +34,7 @@ from common import CORPUS, best, load
 
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.wire import dumps
+from siftui.serve.evidence.prepare import Preparations
 from siftui.sources.cache import cached_extract_report
 
 
@@ -89,6 +93,29 @@ def session_of(doc_pages: tuple[str, ...], title: str, count: int) -> EvidenceSe
     return session
 
 
+def opened_and_prepared(
+    doc_pages: tuple[str, ...], title: str, count: int, *, wait: bool
+) -> tuple[tuple[EvidenceSession, Preparations], float]:
+    """A fresh session with the document open and its background preparation started,
+    and (``wait``) the seconds until that preparation ended."""
+    session = session_of(doc_pages, title, count)
+    preparations = Preparations()
+    document = session.documents.get("doc-1")
+    assert document is not None
+    start = time.perf_counter()
+    preparations.start("doc-1", document.searcher)
+    while wait and not preparations.idle():
+        time.sleep(0.0005)
+    return (session, preparations), time.perf_counter() - start
+
+
+def searched(opened: tuple[EvidenceSession, Preparations], query: str) -> object:
+    """A whole-document normalized search as the server runs it."""
+    session, preparations = opened
+    preparations.wait("doc-1")
+    return session.pdf_keyword_search(document_id="doc-1", query=query, match="normalized")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
@@ -102,10 +129,11 @@ def main(argv: list[str]) -> int:
 
     session = session_of(pages, doc.title, doc.page_count)
     query = args.query
-    rows: list[tuple[str, float, float, float]] = []
+    # (call, siftui s, bare s, ratio target, whether it is a warm document's answer)
+    rows: list[tuple[str, float, float, float, bool]] = []
 
-    def row(name: str, ours: float, bare: float, target: float) -> None:
-        rows.append((name, ours, bare, target))
+    def row(name: str, ours: float, bare: float, target: float, warm: bool = True) -> None:
+        rows.append((name, ours, bare, target, warm))
 
     read = best(
         lambda: dumps(
@@ -120,24 +148,31 @@ def main(argv: list[str]) -> int:
 
     row("exact search", best(exact, rounds), best(lambda: bare_find(pages, query), rounds), 1.5)
 
-    fresh = session_of(pages, doc.title, doc.page_count)
-    start = time.perf_counter()
-    fresh.pdf_keyword_search(document_id="doc-1", query=query.upper(), match="normalized")
-    first = time.perf_counter() - start
     bare_norm = best(lambda: bare_normalized(pages, query.upper()), rounds)
-    row("normalized search, first", first, bare_norm, 3.0)
+    # As the server does: pdf_open starts building the normalized texts in the
+    # background; the first search either comes after they are built (an agent's
+    # next call comes seconds later) or at once, and then waits for what is left.
+    at_once, _ = opened_and_prepared(pages, doc.title, doc.page_count, wait=False)
+    start = time.perf_counter()
+    searched(at_once, query.upper())
+    row("normalized, at once on open", time.perf_counter() - start, bare_norm, 3.0, False)
+    (fresh, preparations), background = opened_and_prepared(
+        pages, doc.title, doc.page_count, wait=True
+    )
+    row("(normalizing in background)", background, bare_norm, 0.0, False)
+    start = time.perf_counter()
+    searched((fresh, preparations), query.upper())
+    row("normalized search, first", time.perf_counter() - start, bare_norm, 3.0)
 
     def normalized() -> object:
-        return fresh.pdf_keyword_search(
-            document_id="doc-1", query=query.upper(), match="normalized"
-        )
+        return searched((fresh, preparations), query.upper())
 
     row("normalized search, again", best(normalized, rounds), bare_norm, 1.5)
 
     hit = session.pdf_keyword_search(document_id="doc-1", query=query, max_results=1)
     ref = hit["hits"][0]["refId"]  # type: ignore[index]
     by_ref = best(lambda: session.pdf_evidence_read(document_id="doc-1", ref_id=str(ref)), rounds)
-    rows.append(("evidence read by refId", by_ref, 0.0, 0.0))
+    row("evidence read by refId", by_ref, 0.0, 0.0)
     page = 100
     text = pages[page - 1]
     start_quote, end_quote = text[:40], text.rstrip()[-40:]
@@ -152,17 +187,19 @@ def main(argv: list[str]) -> int:
         rounds,
     )
     assert end_quote
-    rows.append(("evidence read by range", ranged, 0.0, 0.0))
+    row("evidence read by range", ranged, 0.0, 0.0)
 
     slowest = 0.0
     print(f"{'call':28} {'siftui ms':>10} {'bare ms':>10} {'ratio':>7} target")
-    for name, ours, bare, target in rows:
-        slowest = max(slowest, ours)
+    for name, ours, bare, target, warm in rows:
+        if warm:
+            slowest = max(slowest, ours)
         ratio = f"{ours / bare:7.2f}" if bare else "      -"
-        goal = f"<= {target:g}x" if target else "< 50 ms"
+        goal = f"<= {target:g}x" if target else ("< 50 ms" if warm else "-")
         print(f"{name:28} {ours * 1000:10.2f} {bare * 1000:10.2f} {ratio} {goal}")
     print(f"slowest warm answer: {slowest * 1000:.2f} ms (target < 50 ms)")
-    print(f"median of the ratios: {statistics.median(r[1] / r[2] for r in rows if r[2]):.2f}")
+    ratios = [r[1] / r[2] for r in rows if r[2] and r[3]]
+    print(f"median of the ratios: {statistics.median(ratios):.2f}")
     return 0
 
 

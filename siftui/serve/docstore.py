@@ -2,7 +2,10 @@
 
 Every extraction runs in a worker process of its own (siftui.serve.worker),
 given the descriptor :meth:`siftui.serve.access.Roots.open` returned: the
-worker reads, hashes and extracts exactly the file that was checked.
+worker reads, hashes and extracts exactly the file that was checked. So do
+the evidence tools' other MuPDF calls (:meth:`DocStore.run_task`: pdf_info's
+metadata, a page's image), within the same bounds, in a worker started ahead
+(siftui.serve.spare).
 
 Bounds, so that no call hangs and no file costs the server its life:
 
@@ -30,6 +33,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from siftui.core.doc import Doc
 from siftui.core.kinds import PDF, WORD
@@ -46,8 +50,10 @@ from siftui.serve.loading import (
     load_in_worker,
     load_range_in_worker,
 )
+from siftui.serve.spare import Spare
 from siftui.serve.wire import clip
-from siftui.serve.worker import Running
+from siftui.serve.worker import Running, WorkerFailed, finish
+from siftui.serve.worker_evidence import Task
 from siftui.serve.worker_read import runes_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
@@ -137,6 +143,7 @@ class DocStore:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.workers)
         self._running: set[Running] = set()
+        self._spare = Spare()
         self._closed = False
 
     def get(
@@ -292,6 +299,50 @@ class DocStore:
         self._keep(key, loaded)
         return loaded
 
+    def run_task(self, opened: OpenedFile, deadline: float, task: Task) -> tuple[int, Any, str]:
+        """``task`` (siftui.serve.worker_evidence) on the open file's bytes in a worker
+        process, within the limits of an extraction (a worker slot, ``deadline``,
+        ``memory``): the size of the bytes it read, its result and their sha256.
+        Its refusals, and a worker stopped or dead, are :class:`Failed`."""
+        shown = clip(str(opened.real))
+        started = time.monotonic()
+        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
+            raise LoadError(
+                f"{shown}: the server is busy ({self.workers} extractions running) and none "
+                f"finished within {self.timeout:g} s; try again later"
+            )
+        try:
+            with self._lock:
+                if self._closed:
+                    raise LoadError("the server is shutting down")
+            running = self._spare.take(opened.fd, self.memory)
+            with self.track(running):
+                try:
+                    (size, result), sha256 = finish(
+                        running,
+                        str(opened.real),
+                        self.max_bytes,
+                        self.max_runes,
+                        deadline,
+                        self.timeout,
+                        task,
+                        False,
+                    )
+                except WorkerFailed as error:
+                    raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+        finally:
+            self._slots.release()
+            self.warm()
+        return size, result, sha256
+
+    def warm(self) -> None:
+        """Starts a spare worker for the next task (siftui.serve.spare), unless one waits."""
+        self._spare.warm(self.memory)
+
+    def spare(self) -> int | None:
+        """The process id of the spare worker waiting, if one does."""
+        return self._spare.pid()
+
     def _keep(self, key: _Key, loaded: Loaded) -> None:
         size = doc_bytes(loaded.doc)
         with self._lock:
@@ -323,6 +374,7 @@ class DocStore:
             running = list(self._running)
         for worker in running:
             worker.kill()
+        self._spare.close()
 
 
 class _Tracked:

@@ -22,6 +22,9 @@ back ``("ok", read, sha256)`` with a :class:`siftui.serve.worker_read.Read` or
 ``("extracted", read, sha256)`` then ``("inspected", inspection or None, why not)``.
 With ``answering``, ``("range", read, sha256)`` may come first: a partial Doc that
 answers that one request (siftui.sources.lazy), before the whole document's message.
+``kind`` may instead be a task of siftui.serve.worker_evidence (an evidence tool's
+PyMuPDF call): back ``("ok", (size of the bytes read, its result), sha256)`` or an
+error as above.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -95,7 +98,8 @@ def _read_all(fd: int, max_bytes: int) -> bytes:
 
 def main(argv: list[str]) -> None:
     """The worker: ``argv`` is the socket's descriptor, the server's pid, the file's
-    descriptor and the address-space limit in bytes (0: none)."""
+    descriptor (-1: a spare, handed it later) and the address-space limit in bytes
+    (0: none)."""
     sock_fd, parent, file_fd, memory = (int(value) for value in argv)
     _die_with_parent(parent)
     if memory > 0:
@@ -103,6 +107,11 @@ def main(argv: list[str]) -> None:
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sock = socket.socket(fileno=sock_fd)
+    if file_fd < 0:
+        file_fd = _spare_until_handed(sock)
+        if file_fd < 0:  # let go unused
+            sock.close()
+            return
     sha256: str | None = None
     name = "?"
     try:
@@ -114,6 +123,9 @@ def main(argv: list[str]) -> None:
         import hashlib
 
         sha256 = hashlib.sha256(data).hexdigest()
+        if not isinstance(kind, str):  # an evidence tool's task, not a document to read
+            _send(sock, _task(name, kind, data, sha256, max_bytes, memory))
+            return
         if len(data) > max_bytes:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
@@ -159,8 +171,42 @@ def main(argv: list[str]) -> None:
         sock.close()
 
 
-def _memory_message(name: str, memory: int) -> str:
-    return f"{quoted(name)}: extraction needed more than this server's {memory:,} bytes of memory"
+def _spare_until_handed(sock: socket.socket) -> int:
+    """A spare worker's wait: MuPDF and the tasks are imported while no call waits,
+    then the server hands over the file's descriptor (-1: it never did)."""
+    from siftui.serve import worker_evidence  # noqa: F401 (unpickling a task needs it)
+    from siftui.sources.extract import quiet_pymupdf
+
+    quiet_pymupdf()
+    try:
+        _, fds, _, _ = socket.recv_fds(sock, 1, 1)
+    except OSError:
+        return -1
+    return fds[0] if fds else -1
+
+
+def _memory_message(name: str, memory: int, doing: str = "extraction") -> str:
+    return f"{quoted(name)}: {doing} needed more than this server's {memory:,} bytes of memory"
+
+
+def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory: int) -> Any:
+    """The message answering a task of siftui.serve.worker_evidence: its refusals are
+    the words the tool says (EvidenceError's), as when the server ran it itself."""
+    from siftui.core.evidence.errors import EvidenceError
+
+    if len(data) > max_bytes:
+        return ("error", f"the file is over the server's limit of {max_bytes:,} bytes", sha256)
+    try:
+        return ("ok", (len(data), task.run(data)), sha256)
+    except MemoryError:
+        return ("error", _memory_message(name, memory, task.doing), sha256)
+    except EvidenceError as error:
+        message = error.message
+    except Exception as error:  # MuPDF's surprises (a RecursionError on a deep outline)
+        message = f"{quoted(name)}: {task.doing} failed: {one_line(error)}"
+    if memory > 0 and _OUT_OF_MEMORY.search(message):
+        message = _memory_message(name, memory, task.doing)
+    return ("error", message, sha256)
 
 
 class _Refusal(Exception):
@@ -247,6 +293,26 @@ def start(fd: int, memory: int) -> Running:
     return Running(process, mine)
 
 
+def start_spare(memory: int) -> Running:
+    """A worker started before its file is known (:func:`hand` gives it one), so that
+    a call finds its start and imports done; one process per call all the same."""
+    process, mine = start_python_helper(
+        _CODE, (str(os.getpid()), "-1", str(memory)), popen=_SPAWNER.popen
+    )
+    return Running(process, mine)
+
+
+def hand(running: Running, fd: int) -> None:
+    """Gives a spare worker the open file it is to read (OSError: it is gone)."""
+    socket.send_fds(running.sock, [b"\0"], [fd])
+
+
+def discard(running: Running) -> None:
+    running.kill()
+    running.sock.close()
+    running.process.wait()
+
+
 def finish(
     running: Running,
     name: str,
@@ -254,7 +320,7 @@ def finish(
     max_runes: int,
     deadline: float,
     timeout: float,
-    kind: str = "pdf",
+    kind: Any = "pdf",
     inspect_hidden: bool = True,
     answering: Any = None,
     early: Callable[[Any, str], None] | None = None,
@@ -279,13 +345,15 @@ def finish(
         if message[0] == "extracted":
             message = ("ok", _inspected(running, message[1], deadline), message[2])
     except TimeoutError:
+        doing = "extraction" if isinstance(kind, str) else kind.doing
         raise WorkerFailed(
-            f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
+            f"{quoted(name)}: {doing} took longer than {timeout:g} s; stopped", timed_out=True
         ) from None
     except (EOFError, OSError, pickle.UnpicklingError):
         running.kill()
         code = running.process.wait()
-        raise WorkerFailed(f"{quoted(name)}: the extraction process died ({_exit(code)})") from None
+        process = "extraction" if isinstance(kind, str) else "worker"
+        raise WorkerFailed(f"{quoted(name)}: the {process} process died ({_exit(code)})") from None
     finally:
         running.kill()
         running.sock.close()

@@ -89,7 +89,8 @@ def read_warnings(
     """
     warnings: list[dict[str, object]] = []
     for piece in reading.pieces:
-        if not page_texts[piece.page - 1].text.strip():
+        text = page_texts[piece.page - 1].text
+        if not text or text.isspace():  # as ``not text.strip()``, without copying the page
             warnings.append({"page": piece.page, "kind": "no_text"})
         spans = (hidden_spans or {}).get(piece.page, 0)
         if spans > 0:

@@ -8,7 +8,7 @@ twenty it shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from siftui.core.evidence.errors import EvidenceError
@@ -80,16 +80,39 @@ class DocumentSearcher:
             self._joined = JoinedPages([text.text for text in self.texts])
         return self._joined.find_all(query, pages.start, pages.stop - 1)
 
+    @property
+    def prepared(self) -> bool:
+        """Whether every page's normalized text (and their join) is built."""
+        return self._normalized_joined is not None
+
+    def prepare_normalized(self, stop: Callable[[], bool] = lambda: False) -> bool:
+        """Builds what normalized searches reuse (every page's normalized text, then
+        their join) before the first one asks, page by page; False when ``stop`` said
+        to stop (asked between pages). The serving side runs it in the background when
+        a document opens; a search gives the same result whether it ran or not, and
+        two threads running it at once build equal values."""
+        for page in range(1, len(self.texts) + 1):
+            if stop():
+                return False
+            self.normalized_page(page)
+        self._every_normalized()
+        return True
+
+    def _every_normalized(self) -> JoinedPages:
+        joined = self._normalized_joined
+        if joined is None:
+            every = range(1, len(self.texts) + 1)
+            joined = JoinedPages([self.normalized_page(page).text for page in every])
+            self._normalized_joined = joined
+        return joined
+
     def normalized(self, pages: range, folded: str) -> list[Match]:
         """Leftmost non-overlapping matches of the normalized query, normalized indexes."""
         if SEPARATOR in folded or (
             self._normalized_joined is None and len(pages) < len(self.texts)
         ):
             return _find_each(((page, self.normalized_page(page).text) for page in pages), folded)
-        if self._normalized_joined is None:
-            every = range(1, len(self.texts) + 1)
-            self._normalized_joined = JoinedPages([self.normalized_page(p).text for p in every])
-        return self._normalized_joined.find_all(folded, pages.start, pages.stop - 1)
+        return self._every_normalized().find_all(folded, pages.start, pages.stop - 1)
 
     def exact_units(self, match: Match) -> Match:
         page, start, end = match

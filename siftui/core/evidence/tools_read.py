@@ -16,7 +16,7 @@ from siftui.core.evidence.page_read import (
 from siftui.core.evidence.quotes import QuoteEnd, narrow, resolve_range
 from siftui.core.evidence.records import Document, Ref
 from siftui.core.evidence.state import SessionState
-from siftui.core.evidence.wire import fit_largest, fit_whole
+from siftui.core.evidence.wire import dumps, fit_largest, fit_whole
 
 __all__ = ["DEFAULT_MAX_CHARS", "evidence_read", "page_read"]
 
@@ -39,12 +39,12 @@ def page_read(
     budget = DEFAULT_MAX_CHARS if max_chars is None else max_chars
     last = check_read(document.texts, page, last_page, start)
 
-    def build(units: int) -> tuple[PageReading, dict[str, object]]:
+    def build(units: int) -> tuple[PageReading, dict[str, object], int]:
         reading = read_pages(document.texts, page, last, start, units)
-        return reading, _reading_result(state, document, reading, hidden_spans)
+        return (reading, *_reading_result(state, document, reading, hidden_spans))
 
     # Over the OutCap, read fewer units: ``next`` then continues where it stopped.
-    reading, result = fit_largest(build, budget, state.out_cap, serialize=lambda built: built[1])
+    reading, result, _ = fit_largest(build, budget, state.out_cap, measure=lambda built: built[2])
     for piece in reading.pieces:
         if piece.units:
             state.issue_ref(document_id, (piece,))
@@ -56,12 +56,27 @@ def _reading_result(
     document: Document,
     reading: PageReading,
     hidden_spans: Mapping[int, int] | None,
-) -> dict[str, object]:
-    names = state.peek_refs(list(reading.pieces))
+) -> tuple[dict[str, object], int]:
+    """The result and the length of its text, known without serializing the pieces:
+    the rest of the result is serialized with no pieces, and each piece's length is
+    counted (what dumps writes of it is fixed but for its numbers, text and refId)."""
+    pieces = reading.pieces
+    names = state.peek_refs(list(pieces))
     result: dict[str, object] = {
         "documentId": document.document_id,
         "contentVersion": document.content_version,
-        "pages": [
+        "pages": [],
+        "next": _next_of(reading),
+        "units": reading.units,
+    }
+    warnings = read_warnings(reading, document.texts, hidden_spans)
+    if warnings:
+        result["warnings"] = warnings
+    length = len(dumps(result)) + max(0, len(pieces) - 1)  # the commas between pieces
+    texts = document.texts
+    entries = []
+    for piece, name in zip(pieces, names, strict=True):
+        entries.append(
             {
                 "page": piece.page,
                 "start": piece.start,
@@ -69,15 +84,22 @@ def _reading_result(
                 "text": piece.text,
                 "refId": name,
             }
-            for piece, name in zip(reading.pieces, names, strict=True)
-        ],
-        "next": _next_of(reading),
-        "units": reading.units,
-    }
-    warnings = read_warnings(reading, document.texts, hidden_spans)
-    if warnings:
-        result["warnings"] = warnings
-    return result
+        )
+        # A refId is "ref-<n>" (nothing to escape) or null.
+        length += (
+            _PIECE_FRAME
+            + len(str(piece.page))
+            + len(str(piece.start))
+            + len(str(piece.end))
+            + texts[piece.page - 1].json_length(piece.start, piece.end)
+            + (4 if name is None else len(name) + 2)
+        )
+    result["pages"] = entries
+    return result, length
+
+
+_PIECE_FRAME = len(dumps({"page": 0, "start": 0, "end": 0, "text": "", "refId": None})) - 3 - 4
+"""What dumps writes of a piece besides its three numbers, its text and its refId."""
 
 
 def _next_of(reading: PageReading) -> dict[str, int] | None:

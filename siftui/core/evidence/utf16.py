@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from siftui.core.evidence.wire import EscapeIndex
+
 __all__ = ["Utf16Text", "has_lone_surrogate", "unit_length"]
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -35,7 +37,7 @@ def has_lone_surrogate(text: str) -> bool:
 class Utf16Text:
     """A text with conversions between code-point indexes and UTF-16 unit offsets."""
 
-    __slots__ = ("_astral_indexes", "_astral_units", "length", "text")
+    __slots__ = ("_astral_indexes", "_astral_units", "_escapes", "length", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -47,6 +49,14 @@ class Utf16Text:
             self._astral_indexes = [m.start() for m in _ASTRAL.finditer(text)]
             self._astral_units = [index + k for k, index in enumerate(self._astral_indexes)]
         self.length = len(text) + len(self._astral_indexes)
+        self._escapes: EscapeIndex | None = None  # built when a result first holds a slice
+
+    def json_length(self, start: int, end: int) -> int:
+        """The code points ``dumps`` writes for units ``[start, end)``, quotes excluded."""
+        if self._escapes is None:
+            self._escapes = EscapeIndex(self.text)
+        first, last = self.index_of(start), self.index_of(end)
+        return last - first + self._escapes.added(first, last)
 
     @property
     def bmp_only(self) -> bool:

@@ -27,9 +27,11 @@ from siftui.core.kinds import PDF
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.files import Files, Source, content_version
+from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
 from siftui.serve.tool_api import Answer, Block, Facts, ImageBlock, TextBlock
 from siftui.serve.wire import clip
+from siftui.serve.worker_evidence import Describe, Draw
 from siftui.sources import evidence_pdf
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.word.kind import DOCX_SUFFIXES
@@ -69,6 +71,7 @@ class EvidenceConnection:
         self._tesseract = tesseract
         self._sources: dict[str, Source] = {}
         self._hidden: dict[str, dict[int, int]] = {}
+        self.preparations = Preparations()
 
     def run(self, tool: str, arguments: Mapping[str, Any], facts: Facts) -> Answer:
         """One call, its arguments checked against the tool's schema and holding only the
@@ -76,7 +79,10 @@ class EvidenceConnection:
         alone); raises EvidenceError (and the roots' and store's errors) for a refusal."""
         called = _Called(facts)
         self._refresh(tool)
-        result = self._run(tool, arguments, called)
+        try:
+            result = self._run(tool, arguments, called)
+        finally:
+            self._drop_forgotten()
         text = dumps(result)
         document_id = str(result.get("documentId", "") or "")
         source = self._sources.get(document_id)
@@ -91,11 +97,17 @@ class EvidenceConnection:
         if tool in _NO_STALENESS:
             return
         for document_id, source in list(self._sources.items()):
+            if not self.session.is_stale(document_id) and self.files.changed(source):
+                self.session.mark_stale(document_id)
+
+    def _drop_forgotten(self) -> None:
+        """Forgets the files, findings and background work of documents the session no
+        longer holds (closed, or the oldest past its bound)."""
+        for document_id in list(self._sources):
             if document_id not in self.session.documents:
                 del self._sources[document_id]
                 self._hidden.pop(document_id, None)
-            elif not self.session.is_stale(document_id) and self.files.changed(source):
-                self.session.mark_stale(document_id)
+                self.preparations.cancel(document_id)
 
     def _run(self, tool: str, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         handler = _HANDLERS.get(tool)
@@ -116,20 +128,26 @@ class EvidenceConnection:
         spans = self._hidden.get(arguments["documentId"], {}) if self.warn_hidden else None
         return self.session.call("pdf_page_read", arguments, hidden_spans=spans)
 
+    def _search(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+        # A normalized search of the whole document uses the texts built in the
+        # background since pdf_open; one of a few pages builds only those pages.
+        if arguments.get("match") == "normalized" and "pages" not in arguments:
+            self.preparations.wait(str(arguments.get("documentId")))
+        return self.session.call("pdf_keyword_search", arguments)
+
     def _ocr(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         return self.session.call("ocr_recognize", arguments, recognize=self._recognize)
 
     def _info(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         given = arguments["path"]
-        read = self.files.read(given)
-        called.facts.path, called.facts.sha256 = read.real, read.sha256
+        size, facts, sha256 = self.files.run(given, Describe(), called.facts)
         head: dict[str, object] = {
             "path": given,
-            "bytes": len(read.data),
-            "sha256": read.sha256,
-            "contentVersion": content_version(read.sha256),
+            "bytes": size,
+            "sha256": sha256,
+            "contentVersion": content_version(sha256),
         }
-        return fit_whole({**head, **evidence_pdf.pdf_facts(read.data)}, self.out_cap)
+        return fit_whole({**head, **facts}, self.out_cap)
 
     def _open(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
         given = arguments["path"]
@@ -154,8 +172,13 @@ class EvidenceConnection:
             outline=outline,
         )
         document_id = str(result["documentId"])
+        if not result["reopened"]:
+            document = self.session.documents.get(document_id)
+            if document is not None:
+                self.preparations.start(document_id, document.searcher)
         self._sources[document_id] = Source(given, loaded.sha256, seen)
         self._hidden[document_id] = hidden_spans(loaded.inspection)
+        self.files.store.warm()  # for a page render to come
         return result
 
     def _render(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
@@ -164,11 +187,12 @@ class EvidenceConnection:
         page = arguments["page"]
         if not 1 <= page <= document.page_count:
             raise EvidenceError(f"page out of range (1-{document.page_count})")
-        read = self.files.read(self._sources[document_id].given)
-        if read.sha256 != self._sources[document_id].sha256:
+        source = self._sources[document_id]
+        task = Draw(page, arguments.get("dpi", 96))
+        _, image, sha256 = self.files.run(source.given, task, Facts())
+        if sha256 != source.sha256:  # drawn from other bytes than the ones opened
             self.session.mark_stale(document_id)
             self.session.document(document_id)  # raises the stale message
-        image = evidence_pdf.render_page(read.data, page, arguments.get("dpi", 96))
         result = self.session.pdf_page_render(
             document_id=document_id,
             page=page,
@@ -201,10 +225,12 @@ _HANDLERS: dict[str, Handler] = {
     "pdf_open": EvidenceConnection._open,
     "pdf_status": EvidenceConnection._status,
     "pdf_page_read": EvidenceConnection._page_read,
+    "pdf_keyword_search": EvidenceConnection._search,
     "pdf_page_render": EvidenceConnection._render,
     "ocr_recognize": EvidenceConnection._ocr,
 }
-"""The tools that need files, images, OCR or findings; the others are the session's alone."""
+"""The tools that need files, images, OCR, findings or background work; the others are the
+session's alone."""
 
 
 def hidden_spans(inspection: Inspection | None) -> dict[int, int]:

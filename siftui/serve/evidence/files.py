@@ -5,17 +5,23 @@ component at a time, no symlink followed), so neither opening nor the later
 staleness check can be led out of the roots. A document's fingerprint is the
 fstat of the file it was read from; when the file at its path shows another
 fingerprint, its bytes are hashed again to decide: a touched but unchanged
-file stays fresh, a rewritten one (or a removed one) is stale.
+file stays fresh, a rewritten one (or a removed one) is stale. What MuPDF does
+with the bytes beyond extraction (pdf_info's metadata, a page's image) runs in
+a worker process of the store, given the descriptor, never in the server.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Loaded
+from siftui.serve.tool_api import Facts
+from siftui.serve.worker_evidence import Task
 
 Fingerprint = tuple[int, int, int, int, int]
 """(device, inode, size, mtime_ns, ctime_ns)."""
@@ -31,38 +37,12 @@ def content_version(sha256: str) -> str:
     return "v-" + sha256[:12]
 
 
-def read_descriptor(fd: int, limit: int) -> bytes:
-    """The file's bytes from the start, refusing one larger than ``limit``."""
-    chunks: list[bytes] = []
-    size = 0
-    offset = 0
-    while True:
-        chunk = os.pread(fd, _CHUNK, offset)
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        offset += len(chunk)
-        if size > limit:
-            raise Unopenable(f"the file is over the server's limit of {limit:,} bytes")
-        chunks.append(chunk)
-
-
 @dataclass(frozen=True)
 class Source:
     """Where a document came from: the path as the agent gave it, what was read."""
 
     given: str
     sha256: str
-    seen: Fingerprint
-
-
-@dataclass(frozen=True)
-class ReadFile:
-    """A file read whole through the roots: its bytes, their sha256, where it was."""
-
-    data: bytes
-    sha256: str
-    real: str
     seen: Fingerprint
 
 
@@ -73,15 +53,18 @@ class Files:
         self.roots = roots
         self.store = store
 
-    def read(self, given: str) -> ReadFile:
-        """The bytes at ``given`` (Refused / Unopenable as read_pdf's are)."""
+    def run(self, given: str, task: Task, facts: Facts) -> tuple[int, Any, str]:
+        """``task`` on the bytes at ``given``, in a worker process with the store's limits:
+        the size read, the result and the bytes' sha256 (also noted in ``facts``)."""
         opened = self.roots.open(given)
         try:
-            data = read_descriptor(opened.fd, self.store.max_bytes)
-            info = os.fstat(opened.fd)
+            facts.path = str(opened.real)
+            deadline = time.monotonic() + self.store.timeout
+            size, result, sha256 = self.store.run_task(opened, deadline, task)
         finally:
             opened.close()
-        return ReadFile(data, hashlib.sha256(data).hexdigest(), str(opened.real), fingerprint(info))
+        facts.sha256 = sha256
+        return size, result, sha256
 
     def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint]:
         """The document at ``given`` as read_pdf reads it (worker, limits, cache)."""

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.normalize import normalize, normalized_char
 from siftui.core.evidence.session import EvidenceSession
+from siftui.core.evidence.wire import dumps
 
 PAGES = ("a x a x a\n", "nothing", "x\U0001f600x a", "A-\n  b \u00adc")
 
@@ -181,3 +182,39 @@ def _non_overlapping(text: str, query: str) -> list[int]:
         found.append(at)
         at = text.find(query, at + len(query))
     return found
+
+
+@given(
+    pages_strategy,
+    st.text(alphabet, min_size=1, max_size=3),
+    st.integers(0, 6),
+    st.sampled_from([None, "1", "2-3", "1-"]),
+)
+@settings(max_examples=150, deadline=None)
+def test_a_search_gives_the_same_bytes_whether_prepared_or_not(
+    pages: list[str], query: str, stop_after: int, ranged: str | None
+) -> None:
+    """Normalized texts built ahead (wholly, or stopped part way) change nothing."""
+    if not normalize(query):
+        return
+    plain, prepared = open_session(pages), open_session(pages)
+    asked = iter(range(10**6))
+    document = prepared.documents.get("doc-1")
+    assert document is not None
+    finished = document.searcher.prepare_normalized(stop=lambda: next(asked) >= stop_after)
+    assert finished == (stop_after >= len(pages))
+    arguments: dict[str, object] = {"documentId": "doc-1", "query": query, "maxResults": 2}
+    arguments["match"] = "normalized"
+    if ranged is not None and int(ranged[0]) <= len(pages):
+        arguments["pages"] = ranged
+    for session in (plain, prepared):
+        session.call("pdf_keyword_search", arguments)
+        session.call("pdf_keyword_search", {**arguments, "match": "exact"})
+    first = [dumps(session.call("pdf_keyword_search", arguments)) for session in (plain, prepared)]
+    assert first[0] == first[1]
+    while '"hasMore":true' in first[0]:
+        first = [
+            dumps(session.call("pdf_keyword_search", {"searchId": "search-3"}))
+            for session in (plain, prepared)
+        ]
+        assert first[0] == first[1]

@@ -1,0 +1,54 @@
+"""The evidence tools' PyMuPDF calls, run in a worker process as extraction is.
+
+``pdf_info`` and ``pdf_page_render`` open the PDF with MuPDF, which a hostile
+file can keep busy for minutes or make allocate gigabytes. So the server never
+runs them itself: it hands a worker (siftui.serve.worker) the file's descriptor
+and one of these tasks, with the time, memory and process limits of an
+extraction, and gets back the result and the sha256 of the bytes the worker read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from siftui.sources import evidence_pdf
+from siftui.sources.evidence_pdf import PageImage
+
+__all__ = ["Describe", "Draw", "Task"]
+
+
+class Task(Protocol):
+    @property
+    def doing(self) -> str:
+        """What the task does, for its messages ("drawing page 3 took longer than ...")."""
+        ...
+
+    def run(self, data: bytes) -> object: ...
+
+
+@dataclass(frozen=True)
+class Describe:
+    """E1's fields read from the PDF (after path, bytes, sha256 and contentVersion)."""
+
+    @property
+    def doing(self) -> str:
+        return "reading its metadata"
+
+    def run(self, data: bytes) -> dict[str, object]:
+        return evidence_pdf.pdf_facts(data)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """E8's image of one page (1-based) at a dpi, lowered to the pixel bound."""
+
+    page: int
+    dpi: int
+
+    @property
+    def doing(self) -> str:
+        return f"drawing page {self.page}"
+
+    def run(self, data: bytes) -> PageImage:
+        return evidence_pdf.render_page(data, self.page, self.dpi)
