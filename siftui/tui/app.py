@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -29,6 +29,7 @@ from siftui.core.render import Options
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.follow import LogTail
 from siftui.tui import background
+from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.display import plural
@@ -55,7 +56,7 @@ from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 
-class SiftApp(App[int]):
+class SiftApp(KeyActions):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
@@ -327,36 +328,6 @@ class SiftApp(App[int]):
 
     # ------------------------------------------------------------------- the keys
 
-    def action_copy(self) -> None:
-        self.keys.copy()
-
-    def action_copy_json(self) -> None:
-        self.keys.copy(as_json=True)
-
-    def action_save(self) -> None:
-        self.keys.save()
-
-    def action_focus_grep(self) -> None:
-        self.keys.focus("grep")
-
-    def action_focus_pages(self) -> None:
-        self.keys.focus("pages")
-
-    def action_focus_anchor(self) -> None:
-        self.keys.focus("anchor")
-
-    def action_focus_view(self) -> None:
-        self.keys.focus("view")
-
-    def action_map(self) -> None:
-        self.keys.map()
-
-    def action_follow(self) -> None:
-        self.keys.follow()
-
-    def action_walk(self) -> None:
-        self.keys.walk()
-
     def action_history_back(self) -> None:
         self._travel(self.keys.travel(self.history, back=True))
 
@@ -368,36 +339,12 @@ class SiftApp(App[int]):
             self.calls = self.counter.moved()
             self._set_request(request)
 
-    def action_outcap_down(self) -> None:
-        self.keys.outcap(up=False)
-
-    def action_outcap_up(self) -> None:
-        self.keys.outcap(up=True)
-
-    def action_open(self) -> None:
-        self.keys.open()
-
     def action_toggle_ocr(self) -> None:
         opened = self.opened
         if (ocr := self.keys.toggled_ocr()) is not None and opened is not None:
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
 
-    def action_follow_log(self) -> None:
-        self.query_one(CallList).toggle_follow()
-
     @on(CallList.Followed)
     def _followed(self, event: CallList.Followed) -> None:
         self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
-
-    def action_log_report(self) -> None:
-        self.replay.report()
-
-    def action_evidence(self) -> None:
-        self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
-
-    def action_hidden(self) -> None:
-        self.keys.hidden()
-
-    def action_help(self) -> None:
-        self.keys.help()
