@@ -1,16 +1,20 @@
-"""The app's key actions that only hand the key on: to :class:`~siftui.tui.key_actions.Keys`,
-the replay, the evidence preview or a widget. The actions that change the app's
-state (`b` / `f`, `t`, the unit) stay in siftui/tui/app.py, the one place that assigns it.
+"""The app's base: the key actions that only hand the key on (to
+:class:`~siftui.tui.key_actions.Keys`, the replay, the evidence preview or a
+widget), and one notification at a time. The actions that change the app's state
+(`b` / `f`, `t`) stay in siftui/tui/app.py, the one place that assigns it.
 """
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import App
+from textual.notifications import Notify
 
 from siftui.tui.evidence.flow import EvidenceFlow
 from siftui.tui.key_actions import Keys
 from siftui.tui.replay_flow import ReplayFlow
 from siftui.tui.state import Opened
+from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import CallList
 
 
@@ -21,6 +25,13 @@ class KeyActions(App[int]):
     replay: ReplayFlow
     evidence: EvidenceFlow
     opened: Opened | None
+
+    @on(Notify)
+    def _one_toast(self) -> None:
+        """A new notification replaces the one shown (this runs before Textual adds it):
+        toasts stacked up the screen would cover the view's first lines (each toast's
+        height is bounded in siftui.tcss)."""
+        self.clear_notifications()
 
     def action_copy(self) -> None:
         self.keys.copy()
@@ -36,6 +47,9 @@ class KeyActions(App[int]):
 
     def action_focus_pages(self) -> None:
         self.keys.focus("pages")
+
+    def action_focus_range(self) -> None:
+        self.keys.focus("pages")  # a Word document's range field
 
     def action_focus_anchor(self) -> None:
         self.keys.focus("anchor")
@@ -69,6 +83,16 @@ class KeyActions(App[int]):
 
     def action_evidence(self) -> None:
         self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
+
+    def action_details(self) -> None:
+        self.keys.details()
+
+    def action_toggle_unit(self) -> None:
+        self.keys.toggle_unit()
+
+    @on(OutCapControl.UnitPressed)
+    def _unit_pressed(self) -> None:
+        self.keys.toggle_unit()
 
     def action_hidden(self) -> None:
         self.keys.hidden()

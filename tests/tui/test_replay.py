@@ -102,7 +102,7 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
             assert app.answer.rendered == entries[number].rendered
             await settle(app, pilot)
             calls = str(app.query_one("#calls-line", Static).render())
-            assert calls.startswith(f"call {number + 1} of {number + 1} · "), calls
+            assert calls.startswith(f"call {number + 1} of 5 in the log · "), calls
         # Another budget: the live view follows the slider again.
         await pilot.press("down")
         await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))
