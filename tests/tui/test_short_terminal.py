@@ -56,6 +56,7 @@ def test_at_80x24_the_view_keeps_12_lines_and_the_counter_folds(doc_path: Path) 
         assert view_lines(app) >= 12
         assert not app.query_one(CounterLine).display
         summary = shown(app, "#summary")
+        assert app.answer is not None
         assert summary.startswith(f"{len(app.answer.rendered.content):,} / 100,000 runes ")
         assert "map · pages 1-9 shown" in summary
         alerts = shown(app, "#alerts")
@@ -70,6 +71,7 @@ def test_at_80x24_the_view_keeps_12_lines_and_the_counter_folds(doc_path: Path) 
         app.query_one(OutCapControl).value = 5_000
         app.query_one("#pages", Input).value = "5-40"
         await settle(app, pilot)
+        assert app.answer is not None
         assert app.answer.rendered.note and app.query_one("#note").has_class("visible")
         assert view_lines(app) >= 12
 
