@@ -51,8 +51,7 @@ def budget_text(answer: Answer, *, compact: bool = False) -> Text:
     text = Text()
     text.append(f"{size:,}", style="bold")
     text.append(f" / {out_cap:,} {word} ")
-    text.append(percent, style="bold")
-    text.append(" ")
+    text.append(percent + " ", style="bold")
     text.append(budget_bar(size, out_cap, 8 if compact else BAR_CELLS), style="bold")
     text.append(f"{gap}~{len(content) // 4:,} tokens", style="bold")
     return text
