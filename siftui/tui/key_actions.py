@@ -148,7 +148,9 @@ class Keys:
             kind = kind_of(doc)
             calls = kind.walk(doc, request.options)
             scope = getattr(request.options, "scope", "body") or "body"
-            found: Unreachable | None = kind.unreachable(doc, out_cap, scope)
+            found: Unreachable | None = answer.unreachable  # a PDF's, in the answer's unit
+            if request.options.unit == CHARS.name and found is None:
+                found = kind.unreachable(doc, out_cap, scope)  # the kinds count code points
             app.call_from_thread(show, calls, found)
 
         def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:

@@ -13,9 +13,10 @@ from support.tui_support import run, settle, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from siftui.core.budget import byte_bound
+from siftui.core.budget import BYTES, byte_bound
 from siftui.core.doc import Doc
 from siftui.core.render import Options, render
+from siftui.core.unreachable import unreachable
 from siftui.tui.app import SiftApp
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.view import ContentView
@@ -83,3 +84,37 @@ def test_a_short_terminal_says_the_bytes_bound_in_its_one_line(tmp_path: Path) -
         assert "at most 100,000 tokens in any byte-level tokenizer" in alerts
 
     run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(160, 24))
+
+
+def test_the_unreachable_tail_is_counted_in_the_answers_unit(tmp_path: Path) -> None:
+    """A page of 1,200 CJK characters fits an OutCap of 2,000 code points and not of
+    2,000 bytes: in bytes, the counter's tail is the core's in bytes."""
+    doc = Doc("尾", 2, ("预" * 1_200, "end"), ())
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 2_000
+        await wait_until(
+            pilot,
+            lambda: (
+                app.answer is not None
+                and app.answer.options.out_cap == 2_000
+                and app.answer.unreachable is not None
+            ),
+        )
+        assert app.answer is not None and app.answer.unreachable == unreachable(doc, 2_000)
+        assert not app.answer.unreachable.pages
+        app.query_one(ContentView).focus()
+        await pilot.press("u")
+        await wait_until(
+            pilot,
+            lambda: (
+                app.answer is not None
+                and app.answer.options.unit == "bytes"
+                and app.answer.unreachable is not None
+            ),
+        )
+        assert app.answer.unreachable == unreachable(doc, 2_000, BYTES)
+        assert [page.page for page in app.answer.unreachable.pages] == [1]
+
+    run(SiftApp(write_doc(doc, tmp_path)), scenario, size=(110, 34))
