@@ -60,7 +60,7 @@ def test_at_80x24_the_view_keeps_12_lines_and_the_counter_folds(doc_path: Path) 
         assert summary.startswith(f"{len(app.answer.rendered.content):,} / 100,000 runes ")
         assert "map · pages 1-9 shown" in summary
         alerts = shown(app, "#alerts")
-        assert alerts.startswith("doc.json · agents: ✗ Codex CLI shell output")
+        assert alerts.startswith("doc.json (d: details) · agents: ✗ Codex CLI shell output")
         # The token line fits whole: the short form, no ellipsis.
         await wait_until(pilot, lambda: "o200k_base" in str(app.query_one("#tokens").render()))
         tokens = app.query_one("#tokens", Static)
@@ -82,7 +82,7 @@ def test_a_word_document_at_80x24_keeps_12_lines_and_says_range(tmp_path: Path) 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
         assert view_lines(app) >= 12
-        assert shown(app, "#alerts").startswith("contract.docx · ")
+        assert shown(app, "#alerts").startswith("contract.docx (d: details) · ")
         words = footer_words(app)
         assert "Range" in words and "Pages" not in words
 

@@ -128,11 +128,12 @@ def summary_text(answer: Answer) -> Text:
 
 
 def alerts_text(answer: Answer) -> Text:
-    """The rest of the counter in one line, for a short terminal: the file, hidden and
-    unreachable text, the agents over their caps, the bytes bound, the document
-    (every detail in full on `d`)."""
+    """The rest of the counter in one line, for a short terminal: the file (and the key
+    that shows every detail in full), hidden and unreachable text, the agents over
+    their caps, the bytes bound, the document."""
     text = Text()
     text.append(answer.name, style="bold")
+    text.append(" (d: details)", style="italic")  # first, where no ellipsis cuts it
     parts: list[Text] = []
     if answer.doc is not None:
         warnings = [hidden_of(answer).counter_line()]
@@ -148,7 +149,6 @@ def alerts_text(answer: Answer) -> Text:
         parts.append(Text("as logged (the document is not open)"))
     else:
         parts.append(Text(document_words(answer.doc, answer.options).removeprefix("doc: ")))
-    parts.append(Text("d: details", style="italic"))
     for part in parts:
         text.append(" · ")
         text.append_text(part)
