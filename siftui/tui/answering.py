@@ -84,10 +84,14 @@ def view_title(answer: Answer | None, opening: Path | None) -> str:
 
 def show_request(app: App[Any], options: AnyOptions) -> None:
     """The controls show the request (their Changed messages then propose it again: no-op)."""
-    app.query_one(RequestBar).show(field_values(options), word=kind_of(options) is WORD)
+    bar, word = app.query_one(RequestBar), kind_of(options) is WORD
+    if bar.word != word:
+        app.refresh_bindings()  # `p` is named for the kind: Pages, or a Word document's Range
+    bar.show(field_values(options), word=word)
     outcap = app.query_one(OutCapControl)
     if outcap.value != options.out_cap:
         outcap.value = options.out_cap
+    outcap.unit = options.unit
 
 
 def show_error(app: App[Any], message: str) -> None:

@@ -19,16 +19,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.follow import LogTail
 from siftui.tui import background
+from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.display import plural
@@ -37,14 +39,14 @@ from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.key_actions import Keys
-from siftui.tui.keys import bindings, system_commands
+from siftui.tui.keys import available, bindings, system_commands
 from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
 from siftui.tui.opening import OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
 from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import KEEP, Answer, Change, Opened, Outcome, Request, answer_request
 from siftui.tui.strip_model import PageFacts
-from siftui.tui.widgets.counter import CounterLine
+from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
 from siftui.tui.widgets.lines import CallsLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
@@ -55,13 +57,14 @@ from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 
-class SiftApp(App[int]):
+class SiftApp(KeyActions):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
     TITLE = "siftui"
-    # Short terminals keep the content visible: the controls shrink first.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # noqa: RUF012 (typed by Textual)
+    # Short terminals keep the content visible: the controls shrink first (an 80x24
+    # terminal folds the counter into two lines: at least 12 lines of content).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-compact"), (32, "-tall")]  # noqa: RUF012
     # Narrow terminals keep every request field in the bar: its labels go first.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (typed by Textual)
     BINDINGS = bindings()
@@ -85,7 +88,7 @@ class SiftApp(App[int]):
         self.request = Request(None, Options())
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
-        self.counter = CallCounter(self, self, self._counted)
+        self.counter = CallCounter(self, self._counted)
         self.answering = Answering()
         self.exports = Exports(self)
         self.replay = ReplayFlow(self)
@@ -119,6 +122,8 @@ class SiftApp(App[int]):
             yield Static("", id="request-error", classes="error")
             yield OutCapControl(id="outcap")
             yield CounterLine(id="counter").data_bind(SiftApp.answer)
+            yield SummaryLine(id="summary").data_bind(SiftApp.answer)  # short terminals:
+            yield AlertsLine(id="alerts").data_bind(SiftApp.answer)  # the counter folded
             yield TokenLine(id="tokens").data_bind(SiftApp.answer)
             yield PageStrip(id="strip").data_bind(SiftApp.answer)
             yield CallsLine(id="calls-line").data_bind(SiftApp.answer, SiftApp.calls)
@@ -147,9 +152,9 @@ class SiftApp(App[int]):
         """Make ``options`` the request (on the document open or opening). ``typed``: the
         controls proposed it, so they show it already and are not set again (setting an
         Input while its own Changed messages are queued would type over the user)."""
-        if call:
-            self.counter.now = True
         request = Request(self.request.source, options)
+        if call:
+            self.counter.asked(request)
         if request == self.request:
             if call and self.answer is not None and self.answer.request == request:
                 self.counter.made(self.answer)
@@ -167,8 +172,8 @@ class SiftApp(App[int]):
         """The request now names a freshly opened document: its first call is made."""
         assert self.opened is not None
         self.answering.opened(self.opened)
-        self.calls = self.counter.clear()
-        self.counter.now = True  # opening a document is the agent's first call
+        self._counted(self.counter.clear())
+        self.counter.asked(self.request)  # opening a document is the agent's first call
         self.render_request()
 
     def render_request(self) -> None:
@@ -220,7 +225,8 @@ class SiftApp(App[int]):
             self.render_request()
 
     def _counted(self, calls: Calls) -> None:
-        self.calls = calls
+        if self._log_entries is None:  # a replay's calls line counts the log's calls
+            self.calls = calls
 
     def _redress(self) -> None:
         """Show the answer again with what background work has found since."""
@@ -253,7 +259,8 @@ class SiftApp(App[int]):
 
     @on(OutCapControl.Changed)
     def _outcap_changed(self, event: OutCapControl.Changed) -> None:
-        self.propose(replace(self.request.options, out_cap=event.value), typed=True)
+        options = replace(self.request.options, out_cap=event.value)
+        self.propose(options, call=event.call, typed=True)
 
     @on(TokenLine.Counted)
     def _tokens_counted(self, event: TokenLine.Counted) -> None:
@@ -301,8 +308,8 @@ class SiftApp(App[int]):
         self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The report and follow keys exist only in a log replay."""
-        return action not in ("log_report", "follow_log") or self._log_entries is not None
+        word = kind_of(self.request.options) is WORD
+        return available(action, replay=self._log_entries is not None, word=word)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -310,6 +317,7 @@ class SiftApp(App[int]):
 
     @on(CallList.Chosen)
     def _call_chosen(self, event: CallList.Chosen) -> None:
+        self.calls = self.replay.log_calls(event.number)
         if (change := self.replay.chosen(event.entry, event.number)) is not None:
             self.opener.cancel()
             self.apply(change)
@@ -318,8 +326,6 @@ class SiftApp(App[int]):
     def _call_checked(self, event: CallList.Checked) -> None:
         """The chosen call's file is checked: make the call again (opening it if needed)."""
         again = self.replay.checked(event.entry, event.number, event.digest, self.opened)
-        if again is not None:
-            self.counter.now = True
         if isinstance(again, Change):
             self.apply(again)
         elif again is not None and again.source is not None:
@@ -327,55 +333,18 @@ class SiftApp(App[int]):
 
     # ------------------------------------------------------------------- the keys
 
-    def action_copy(self) -> None:
-        self.keys.copy()
-
-    def action_copy_json(self) -> None:
-        self.keys.copy(as_json=True)
-
-    def action_save(self) -> None:
-        self.keys.save()
-
-    def action_focus_grep(self) -> None:
-        self.keys.focus("grep")
-
-    def action_focus_pages(self) -> None:
-        self.keys.focus("pages")
-
-    def action_focus_anchor(self) -> None:
-        self.keys.focus("anchor")
-
-    def action_focus_view(self) -> None:
-        self.keys.focus("view")
-
-    def action_map(self) -> None:
-        self.keys.map()
-
-    def action_follow(self) -> None:
-        self.keys.follow()
-
-    def action_walk(self) -> None:
-        self.keys.walk()
-
     def action_history_back(self) -> None:
-        self._travel(self.keys.travel(self.history, back=True))
+        self._travel(back=True)
 
     def action_history_forward(self) -> None:
-        self._travel(self.keys.travel(self.history, back=False))
+        self._travel(back=False)
 
-    def _travel(self, request: Request | None) -> None:
-        if request is not None:
+    def _travel(self, *, back: bool) -> None:
+        if self._log_entries is not None:  # a replay's calls are the log's: move in its list
+            self.replay.step(back=back)
+        elif (request := self.keys.travel(self.history, back=back)) is not None:
             self.calls = self.counter.moved()
             self._set_request(request)
-
-    def action_outcap_down(self) -> None:
-        self.keys.outcap(up=False)
-
-    def action_outcap_up(self) -> None:
-        self.keys.outcap(up=True)
-
-    def action_open(self) -> None:
-        self.keys.open()
 
     def action_toggle_ocr(self) -> None:
         opened = self.opened
@@ -383,21 +352,6 @@ class SiftApp(App[int]):
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
 
-    def action_follow_log(self) -> None:
-        self.query_one(CallList).toggle_follow()
-
     @on(CallList.Followed)
     def _followed(self, event: CallList.Followed) -> None:
         self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
-
-    def action_log_report(self) -> None:
-        self.replay.report()
-
-    def action_evidence(self) -> None:
-        self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
-
-    def action_hidden(self) -> None:
-        self.keys.hidden()
-
-    def action_help(self) -> None:
-        self.keys.help()

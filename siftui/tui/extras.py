@@ -3,7 +3,7 @@
 The answer is drawn at once; then workers find more: the document's
 hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
 at the answer's OutCap (:func:`siftui.core.unreachable.unreachable`, cached per
-document and OutCap), the agents table (siftui.sources.agents_load) and the token
+document, OutCap and unit), the agents table (siftui.sources.agents_load) and the token
 line's counts of the content. Each result is kept here; the app is told
 (``changed``) and shows its answer again *dressed* with it (:meth:`Extras.dress`),
 so every widget still draws from the one answer.
@@ -19,6 +19,7 @@ from typing import Any
 
 from textual.app import App
 
+from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF
@@ -42,10 +43,10 @@ class Extras:
         self.hidden_note = ""  # why hidden text is not known yet (or at all)
         self.agents: Agents | None = None
         self._agents_started = False
-        self._reach: OrderedDict[tuple[Source, int], Unreachable] = OrderedDict()
+        self._reach: OrderedDict[tuple[Source, int, str], Unreachable] = OrderedDict()
         self._counts: OrderedDict[str, TokenCounts] = OrderedDict()
-        self._reaching: tuple[Source, int] | None = None  # being worked out now
-        self._wanted: tuple[tuple[Source, int], Doc] | None = None  # next, once it is done
+        self._reaching: tuple[Source, int, str] | None = None  # being worked out now
+        self._wanted: tuple[tuple[Source, int, str], Doc] | None = None  # next, once it is done
 
     # ------------------------------------------------------------ the answer, dressed
 
@@ -63,7 +64,7 @@ class Extras:
                 changes["facts"] = facts
         source = answer.request.source
         if answer.unreachable is None and answer.doc is not None and source is not None:
-            reach = self._reach.get((source, answer.options.out_cap))
+            reach = self._reach.get((source, answer.options.out_cap, answer.options.unit))
             if reach is not None:
                 changes["unreachable"] = reach
         if answer.counts is None:
@@ -102,9 +103,9 @@ class Extras:
         # A Word answer has no pages= calls, so nothing they cannot reach.
         if answer.unreachable is not None or doc is None or source is None:
             return
-        self._reach_next((source, answer.options.out_cap), doc)
+        self._reach_next((source, answer.options.out_cap, answer.options.unit), doc)
 
-    def _reach_next(self, key: tuple[Source, int], doc: Doc) -> None:
+    def _reach_next(self, key: tuple[Source, int, str], doc: Doc) -> None:
         """Work out ``key`` in a worker, one at a time: while one runs (a thread cannot be
         stopped), only the newest OutCap asked for waits, so a dragged slider never
         piles up threads that slow the answers down."""
@@ -119,14 +120,14 @@ class Extras:
         def work() -> None:
             found: Unreachable | None = None
             try:
-                found = unreachable(doc, key[1])
+                found = unreachable(doc, key[1], check_unit(key[2]))
             except Exception as error:  # a bug in siftui: logged, and the counter goes without
                 report_unexpected(error, "finding the unreachable tail")
             app.call_from_thread(self._reached, key, found)
 
         app.run_worker(work, thread=True, group="reach", description="unreachable")
 
-    def _reached(self, key: tuple[Source, int], found: Unreachable | None) -> None:
+    def _reached(self, key: tuple[Source, int, str], found: Unreachable | None) -> None:
         self._reaching = None
         if found is not None:
             self._reach[key] = found

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from textual.app import App
-from textual.timer import Timer
 
 from siftui.tui.state import Answer, Held, Request
-
-STANDS = 1.0
-"""Seconds an answer must stand to count as a call the agent made."""
 
 
 @dataclass(frozen=True)
@@ -66,11 +59,13 @@ class CallHistory:
 
 @dataclass(frozen=True)
 class Calls:
-    """The history as a value, for the calls line."""
+    """The history as a value, for the calls line; ``log``: the calls of a replayed log
+    (``position`` the call chosen in it), not the user's."""
 
     calls: tuple[Spent, ...] = ()
     position: int = -1
     spent: int = 0
+    log: bool = False
 
 
 def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
@@ -78,35 +73,39 @@ def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
     spent = f"spent {calls.spent:,} runes · ~{calls.spent // 4:,} tokens"
     this = f"this answer {runes:,} runes"
     count = len(calls.calls)
-    if calls.position >= 0 and calls.calls[calls.position].request == request:
+    shown = calls.position >= 0 and calls.calls[calls.position].request == request
+    if calls.log:
+        number = f"call {calls.position + 1} of {count} in the log"
+        if shown:
+            return f"{number} · {this} · the agent {spent} by then"
+        return f"what-if beside {number}: not a call the agent made · {this}"
+    if shown:
         return f"call {calls.position + 1} of {count} · {this} · {spent}"
     made = "1 call" if count == 1 else f"{count:,} calls"
-    return f"not a call yet (Enter, or 1 s) · {this} · {spent} in {made}"
+    return f"not a call yet (Enter asks for it) · {this} · {spent} in {made}"
 
 
 class CallCounter:
-    """Which answers are calls: one reached by Enter, n, b / f, the strip, the walk or
-    an open at once (``now``), any other once it has stood :data:`STANDS` seconds.
-    The app is told the calls (``counted``) when one is made, and given them back by
-    :meth:`moved` and :meth:`clear`."""
+    """Which answers are calls: one the user asked for (:meth:`asked`: Enter, `n`, `b` /
+    `f`, the strip, the walk, a slider step or release, an open), once it is on screen.
+    What the user only edits on the way (typing, dragging) is no call, however long
+    it stands. The app is told the calls (``counted``) when one is made, and given
+    them back by :meth:`moved` and :meth:`clear`."""
 
-    def __init__(self, app: App[Any], held: Held, counted: Callable[[Calls], None]) -> None:
-        self.app, self.held, self.counted = app, held, counted
+    def __init__(self, held: Held, counted: Callable[[Calls], None]) -> None:
+        self.held, self.counted = held, counted
         self.history = CallHistory()
-        self.now = False
-        self._stands: Timer | None = None
+        self._asked: Request | None = None
+
+    def asked(self, request: Request) -> None:
+        """The user asked for ``request``: its answer, once shown, is a call."""
+        self._asked = request
 
     def made(self, answer: Answer) -> None:
-        """``answer`` (to the request) is on screen."""
-        if self._stands is not None:
-            self._stands.stop()
-        if self.now:
-            self.now = False
-            self._record(answer)
-        else:
-            self._stands = self.app.set_timer(STANDS, lambda: self._record(answer))
-
-    def _record(self, answer: Answer) -> None:
+        """``answer`` (to the request) is on screen: a call if it was asked for."""
+        if answer.request != self._asked:
+            return
+        self._asked = None
         shown = self.held.answer
         # The same answer, maybe since dressed with what background work found.
         if (
@@ -122,4 +121,5 @@ class CallCounter:
 
     def clear(self) -> Calls:
         self.history.clear()
+        self._asked = None
         return self.history.snapshot()

@@ -9,11 +9,13 @@ makes it; none reads options back out of a widget.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 
+from siftui.core.budget import BYTES, CHARS
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
@@ -23,10 +25,12 @@ from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
 from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any
-from siftui.tui.screens import HelpScreen, PathScreen, WalkScreen
+from siftui.tui.screens import DetailsScreen, HelpScreen, PathScreen, WalkScreen
 from siftui.tui.state import Answer, Held, Request
+from siftui.tui.widgets.counter import CounterLine, counter_text
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.request_bar import RequestBar
+from siftui.tui.widgets.tokens import tokens_text
 from siftui.tui.widgets.view import ContentView
 
 
@@ -76,6 +80,22 @@ class Keys:
             control.step_up()
         else:
             control.step_down()
+
+    def toggle_unit(self) -> None:
+        """`u`: the OutCap counted in the other unit (code points / UTF-8 bytes), asked for."""
+        options = self.held.request.options
+        unit = BYTES.name if options.unit == CHARS.name else CHARS.name
+        self.held.propose(replace(options, unit=unit), call=True)
+
+    def details(self) -> None:
+        """`d`: the counter and the token line of the answer shown, in full."""
+        answer = self.acting_on("show details of")
+        if answer is None:
+            return
+        details = counter_text(answer, self.app.query_one(CounterLine).ocr_pages)
+        details.append("\n\n")
+        details.append_text(tokens_text(len(answer.rendered.content), answer.counts))
+        self.app.push_screen(DetailsScreen(f"{answer.name} · {answer.label()}", details))
 
     def map(self) -> None:
         self.held.propose(first_call(self.held.request.options), call=True)
@@ -128,7 +148,9 @@ class Keys:
             kind = kind_of(doc)
             calls = kind.walk(doc, request.options)
             scope = getattr(request.options, "scope", "body") or "body"
-            found: Unreachable | None = kind.unreachable(doc, out_cap, scope)
+            found: Unreachable | None = answer.unreachable  # a PDF's, in the answer's unit
+            if request.options.unit == CHARS.name and found is None:
+                found = kind.unreachable(doc, out_cap, scope)  # the kinds count code points
             app.call_from_thread(show, calls, found)
 
         def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:

@@ -48,13 +48,9 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("s", "save", "Save", "Save the answer to a file", "s"),
     Key("slash", "focus_grep", "Grep", "Search with an RE2 pattern (smart case)", "/"),
-    Key(
-        "p",
-        "focus_pages",
-        "Pages",
-        "Ask for a page range: a-b, a or a- (Word: a paragraph range Pa..Pb, Pa or Pa..)",
-        "p",
-    ),
+    # One key, named as the open document's kind names its field (available() picks).
+    Key("p", "focus_pages", "Pages", "Ask for a page range: a-b, a or a-", "p"),
+    Key("p", "focus_range", "Range", "Word: ask for a paragraph range Pa..Pb, Pa or Pa..", "p"),
     Key(
         "a",
         "focus_anchor",
@@ -75,6 +71,13 @@ KEYS: tuple[Key, ...] = (
         "e",
     ),
     Key(
+        "d",
+        "details",
+        "Details",
+        "The counter in full: the document, hidden and unreachable text, every agent",
+        "d",
+    ),
+    Key(
         "h",
         "hidden",
         "Hidden",
@@ -86,6 +89,14 @@ KEYS: tuple[Key, ...] = (
     Key("f", "history_forward", "Forward", "Forward to the next call", "f", footer=False),
     Key("left_square_bracket", "outcap_down", "Cap-", "OutCap one step down", "[", footer=False),
     Key("right_square_bracket", "outcap_up", "Cap+", "OutCap one step up", "]", footer=False),
+    Key(
+        "u",
+        "toggle_unit",
+        "Unit",
+        "OutCap in code points (runes) or UTF-8 bytes (bytes bound any byte-level tokenizer)",
+        "u",
+        footer=False,
+    ),
     Key("t", "toggle_ocr", "OCR", "OCR pages without text (Tesseract) on / off", "t", footer=False),
     Key("escape", "focus_view", "To view", "Back to the view from an input", "Esc", footer=False),
 )
@@ -104,6 +115,19 @@ EVIDENCE_KEYS: tuple[Key, ...] = (
     Key("escape", "focus_view", "To view", "Back to the view from the call line", "Esc", False),
 )
 """The evidence preview's keys (siftui/tui/evidence/screen.py)."""
+
+
+REPLAY_ONLY = frozenset({"log_report", "follow_log"})
+
+
+def available(action: str, *, replay: bool, word: bool) -> bool:
+    """Whether ``action``'s key acts now (a key that does not is left out of the footer and
+    the palette): the report and follow keys in a log replay only, `p` named for the kind."""
+    if action in REPLAY_ONLY:
+        return replay
+    if action in ("focus_pages", "focus_range"):
+        return word == (action == "focus_range")
+    return True
 
 
 def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
@@ -148,14 +172,18 @@ Window, Grep and Scope (body, footnotes, endnotes, comments, headers, footers).
 The strip shows paragraphs (headings marked); click an anchor in the view, or
 press Enter for the first one in view, to ask for the paragraphs around it.
 
-**OutCap** is the budget in code points ("runes"). Drag the slider, use the
-arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).
+**OutCap** is the budget in code points ("runes"), or in UTF-8 bytes (`u`, or
+the button beside the entry: a bytes budget bounds the tokens of any
+byte-level tokenizer, every token being at least one byte). Drag the slider,
+use the arrow keys on it, or type an exact number (`20k`, `1.5M`, `20,000`).
 `~tokens` is runes / 4, the contract's estimate; the token line beside it
-gives real o200k_base and cl100k_base counts.
+gives real o200k_base and cl100k_base counts. On a short terminal the counter
+folds into two lines; `d` shows it in full.
 
-**Calls**: every answer you let stand for a second, or reach by Enter, `n`,
-`b`/`f`, the strip or the walk, is a call an agent makes; the calls line adds
-them up.
+**Calls**: an answer you ask for is a call an agent makes: Enter in a field,
+`n`, `m`, `b`/`f`, the strip, the walk, a step or a release of the slider, the
+unit. What you type or drag on the way is not. The calls line adds them up; in
+a log replay it counts the log's calls.
 
 Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
 """

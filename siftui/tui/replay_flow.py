@@ -22,11 +22,13 @@ from typing import Any
 from textual.app import App
 from textual.worker import get_current_worker
 
+from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import report
 from siftui.sources.log.report_run import documents_of
 from siftui.sources.log.report_text import summary_line
+from siftui.tui.history import Calls, Spent
 from siftui.tui.report_model import Node, report_tree
 from siftui.tui.screens import LogReportScreen
 from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
@@ -46,6 +48,27 @@ class ReplayFlow:
         total = len(self.app.query_one(CallList).entries)
         return f"call log: {total} calls" + (" (following)" if following else "")
 
+    def log_calls(self, number: int) -> Calls:
+        """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""
+        spent = tuple(
+            Spent(
+                Request(Source(Path(entry.path), entry.sha256 or ""), entry.call_options),
+                len(entry.received.content) if entry.received is not None else 0,
+            )
+            for entry in self.app.query_one(CallList).entries
+        )
+        used = sum(call.runes for call in spent[:number])
+        return Calls(spent, number - 1, used, log=True)
+
+    def step(self, *, back: bool) -> None:
+        """`b` / `f` in a replay: the log's call before or after the one chosen."""
+        calls = self.app.query_one(CallList)
+        number = calls.cursor_row + 1 + (-1 if back else 1)
+        if not 1 <= number <= len(calls.entries):
+            self.app.notify(f"Already at the log's {'first' if back else 'last'} call.")
+            return
+        calls.show_call(number)
+
     def status(self, message: str, *, warning: bool = False) -> None:
         widget = self.app.query_one(ReplayStatus)
         widget.message = message
@@ -64,7 +87,10 @@ class ReplayFlow:
             self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)
             return None
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
-        self.status(f"{self._where}: checking {Path(entry.path).name} ...")
+        self.status(
+            f"{self._where} · shown: the logged bytes the agent received; "
+            f"checking {Path(entry.path).name} to re-run it ..."
+        )
         return Change(request, answer=logged_answer(request, received))
 
     def checked(
@@ -103,13 +129,23 @@ class ReplayFlow:
     def compare(self, answer: Answer) -> Answer:
         """The live answer when it is the logged one; the logged one, flagged, if not."""
         entry = self.entry
-        if entry is None or entry.rendered is None or answer.options != entry.call_options:
+        if entry is None or entry.rendered is None:
             return answer
         if answer.request.source is None or answer.request.source.path != Path(entry.path):
             return answer
+        options = answer.options
+        if options != entry.call_options:
+            unit = " bytes" if options.unit == "bytes" else ""
+            self.status(
+                f"{self._where} · shown: a what-if, {kind_of(options).describe(options)} at "
+                f"OutCap {options.out_cap:,}{unit}: an answer the agent never got",
+                warning=True,
+            )
+            return answer
         if answer.rendered == entry.rendered:
             self.status(
-                "re-run now: the same bytes the agent received · move OutCap to see another budget"
+                f"{self._where} · re-run now: the same bytes the agent received · "
+                "move OutCap to see another budget"
             )
             return answer
         self.status(

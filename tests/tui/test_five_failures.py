@@ -191,8 +191,10 @@ def test_5_the_calls_line_describes_the_answer_shown(six_pages: Path) -> None:
         await idle(app, pilot)
         first = len(render(doc, Options()).content)
         assert f"this answer {first:,} runes" in calls_line(app)
-        app.query_one("#pages", Input).value = "2-3"
-        await pilot.pause(1.5)  # let it stand: a call
+        pages = app.query_one("#pages", Input)
+        pages.value = "2-3"
+        pages.focus()
+        await pilot.press("enter")  # asked for: a call
         await idle(app, pilot)
         second = len(render(doc, Options(pages="2-3")).content)
         line = calls_line(app)

@@ -102,7 +102,7 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
             assert app.answer.rendered == entries[number].rendered
             await settle(app, pilot)
             calls = str(app.query_one("#calls-line", Static).render())
-            assert calls.startswith(f"call {number + 1} of {number + 1} · "), calls
+            assert calls.startswith(f"call {number + 1} of 5 in the log · "), calls
         # Another budget: the live view follows the slider again.
         await pilot.press("down")
         await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))
@@ -219,3 +219,65 @@ def test_a_word_call_on_a_changed_file_keeps_the_logged_answer(tmp_path: Path) -
         assert app.answer is not None and app.answer.logged and app.answer.rendered == answer
 
     run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def calls_line(app: SiftApp) -> str:
+    return str(app.query_one("#calls-line", Static).render())
+
+
+def test_the_panel_says_whether_the_answer_shown_is_the_agents(pdf: Path, tmp_path: Path) -> None:
+    """The logged bytes, a re-run equal to them, or a what-if (`]`) the agent never got;
+    the calls line numbers the log's calls and b / f move through them."""
+    entries = read_log(write_log(pdf, tmp_path))
+    doc = extract(pdf)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await pilot.press("down")
+        await wait_until(pilot, lambda: "call 2: " in replay_text(app))
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app))
+        await settle(app, pilot)
+        assert calls_line(app).startswith("call 2 of 5 in the log · this answer ")
+        app.query_one("#content").focus()
+        await pilot.press("right_square_bracket")
+        await wait_until(pilot, lambda: app.answer is not None and app.answer.options.out_cap > 400)
+        await settle(app, pilot)
+        status, answer = replay_text(app), app.answer
+        assert answer is not None and isinstance(answer.options, Options)
+        assert "same bytes" not in status
+        assert "a what-if" in status and "an answer the agent never got" in status
+        assert f"OutCap {answer.options.out_cap:,}" in status
+        assert answer.rendered == render(doc, answer.options)
+        assert calls_line(app).startswith("what-if beside call 2 of 5 in the log: ")
+        app.query_one(OutCapControl).value = 400  # back to the logged call's OutCap
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app))
+        assert calls_line(app).startswith("call 2 of 5 in the log · ")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: "call 1: " in replay_text(app))
+        await wait_until(pilot, lambda: calls_line(app).startswith("call 1 of 5 in the log · "))
+
+    run(create_log_app(entries), scenario, size=(140, 40))
+
+
+def test_a_call_served_in_bytes_is_rerun_in_bytes(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from support.tui_support import long_doc, write_doc
+
+    path = write_doc(long_doc(), tmp_path)  # page 7 holds CJK text
+    options = Options(pages="7", out_cap=1_000, unit="bytes")
+    logged = render(long_doc(), options)
+    assert logged != render(long_doc(), replace(options, unit="chars"))  # the unit matters
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    entry = LogEntry("2026-01-01T10:00:00Z", path.name, str(path), sha, "7", "", 1_000, 1.0, logged)
+    log = tmp_path / "calls.jsonl"
+    log.write_text(entry_to_line(replace(entry, unit="bytes")), encoding="utf-8")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, lambda: "same bytes" in replay_text(app), 30)
+        await settle(app, pilot)
+        assert app.request.options == options
+        assert app.answer is not None and not app.answer.logged
+        assert app.answer.rendered == logged
+        assert app.query_one(OutCapControl).unit == "bytes"
+
+    run(create_log_app(read_log(log)), scenario, size=(140, 40))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.docx_build import p, write_docx
 from support.pdfs import make_encrypted_pdf
 from support.tui_support import (
     book_doc,
@@ -126,11 +127,13 @@ def test_walk_lists_unreachable_pages(snap_compare: SnapCompare, tmp_path: Path)
         app = pilot.app
         assert isinstance(app, SiftApp)
         await _settled(pilot)
-        app.query_one(OutCapControl).value = 3_000
+        entry = app.query_one(OutCapControl).input
+        entry.value = "3000"
+        entry.focus()
+        await pilot.press("enter")  # asked for: the answer is a call
         await idle(app, pilot)
-        # The answer counts as a call once it has stood a second: the picture shows it so,
-        # however slow the machine is.
         await wait_until(pilot, lambda: app.calls.position == 1)
+        app.action_focus_view()
         await pilot.press("w")
         await wait_until(pilot, lambda: isinstance(app.screen, WalkScreen))
         await idle(app, pilot)  # the counter's workers too: a loaded machine is slower
@@ -155,3 +158,19 @@ def test_log_report_screen(
         await pilot.pause(0.3)
 
     assert snap_compare(create_log_app(entries), terminal_size=SIZE, run_before=before)
+
+
+def test_map_view_at_80x24(snap_compare: SnapCompare, doc_path: Path) -> None:
+    """The counter folded into two lines, no header: the view keeps 13 lines."""
+    assert snap_compare(SiftApp(doc_path), terminal_size=(80, 24), run_before=_request())
+
+
+def test_word_document_at_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    clauses = "".join(p(f"Clause {n}: the parties agree on item {n}.") for n in range(1, 41))
+    path = write_docx(tmp_path / "contract.docx", p("Agreement", style="Heading1") + clauses)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await _settled(pilot)
+        await pilot.pause(0.3)
+
+    assert snap_compare(SiftApp(path), terminal_size=(80, 24), run_before=before)

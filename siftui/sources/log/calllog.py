@@ -4,14 +4,16 @@ A line records what the agent asked and exactly what it got back::
 
     {"time": "2025-01-31T12:00:00.123456Z", "requested": "thesis.pdf",
      "path": "/data/pdfs/thesis.pdf", "sha256": "9a1f...", "options":
-     {"pages": "12-40", "grep": ""}, "out_cap": 20000, "duration_ms": 812.5,
+     {"pages": "12-40", "grep": ""}, "out_cap": 20000, "unit": "chars", "duration_ms": 812.5,
      "error": false, "content": "--- page 12 ---...", "map": false, "first": 12,
      "last": 15, "grep_hits": 0, "note": "cut at page 15; ask for pages=\\"16-40\\""}
 
 A failed call has ``"error": true`` and ``"message"`` (the one-line error the
 agent saw) instead of the answer's fields; ``sha256`` is null when the file was
 never read. ``path`` is the real path the server resolved (the name as the agent
-gave it when it could not be resolved). Readers ignore extra keys.
+gave it when it could not be resolved). ``unit`` is what ``out_cap`` counted
+(``siftui mcp --unit``: "chars", code points, or "bytes", UTF-8); a log without it
+counted code points. Readers ignore extra keys.
 
 A call of another tool than read_pdf has ``"tool"``; read_docx's ``options`` are
 ``{"range", "anchor", "window", "grep", "scope"}`` (``window`` null when not
@@ -82,6 +84,7 @@ class LogEntry:
     session: int | None = None  # the connection's number (one MCP connection: one session)
     arguments: Any = None  # as sent, bounded (fields.logged_arguments)
     result: ToolResult | None = None  # an evidence tool's JSON as the agent received it
+    unit: str = "chars"  # what out_cap counted: "chars" (code points) or "bytes" (UTF-8)
 
     @property
     def error(self) -> bool:
@@ -120,14 +123,14 @@ class LogEntry:
 
     @property
     def options(self) -> Options:
-        return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap)
+        return Options(pages=self.pages, grep=self.grep, out_cap=self.out_cap, unit=self.unit)
 
     @property
     def call_options(self) -> Options | DocxOptions:
         """The options of the call as the tool read them: read_docx's for a Word call."""
         if self.docx is None:
             return self.options
-        return docx_options(self.docx, self.grep, self.out_cap)
+        return docx_options(self.docx, self.grep, self.out_cap, self.unit)
 
 
 def now_iso() -> str:
@@ -146,6 +149,7 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
             else docx_options_dict(entry.docx, entry.grep)
         ),
         "out_cap": entry.out_cap,
+        "unit": entry.unit,
         "duration_ms": entry.duration_ms,
         "error": entry.error,
     }
@@ -287,6 +291,9 @@ def entry_from_dict(data: Any) -> LogEntry:
     warning = data.get("warning", "")
     if not isinstance(warning, str):
         raise ValueError('key "warning": expected a string')
+    unit = data.get("unit", "chars")
+    if unit not in ("chars", "bytes"):
+        raise ValueError('key "unit": expected "chars" or "bytes"')
     notes = data.get("reader_notes", [])
     if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
         raise ValueError('key "reader_notes": expected a list of strings')
@@ -310,6 +317,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         session=session,
         arguments=data.get("arguments"),
         result=result,
+        unit=unit,
     )
 
 

@@ -1,6 +1,8 @@
-"""The app's dialogs: open / save a path, password, yes / no, help, the walk, the log report."""
+"""The app's dialogs: open / save a path, password, yes / no, help, the counter in full,
+the walk, the log report."""
 
 from siftui.tui.screens.confirm import ConfirmScreen
+from siftui.tui.screens.details import DetailsScreen
 from siftui.tui.screens.help import HelpScreen
 from siftui.tui.screens.log_report import LogReportScreen
 from siftui.tui.screens.password import PasswordScreen
@@ -9,6 +11,7 @@ from siftui.tui.screens.walk import WalkScreen
 
 __all__ = [
     "ConfirmScreen",
+    "DetailsScreen",
     "HelpScreen",
     "LogReportScreen",
     "PasswordScreen",

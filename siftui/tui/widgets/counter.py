@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from siftui.core.agents import Fit
+from siftui.core.budget import BYTES, byte_bound, check_unit
 from siftui.core.layout import AnswerKind
 from siftui.core.unreachable import counter_line as unreachable_line
 from siftui.tui.display import plural
@@ -36,15 +37,33 @@ def describe(answer: Answer) -> str:
     return shown
 
 
-def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
-    runes = len(answer.rendered.content)
+def budget_text(answer: Answer, *, compact: bool = False) -> Text:
+    """ "11,006 / 20,000 runes  55.0% ███████████░░░░░░░░░  ~2,751 tokens": the content's
+    size in the OutCap's unit (runes, or UTF-8 bytes), and the contract's runes / 4;
+    ``compact``: single spaces and a bar of 8 cells."""
+    content = answer.rendered.content
+    unit = check_unit(answer.options.unit)
+    size, word = unit.size(content), "bytes" if unit is BYTES else "runes"
     out_cap = answer.options.out_cap
+    percent, gap = f"{100 * size / out_cap:5.1f}%", "  "
+    if compact:
+        percent, gap = percent.lstrip(), " "
     text = Text()
-    text.append(f"{runes:,}", style="bold")
-    text.append(f" / {out_cap:,} runes ")
-    text.append(f"{100 * runes / out_cap:5.1f}% ", style="bold")
-    text.append(budget_bar(runes, out_cap), style="bold")
-    text.append(f"  ~{runes // 4:,} tokens", style="bold")
+    text.append(f"{size:,}", style="bold")
+    text.append(f" / {out_cap:,} {word} ")
+    text.append(percent + " ", style="bold")
+    text.append(budget_bar(size, out_cap, 8 if compact else BAR_CELLS), style="bold")
+    text.append(f"{gap}~{len(content) // 4:,} tokens", style="bold")
+    return text
+
+
+def bound_text(answer: Answer) -> str:
+    """For a budget in bytes, the bound it sets on any byte-level tokenizer's tokens."""
+    return byte_bound(answer.options.out_cap) if answer.options.unit == BYTES.name else ""
+
+
+def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
+    text = budget_text(answer)
     text.append("\n")
     text.append(describe(answer), style="italic")
     if answer.doc is None:
@@ -61,6 +80,9 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
     if warnings:
         text.append("\n")
         text.append(" · ".join(warnings), style="bold")
+    if bound := bound_text(answer):
+        text.append("\n")
+        text.append(bound, style="italic")
     agents = agents_text(answer)
     if agents.plain:
         text.append("\n")
@@ -97,6 +119,66 @@ def agents_text(answer: Answer) -> Text:
     return text
 
 
+def summary_text(answer: Answer) -> Text:
+    """The counter in one line, for a short terminal: the budget and what the answer holds."""
+    text = budget_text(answer, compact=True)
+    text.append(" · ")
+    text.append(describe(answer), style="italic")
+    return text
+
+
+def alerts_text(answer: Answer) -> Text:
+    """The rest of the counter in one line, for a short terminal: the file (and the key
+    that shows every detail in full), hidden and unreachable text, the agents over
+    their caps, the bytes bound, the document."""
+    text = Text()
+    text.append(answer.name, style="bold")
+    text.append(" (d: details)", style="italic")  # first, where no ellipsis cuts it
+    parts: list[Text] = []
+    if answer.doc is not None:
+        warnings = [hidden_of(answer).counter_line()]
+        if answer.unreachable is not None:
+            warnings.append(unreachable_line(answer.unreachable))
+        parts.extend(Text(line, style="bold") for line in warnings if line)
+    if (agents := agents_summary(answer)).plain:
+        parts.append(agents)
+    if answer.options.unit == BYTES.name:  # what a bytes budget promises, in short
+        cap = answer.options.out_cap
+        parts.append(Text(f"at most {cap:,} tokens in any byte-level tokenizer"))
+    if answer.doc is None:
+        parts.append(Text("as logged (the document is not open)"))
+    else:
+        parts.append(Text(document_words(answer.doc, answer.options).removeprefix("doc: ")))
+    for part in parts:
+        text.append(" · ")
+        text.append_text(part)
+    return text
+
+
+def agents_summary(answer: Answer) -> Text:
+    """ "agents: ✗ Codex CLI shell output, ⚠ …, 5 ✓, 2 ?": who is over its cap or warning
+    level, then how many fit and how many are not measured yet."""
+    text = Text()
+    if answer.agents is not None and answer.agents.error:
+        text.append(f"agents: {answer.agents.error}", style="italic")
+        return text
+    fits = answer_fits(answer)
+    if not fits:
+        return text
+    named = sorted((each for each in fits if each.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
+    shown: list[tuple[str, str]] = [(each.verdict, f" {each.agent.name}") for each in named]
+    for verdict in "✓?":
+        if count := sum(each.verdict == verdict for each in fits):
+            shown.append((f"{count:,} {verdict}", ""))
+    text.append("agents: ", style="bold")
+    for place, (mark, name) in enumerate(shown):
+        if place:
+            text.append(", ")
+        text.append(mark, style=_VERDICT_STYLES.get(mark[-1], ""))
+        text.append(name)
+    return text
+
+
 class CounterLine(Static):
     """Lines drawn from the answer shown: its size, what it holds, hidden and
     unreachable text, and which agents it fits."""
@@ -121,3 +203,21 @@ class CounterLine(Static):
         rows = len(text.wrap(self.app.console, width)) if text.plain else 0
         self.update(text, layout=rows != self._rows)
         self._rows = rows
+
+
+class SummaryLine(Static):
+    """The counter's first line alone (a short terminal shows it instead of the counter)."""
+
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+
+    def watch_answer(self, answer: Answer | None) -> None:
+        self.update(summary_text(answer) if answer is not None else "", layout=False)
+
+
+class AlertsLine(Static):
+    """The rest of the counter in one line (a short terminal shows it instead)."""
+
+    answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+
+    def watch_answer(self, answer: Answer | None) -> None:
+        self.update(alerts_text(answer) if answer is not None else "", layout=False)

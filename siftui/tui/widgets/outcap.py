@@ -1,6 +1,8 @@
 """The OutCap control: the slider and an exact-number entry ("20k", "1.5M", "20,000").
 
-OutCap bounds the read tool's answer, counted in code points (runes). The
+OutCap bounds the read tool's answer, counted in code points (runes) or UTF-8
+bytes: the button beside the entry shows the request's unit and asks for the
+other (:class:`OutCapControl.UnitPressed`; the app makes it the request). The
 slider covers 1,000 .. 1,000,000 on a log scale; the entry accepts any whole
 number from 1 to 1,000,000,000 (parsed by siftui.core.outcap, as the CLI's --outcap).
 """
@@ -13,8 +15,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
+from siftui.core.budget import BYTES, CHARS
 from siftui.core.outcap import ENTRY_MAX, ENTRY_MIN, INVALID_MESSAGE, parse_outcap
 from siftui.tui.widgets.outcap_scale import DEFAULT_OUT_CAP
 from siftui.tui.widgets.outcap_slider import OutCapSlider
@@ -38,6 +41,7 @@ class OutCapControl(Widget):
         & .outcap--label { width: auto; padding: 0 1 0 0; }
         & OutCapSlider { width: 1fr; }
         & .outcap--input { width: 12; margin: 0 0 0 1; }
+        & .outcap--unit { width: auto; min-width: 7; margin: 0 0 0 1; }
         & .outcap--message {
             height: 1;
             width: 1fr;
@@ -49,17 +53,28 @@ class OutCapControl(Widget):
     """
 
     value: reactive[int] = reactive(DEFAULT_OUT_CAP, init=False)
-    """The OutCap in runes, ENTRY_MIN .. ENTRY_MAX."""
+    """The OutCap in its unit, ENTRY_MIN .. ENTRY_MAX."""
+
+    unit: reactive[str] = reactive(CHARS.name, init=False)
+    """The unit the request counts OutCap in, as shown ("chars" or "bytes")."""
+
+    class UnitPressed(Message):
+        """The unit button was pressed: the other unit is asked for."""
 
     class Changed(Message):
         """Posted whenever the control's value changes (from the slider or the Input)."""
 
-        def __init__(self, outcap_control: OutCapControl, value: int) -> None:
+        def __init__(
+            self, outcap_control: OutCapControl, value: int, *, call: bool = False
+        ) -> None:
             super().__init__()
             self.outcap_control: OutCapControl = outcap_control
             """The control that changed."""
             self.value: int = value
             """The new value."""
+            self.call: bool = call
+            """The user asked for it: a key step, a click, a drag let go, or Enter in the
+            entry (not a value passed while dragging, nor one the app set)."""
 
         @property
         def control(self) -> OutCapControl:
@@ -90,15 +105,24 @@ class OutCapControl(Widget):
             tooltip="Exact OutCap in runes (e.g. 12345, 20,000, 20k, 1.5M); Enter to apply",
         )
         """The exact-number entry."""
+        self.unit_button = Button(
+            "runes",
+            compact=True,
+            classes="outcap--unit",
+            tooltip="OutCap counts code points (runes); press (or u) to count UTF-8 bytes",
+        )
+        """Shows the unit; pressing it asks for the other."""
         self.message = Static("", markup=False, classes="outcap--message")
         """The one-line error message (hidden when empty)."""
         self.message.display = False
+        self._asked = False  # the value being set was asked for (see Changed.call)
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="outcap--row"):
             yield self._label
             yield self.slider
             yield self.input
+            yield self.unit_button
         yield self.message
 
     def validate_value(self, value: int) -> int:
@@ -109,7 +133,33 @@ class OutCapControl(Widget):
         if parse_outcap(self.input.value) != value:
             self.input.value = str(value)
         self._show_error(None)
-        self.post_message(self.Changed(self, value))
+        self.post_message(self.Changed(self, value, call=self._asked))
+        self._asked = False
+
+    def _set(self, value: int, *, call: bool) -> None:
+        if call and self.validate_value(value) == self.value:
+            self.post_message(self.Changed(self, self.value, call=True))
+            return
+        self._asked = call
+        self.value = value
+        self._asked = False
+
+    def watch_unit(self, unit: str) -> None:
+        word, other = ("bytes", "code points (runes)") if unit == BYTES.name else ("runes", "")
+        self.unit_button.label = word
+        self.unit_button.tooltip = (
+            f"OutCap counts UTF-8 bytes (at most that many tokens in any byte-level "
+            f"tokenizer); press (or u) to count {other}"
+            if unit == BYTES.name
+            else "OutCap counts code points (runes); press (or u) to count UTF-8 bytes"
+        )
+        self.input.placeholder = word
+
+    @on(Button.Pressed)
+    def _unit_pressed(self, event: Button.Pressed) -> None:
+        if event.button is self.unit_button:
+            event.stop()
+            self.post_message(self.UnitPressed())
 
     def step_up(self) -> None:
         """One ladder step up (delegates to the slider)."""
@@ -132,7 +182,7 @@ class OutCapControl(Widget):
                 self.input.value = str(self.value)
             return
         self._show_error(None)
-        self.value = parsed
+        self._set(parsed, call=not revert)  # Enter asks for it; leaving the entry does not
         self.input.value = str(parsed)
 
     @on(OutCapSlider.Changed)
@@ -140,7 +190,7 @@ class OutCapControl(Widget):
         # Ignore stale messages (the slider has moved on since): acting on them
         # would set the value back and bounce between the two.
         if event.slider is self.slider and event.value == self.slider.value:
-            self.value = event.value
+            self._set(event.value, call=event.call)
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -75,14 +75,17 @@ class OutCapSlider(Widget, can_focus=True):
     """The OutCap in runes (any whole number >= 1)."""
 
     class Changed(Message):
-        """Posted whenever the slider's value changes."""
+        """Posted whenever the slider's value changes, and when a drag is let go."""
 
-        def __init__(self, slider: OutCapSlider, value: int) -> None:
+        def __init__(self, slider: OutCapSlider, value: int, *, call: bool = False) -> None:
             super().__init__()
             self.slider: OutCapSlider = slider
             """The slider that changed."""
             self.value: int = value
             """The new value."""
+            self.call: bool = call
+            """The user asked for this value (a key step, a click or a drag let go), as
+            opposed to a value passed on the way (a drag) or set by the app."""
 
         @property
         def control(self) -> OutCapSlider:
@@ -101,6 +104,7 @@ class OutCapSlider(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.set_reactive(OutCapSlider.value, self.validate_value(value))
         self._dragging = False
+        self._asked = False  # the value being set was asked for (see Changed.call)
 
     # -- value -------------------------------------------------------------
 
@@ -108,31 +112,42 @@ class OutCapSlider(Widget, can_focus=True):
         return max(1, int(value))
 
     def watch_value(self, value: int) -> None:
-        self.post_message(self.Changed(self, value))
+        self.post_message(self.Changed(self, value, call=self._asked))
+        self._asked = False
+
+    def _ask(self, value: int, *, always: bool = False) -> None:
+        """Set ``value`` as asked for; ``always``: say so even when it is the value now
+        (a drag let go where it was)."""
+        if always and self.validate_value(value) == self.value:
+            self.post_message(self.Changed(self, self.value, call=True))
+            return
+        self._asked = True
+        self.value = value
+        self._asked = False
 
     def step_up(self) -> None:
         """One ladder step up."""
-        self.value = ladder_step(self.value, 1)
+        self._ask(ladder_step(self.value, 1))
 
     def step_down(self) -> None:
         """One ladder step down."""
-        self.value = ladder_step(self.value, -1)
+        self._ask(ladder_step(self.value, -1))
 
     def big_step_up(self) -> None:
         """Ten ladder steps (one decade) up."""
-        self.value = ladder_step(self.value, BIG_STEP)
+        self._ask(ladder_step(self.value, BIG_STEP))
 
     def big_step_down(self) -> None:
         """Ten ladder steps (one decade) down."""
-        self.value = ladder_step(self.value, -BIG_STEP)
+        self._ask(ladder_step(self.value, -BIG_STEP))
 
     def to_min(self) -> None:
         """Jump to the left end (1,000)."""
-        self.value = SLIDER_MIN
+        self._ask(SLIDER_MIN)
 
     def to_max(self) -> None:
         """Jump to the right end (1,000,000)."""
-        self.value = SLIDER_MAX
+        self._ask(SLIDER_MAX)
 
     def action_step_up(self) -> None:
         self.step_up()
@@ -185,12 +200,14 @@ class OutCapSlider(Widget, can_focus=True):
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._dragging:
             event.stop()
-            self._set_from_mouse(event)
             self._dragging = False
             self.capture_mouse(False)
+            self._ask(self.value_at_x(event.get_content_offset_capture(self).x), always=True)
 
     def on_mouse_release(self, event: events.MouseRelease) -> None:
-        self._dragging = False
+        if self._dragging:  # the capture was lost mid-drag: where it stopped is asked for
+            self._dragging = False
+            self.post_message(self.Changed(self, self.value, call=True))
 
     # -- rendering ---------------------------------------------------------
 
