@@ -102,6 +102,16 @@ RICH_TOC = [
 ]
 
 
+def make_square_pdf(path: Path) -> Path:
+    """One white 200 x 200 pt page with a black square in its middle (50-150 pt each way)."""
+    document = pymupdf.open()
+    page = document.new_page(width=200, height=200)
+    page.draw_rect(pymupdf.Rect(50, 50, 150, 150), color=(0, 0, 0), fill=(0, 0, 0))
+    document.save(path)
+    document.close()
+    return path
+
+
 def make_encrypted_pdf(path: Path, text: str = "secret text") -> Path:
     """AES-256, user password USER_PASSWORD, owner password OWNER_PASSWORD."""
     document = pymupdf.open()
