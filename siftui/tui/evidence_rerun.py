@@ -1,0 +1,96 @@
+"""A logged evidence call chosen in the replay: its session re-run, and the verdict said.
+
+The session's calls are made again in a fresh session (siftui.sources.log.rerun,
+through the factory the CLI hands over) in a worker, once per session and per
+number of its calls logged (a followed log may add calls to it); the status line
+then says whether this call, and the session, gave the bytes the agent received.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.app import App
+
+from siftui.sources.errors import report_unexpected
+from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.rerun import (
+    EVIDENCE_TOOLS,
+    RerunFactory,
+    SessionRerun,
+    rerun_session,
+    sessions,
+)
+
+
+@dataclass(frozen=True)
+class LogReplay:
+    """What a replay is given: the log's calls, its tail to follow (and whether to follow
+    it at once), and how to re-run an evidence session (None: not re-run)."""
+
+    entries: list[LogEntry]
+    tail: Any = None  # siftui.sources.log.follow.LogTail
+    follow: bool = False
+    rerun: RerunFactory | None = None
+
+
+Say = Callable[[str, bool], None]  # the status line's text, and whether it is a warning
+
+
+class SessionReruns:
+    def __init__(self, app: App[Any], factory: RerunFactory | None) -> None:
+        self.app = app
+        self.factory = factory
+        self._done: dict[int, tuple[int, SessionRerun]] = {}  # session -> (its calls, verdict)
+        self._running: set[tuple[int, int]] = set()
+        self._wanted: tuple[int, int] | None = None  # the call whose verdict is awaited
+
+    def applies(self, entry: LogEntry) -> bool:
+        return entry.tool in EVIDENCE_TOOLS and entry.session is not None
+
+    def verdict(self, entries: list[LogEntry], number: int, say: Say) -> None:
+        """Say what re-running call ``number``'s session gives (at once when known)."""
+        entry = entries[number - 1]
+        if self.factory is None or entry.session is None:
+            say("an evidence call; showing the logged result", True)
+            return
+        calls = sessions(entries).get(entry.session, [])
+        key = (entry.session, len(calls))
+        self._wanted = (entry.session, number)
+        known = self._done.get(entry.session)
+        if known is not None and known[0] == len(calls):
+            self._say(known[1], number, say)
+            return
+        say(
+            f"re-running session {entry.session} ({len(calls)} calls) in a fresh session ...", False
+        )
+        if key in self._running:
+            return
+        self._running.add(key)
+        factory = self.factory
+
+        def work() -> None:
+            try:
+                found = rerun_session(entry.session or 0, calls, factory)
+            except Exception as error:  # one line for the user, the traceback logged
+                message = report_unexpected(error, "re-running an evidence session")
+                found = SessionRerun(entry.session or 0, (), (), message)
+            self.app.call_from_thread(done, found)
+
+        def done(found: SessionRerun) -> None:
+            self._running.discard(key)
+            self._done[found.session] = (key[1], found)
+            if self._wanted is not None and self._wanted[0] == found.session:
+                self._say(found, self._wanted[1], say)
+
+        self.app.run_worker(work, thread=True, group="rerun", description="re-run a session")
+
+    def forget(self) -> None:
+        """Another call was chosen: a verdict still coming is not said over its status."""
+        self._wanted = None
+
+    @staticmethod
+    def _say(found: SessionRerun, number: int, say: Say) -> None:
+        say(found.call_verdict(number), not found.same)
