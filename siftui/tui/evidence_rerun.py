@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textual.app import App
+from textual.timer import Timer
 
 from siftui.sources.errors import report_unexpected
 from siftui.sources.log.calllog import LogEntry
@@ -36,7 +37,12 @@ class LogReplay:
     rerun: RerunFactory | None = None
 
 
+RERUN_AFTER = 0.8
+"""Seconds a chosen call stands before its session is re-run: a followed agent's calls
+come in bursts, and re-running the whole session at each would slow the view down."""
+
 Say = Callable[[str, bool], None]  # the status line's text, and whether it is a warning
+Calls = list[tuple[int, LogEntry]]
 
 
 class SessionReruns:
@@ -46,6 +52,7 @@ class SessionReruns:
         self._done: dict[int, tuple[int, SessionRerun]] = {}  # session -> (its calls, verdict)
         self._running: set[tuple[int, int]] = set()
         self._wanted: tuple[int, int] | None = None  # the call whose verdict is awaited
+        self._timer: Timer | None = None
 
     def applies(self, entry: LogEntry) -> bool:
         return entry.tool in EVIDENCE_TOOLS and entry.session is not None
@@ -63,20 +70,23 @@ class SessionReruns:
         if known is not None and known[0] == len(calls):
             self._say(known[1], number, say)
             return
-        say(
-            f"re-running session {entry.session} ({len(calls)} calls) in a fresh session ...", False
-        )
-        if key in self._running:
+        say(f"re-running session {entry.session} ({len(calls)} calls) afresh ...", False)
+        if key not in self._running:
+            self._timer = self.app.set_timer(RERUN_AFTER, lambda: self._start(calls, key, say))
+
+    def _start(self, calls: Calls, key: tuple[int, int], say: Say) -> None:
+        self._timer = None
+        factory = self.factory
+        if factory is None or key in self._running:
             return
         self._running.add(key)
-        factory = self.factory
 
         def work() -> None:
             try:
-                found = rerun_session(entry.session or 0, calls, factory)
+                found = rerun_session(key[0], calls, factory)
             except Exception as error:  # one line for the user, the traceback logged
                 message = report_unexpected(error, "re-running an evidence session")
-                found = SessionRerun(entry.session or 0, (), (), message)
+                found = SessionRerun(key[0], (), (), message)
             self.app.call_from_thread(done, found)
 
         def done(found: SessionRerun) -> None:
@@ -88,8 +98,12 @@ class SessionReruns:
         self.app.run_worker(work, thread=True, group="rerun", description="re-run a session")
 
     def forget(self) -> None:
-        """Another call was chosen: a verdict still coming is not said over its status."""
+        """Another call was chosen: a verdict still coming is not said over its status,
+        and a re-run not begun yet is not begun."""
         self._wanted = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
 
     @staticmethod
     def _say(found: SessionRerun, number: int, say: Say) -> None:

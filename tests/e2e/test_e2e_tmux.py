@@ -98,8 +98,11 @@ class TmuxApp:
         return done
 
     def start(self, path: Path) -> None:
-        # One command list: the options are set on the new server before the
-        # session (and so the app) starts.
+        self.launch(str(path))
+
+    def launch(self, *args: str) -> None:
+        """``siftui ARGS`` in the pane. One command list: the options are set on the new
+        server before the session (and so the app) starts."""
         done = self.tmux(
             *("set-option", "-g", "set-clipboard", "on", ";"),
             *("set-option", "-g", "default-terminal", "xterm-256color", ";"),
@@ -107,7 +110,7 @@ class TmuxApp:
             *("set-option", "-g", "history-limit", "5000", ";"),
             *("new-session", "-d", "-s", "siftui", "-x", str(WIDTH), "-y", str(HEIGHT)),
             *("-c", str(self.workdir), "-P", "-F", "#{pane_id}"),
-            *(sys.executable, "-m", "siftui", str(path)),
+            *(sys.executable, "-m", "siftui", *args),
         )
         self.pane = done.stdout.decode().strip()
         assert self.pane.startswith("%"), done.stdout
