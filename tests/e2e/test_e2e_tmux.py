@@ -101,8 +101,7 @@ class TmuxApp:
         self.launch(str(path))
 
     def launch(self, *args: str) -> None:
-        """``siftui ARGS`` in the pane. One command list: the options are set on the new
-        server before the session (and so the app) starts."""
+        # One command list: the options are set on the new server before the app starts.
         done = self.tmux(
             *("set-option", "-g", "set-clipboard", "on", ";"),
             *("set-option", "-g", "default-terminal", "xterm-256color", ";"),
