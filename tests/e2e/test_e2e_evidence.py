@@ -181,7 +181,7 @@ def test_a_followed_log_shows_each_call_within_a_second_of_its_answer(
             ):
                 await session.initialize()
                 await session.call_tool(*FIRST)
-                tmux_app.launch("log", str(log), "--follow")
+                tmux_app.start("log", str(log), "--follow")
                 # The first call replayed (re-run on the live file) and its token counts
                 # shown: the vocabularies load once, before any call is timed.
                 await anyio.to_thread.run_sync(
