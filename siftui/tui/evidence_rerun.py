@@ -17,6 +17,7 @@ from textual.timer import Timer
 
 from siftui.sources.errors import report_unexpected
 from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.follow import LogTail
 from siftui.sources.log.rerun import (
     EVIDENCE_TOOLS,
     RerunFactory,
@@ -32,7 +33,7 @@ class LogReplay:
     it at once), and how to re-run an evidence session (None: not re-run)."""
 
     entries: list[LogEntry]
-    tail: Any = None  # siftui.sources.log.follow.LogTail
+    tail: LogTail | None = None
     follow: bool = False
     rerun: RerunFactory | None = None
 
