@@ -5,8 +5,8 @@
 Each picture drives the app through Pilot exactly as a user would, then saves
 what the terminal shows. Files made for a picture (a locked copy of the
 sample, a file that is not a PDF, a letter with hidden instructions, a Word
-contract) are
-opened by a relative name from a scratch directory, so no temporary path
+contract, a copy of the sample for the evidence preview and an agent's call log)
+are opened by a relative name from a scratch directory, so no temporary path
 appears in any picture. The copy picture uses a private X server (Xvfb) and
 xclip when they are installed, so the confirmation is the real one.
 """
@@ -27,11 +27,16 @@ import pymupdf
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from siftui.cli.evidence_preview import preview_factory, rerun_factory
+from siftui.sources.log.calllog import CallLog
+from siftui.sources.log.follow import LogTail
 from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp
-from siftui.tui.factory import create_app
+from siftui.tui.evidence.screen import EvidenceScreen
+from siftui.tui.factory import create_app, create_log_app
 from siftui.tui.screens import PasswordScreen, WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.replay import CallList
 
 SIZE = (120, 36)
 Step = Callable[[SiftApp, Pilot[int]], Awaitable[None]]
@@ -169,6 +174,77 @@ async def _hidden(app: SiftApp, pilot: Pilot[int]) -> None:
     await pilot.pause(0.3)
 
 
+def _evidence(*calls: str, reading: bool = True) -> Step:
+    """``e`` on the open PDF, the ``calls`` typed on the call line, then ``v``."""
+
+    async def step(app: SiftApp, pilot: Pilot[int]) -> None:
+        await _settle(app, pilot)
+        await pilot.press("e")
+        await _until(pilot, lambda: isinstance(app.screen, EvidenceScreen))
+        screen = app.screen
+        assert isinstance(screen, EvidenceScreen)
+        for count, text in enumerate(("", *calls), 1):
+            if text:
+                await pilot.press("colon")
+                screen.query_one("#ev-call", Input).value = text
+                await pilot.press("enter")
+            await _until(pilot, lambda: len(screen.session.made) == count and not screen.busy)  # noqa: B023
+        if reading:
+            await pilot.press("v")
+        app.clear_notifications()
+        await pilot.pause(0.5)
+
+    return step
+
+
+FOLLOWED = [
+    ("read_pdf", {"path": "sample.pdf", "pages": "3-4"}),
+    ("pdf_open", {"path": "sample.pdf"}),
+    ("pdf_keyword_search", {"documentId": "doc-1", "query": "budget", "maxResults": 3}),
+    ("pdf_page_read", {"documentId": "doc-1", "page": 12, "maxChars": 1200}),
+]
+
+
+def _agent_log(path: str) -> None:
+    """The calls an agent made through `siftui mcp --tools read,evidence --log`."""
+    from siftui.serve.access import Roots
+    from siftui.serve.host import ToolHost
+
+    log = CallLog(path)
+    host = ToolHost(Roots(["."]), log=log, families={"read", "evidence"})
+    try:
+        for tool, arguments in FOLLOWED:
+            host.call(arguments, tool)
+    finally:
+        host.shutdown()
+        log.close()
+
+
+async def _follow(app: SiftApp, pilot: Pilot[int]) -> None:
+    """Two calls replayed, then the agent's next two appended while the replay follows:
+    the newest is shown, and its session re-run."""
+    table = app.query_one(CallList)
+    await _until(pilot, lambda: not any(w.is_running for w in app.workers))
+    with open("agent.jsonl", "ab") as handle:
+        handle.write(Path("agent-rest.jsonl").read_bytes())
+    await _until(pilot, lambda: table.row_count == len(FOLLOWED) and table.cursor_row == 3)
+    # The followed call's session re-run: the status says the bytes are the agent's.
+    await _until(pilot, lambda: "re-run gives" in str(app.query_one("#replay").render()))
+    await _until(pilot, lambda: not any(w.is_running for w in app.workers))
+    app.clear_notifications()
+    await pilot.pause(0.5)
+
+
+def _follow_app() -> SiftApp:
+    _agent_log("whole.jsonl")
+    lines = Path("whole.jsonl").read_bytes().splitlines(keepends=True)
+    Path("agent.jsonl").write_bytes(b"".join(lines[:2]))
+    Path("agent-rest.jsonl").write_bytes(b"".join(lines[2:]))
+    tail = LogTail("agent.jsonl")
+    entries, _ = tail.read()
+    return create_log_app(entries, tail, follow=True, rerun=rerun_factory)
+
+
 async def _shoot(app: SiftApp, step: Step, target: Path, toasts: bool = False) -> None:
     async with app.run_test(size=SIZE, notifications=toasts) as pilot:
         await step(app, pilot)
@@ -221,6 +297,7 @@ def main(argv: list[str]) -> int:
         Path("notes.pdf").write_text("these are notes, not a PDF\n", encoding="utf-8")
         _injection_pdf("injection.pdf")
         _contract_docx("contract.docx")
+        shutil.copyfile(sample_path(), "sample.pdf")
         shots: list[tuple[str, SiftApp, Step]] = [
             ("map.svg", create_app(), _request()),
             ("pages-cut.svg", create_app(), _request(pages="12-30", out_cap=12_000)),
@@ -230,10 +307,22 @@ def main(argv: list[str]) -> int:
             ("error.svg", create_app("notes.pdf"), _error),
             ("hidden.svg", create_app("injection.pdf"), _hidden),
             ("word.svg", create_app("contract.docx"), _word),
+            (
+                "evidence.svg",
+                create_app("sample.pdf", evidence=preview_factory),
+                _evidence('pdf_keyword_search {"documentId": "doc-1", "query": "budget"}'),
+            ),
+            (
+                "evidence-image.svg",
+                create_app("sample.pdf", evidence=preview_factory),
+                _evidence('pdf_page_render {"documentId": "doc-1", "page": 1, "dpi": 72}'),
+            ),
         ]
         for name, app, step in shots:
             asyncio.run(_shoot(app, step, out / name))
             print(out / name)
+        asyncio.run(_shoot(_follow_app(), _follow, out / "follow.svg"))
+        print(out / "follow.svg")
         with x_clipboard():
             asyncio.run(_shoot(create_app(), _copy, out / "copy.svg", toasts=True))
             print(out / "copy.svg")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from siftui.core.render import DEFAULT_OUT_CAP
+from siftui.sources.log.rerun import Received, Setting
 from siftui.tui.evidence.model import Result
 
 if TYPE_CHECKING:
@@ -72,3 +73,32 @@ class HostPreview:
 def preview_factory(root: Path) -> HostPreview:
     """The app's :data:`~siftui.tui.evidence.model.PreviewFactory`."""
     return HostPreview(root)
+
+
+class HostRerun:
+    """A fresh evidence session as a logged one was served, to re-run its calls."""
+
+    def __init__(self, setting: Setting) -> None:
+        from siftui.serve.access import Roots
+        from siftui.serve.host import ToolHost
+
+        self.host: ToolHost = ToolHost(
+            Roots([str(root) for root in setting.roots]),
+            out_cap=setting.out_cap,
+            warn_hidden=setting.warn_hidden,
+            families={"evidence"},
+        )
+
+    def call(self, tool: str, arguments: Any) -> Received:
+        answer = self.host.call(arguments, tool)
+        if answer.result is None:
+            return Received(message=answer.message)
+        return Received(answer.result.text, answer.result.image)
+
+    def close(self) -> None:
+        self.host.store.shutdown()
+
+
+def rerun_factory(setting: Setting) -> HostRerun:
+    """The :data:`~siftui.sources.log.rerun.RerunFactory` of ``siftui log``."""
+    return HostRerun(setting)

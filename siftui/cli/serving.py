@@ -6,6 +6,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from siftui.cli.common import Parser, UsageError, write_stdout
 from siftui.cli.server_options import (
@@ -15,20 +16,25 @@ from siftui.cli.server_options import (
     server_store,
 )
 from siftui.core.evidence.store import SESSION_BOUNDS
-from siftui.core.messages import quoted
+from siftui.core.messages import encode_utf8, quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import (
     DEFAULT_OUT_CAP,
 )
 from siftui.sources.load import LoadError
 
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+
 LOG_EXAMPLES = """examples:
   siftui log calls.jsonl            # the calls an agent made through `siftui mcp --log calls.jsonl`
   siftui log calls.jsonl --report   # how it used the tool: pages read, loops, errors, notes
   siftui log calls.jsonl --report --json
+  siftui log calls.jsonl --rerun    # each evidence session re-run: the same bytes or not
 """
 
 MAX_SKIPPED_SHOWN = 10
+RERUN_DIFFERS = 5
 
 
 def _log_parser() -> argparse.ArgumentParser:
@@ -50,6 +56,14 @@ def _log_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="with --report: print it as JSON")
     parser.add_argument(
+        "--rerun",
+        action="store_true",
+        help="re-run each evidence session's calls in a fresh session (when its files are "
+        "unchanged) and print one line per session: the same bytes the agent received, or "
+        f"the first call that differs (exit {RERUN_DIFFERS} when any session differs or "
+        "cannot be re-run)",
+    )
+    parser.add_argument(
         "--follow",
         action="store_true",
         help="keep reading the log as `siftui mcp --log FILE` appends calls (F in the replay)",
@@ -66,6 +80,8 @@ def cmd_log(argv: Sequence[str]) -> int:
 
     if args.follow and args.report:
         raise UsageError("--follow is for the replay, not --report")
+    if args.rerun and (args.report or args.follow):
+        raise UsageError("--rerun prints its verdicts alone: not with --report or --follow")
     try:
         entries, skipped = read_log_skipping(args.path)
     except LogError as error:
@@ -87,15 +103,34 @@ def cmd_log(argv: Sequence[str]) -> int:
             f"siftui: warning: {len(skipped) - MAX_SKIPPED_SHOWN} more lines skipped",
             file=sys.stderr,
         )
+    if args.rerun:
+        return _rerun(entries)
     if args.report:
         from siftui.sources.log.report_run import print_report
 
         return print_report(entries, as_json=args.json, write=write_stdout)
+    from siftui.cli.evidence_preview import rerun_factory
     from siftui.tui.launch import run_log_tui  # Textual is only imported for the TUI
 
     if tail is None:
         tail = LogTail.at_end(args.path)  # for F: from the end of what was read
-    return run_log_tui(entries, tail, follow=args.follow)
+    return run_log_tui(entries, tail, follow=args.follow, rerun=rerun_factory)
+
+
+def _rerun(entries: list[LogEntry]) -> int:
+    from siftui.cli.evidence_preview import rerun_factory
+    from siftui.sources.log.rerun import rerun_session, sessions
+
+    found = sessions(entries)
+    if not found:
+        write_stdout(b"no evidence session in the log: nothing to re-run\n")
+        return 0
+    same = True
+    for session, calls in found.items():
+        verdict = rerun_session(session, calls, rerun_factory)
+        same = same and verdict.same
+        write_stdout(encode_utf8(verdict.line() + "\n"))
+    return 0 if same else RERUN_DIFFERS
 
 
 MCP_EXAMPLES = f"""examples:

@@ -27,14 +27,13 @@ from textual.widgets import Footer, Header, Static
 
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
 from siftui.tui import background
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.display import plural
 from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
+from siftui.tui.evidence_rerun import LogReplay
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
@@ -77,21 +76,19 @@ class SiftApp(KeyActions):
         self,
         path: str | Path | None = None,
         password: str | None = None,
-        log_entries: list[LogEntry] | None = None,
+        log: LogReplay | None = None,
         evidence: PreviewFactory | None = None,
-        follow: tuple[LogTail, bool] | None = None,
     ) -> None:
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
-        self._log_entries = log_entries
-        self._follow = follow  # the replayed log's tail, and whether to follow it at once
+        self._replayed = log  # a log replay's calls, tail and re-runs
         self.request = Request(None, Options())
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
         self.counter = CallCounter(self, self._counted)
         self.answering = Answering()
         self.exports = Exports(self)
-        self.replay = ReplayFlow(self)
+        self.replay = ReplayFlow(self, log.rerun if log is not None else None)
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self.extras = Extras(self, self, self._redress)  # found after an answer is painted
         self.keys = Keys(self, self, self.exports, self.extras)
@@ -114,9 +111,10 @@ class SiftApp(KeyActions):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        if self._log_entries is not None:
-            tail, now = self._follow or (None, False)
-            yield CallList(self._log_entries, tail, follow=now)
+        if self._replayed is not None:
+            yield CallList(
+                self._replayed.entries, self._replayed.tail, follow=self._replayed.follow
+            )
         with Vertical(id="controls"):
             yield RequestBar(id="request")
             yield Static("", id="request-error", classes="error")
@@ -140,8 +138,8 @@ class SiftApp(KeyActions):
         show_error(self, "")
         self.query_one(ReplayStatus).display = False
         path, password = self._start
-        if self._log_entries is not None:
-            self.sub_title = f"call log: {plural(len(self._log_entries), 'call')}"
+        if self._replayed is not None:
+            self.sub_title = f"call log: {plural(len(self._replayed.entries), 'call')}"
             self.query_one(CallList).focus()
         elif path is not None:
             self.open_document(path, password)
@@ -225,7 +223,7 @@ class SiftApp(KeyActions):
             self.render_request()
 
     def _counted(self, calls: Calls) -> None:
-        if self._log_entries is None:  # a replay's calls line counts the log's calls
+        if self._replayed is None:  # a replay's calls line counts the log's calls
             self.calls = calls
 
     def _redress(self) -> None:
@@ -309,7 +307,7 @@ class SiftApp(KeyActions):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         word = kind_of(self.request.options) is WORD
-        return available(action, replay=self._log_entries is not None, word=word)
+        return available(action, replay=self._replayed is not None, word=word)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -340,7 +338,7 @@ class SiftApp(KeyActions):
         self._travel(back=False)
 
     def _travel(self, *, back: bool) -> None:
-        if self._log_entries is not None:  # a replay's calls are the log's: move in its list
+        if self._replayed is not None:  # a replay's calls are the log's: move in its list
             self.replay.step(back=back)
         elif (request := self.keys.travel(self.history, back=back)) is not None:
             self.calls = self.counter.moved()

@@ -6,15 +6,22 @@ from pathlib import Path
 
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.follow import LogTail
+from siftui.sources.log.rerun import RerunFactory
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence.model import PreviewFactory
+from siftui.tui.evidence_rerun import LogReplay
 
 
 def create_log_app(
-    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+    entries: list[LogEntry],
+    tail: LogTail | None = None,
+    *,
+    follow: bool = False,
+    rerun: RerunFactory | None = None,
 ) -> SiftApp:
-    """The app replaying the calls of an MCP call log (``tail``: its file, to follow)."""
-    return SiftApp(None, None, entries, follow=(tail, follow) if tail is not None else None)
+    """The app replaying the calls of an MCP call log (``tail``: its file, to follow;
+    ``rerun``: how to re-run an evidence session, the CLI's factory)."""
+    return SiftApp(None, None, LogReplay(entries, tail, follow and tail is not None, rerun))
 
 
 def create_app(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.follow import LogTail
+from siftui.sources.log.rerun import RerunFactory
 from siftui.tui import preload
 from siftui.tui.evidence.model import PreviewFactory
 
@@ -29,11 +30,15 @@ def run_tui(
 
 
 def run_log_tui(
-    entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
+    entries: list[LogEntry],
+    tail: LogTail | None = None,
+    *,
+    follow: bool = False,
+    rerun: RerunFactory | None = None,
 ) -> int:
     """Run the app on a call log until the user quits (``follow``: reading it as it grows,
-    from where ``tail`` stands)."""
+    from where ``tail`` stands; ``rerun``: how to re-run an evidence session)."""
     from siftui.tui.factory import create_log_app
 
-    result = create_log_app(entries, tail, follow=follow).run()
+    result = create_log_app(entries, tail, follow=follow, rerun=rerun).run()
     return 0 if result is None else int(result)

@@ -28,6 +28,8 @@ from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import report
 from siftui.sources.log.report_run import documents_of
 from siftui.sources.log.report_text import summary_line
+from siftui.sources.log.rerun import RerunFactory
+from siftui.tui.evidence_rerun import SessionReruns
 from siftui.tui.history import Calls, Spent
 from siftui.tui.report_model import Node, report_tree
 from siftui.tui.screens import LogReportScreen
@@ -36,10 +38,11 @@ from siftui.tui.widgets.replay import CallList, ReplayStatus
 
 
 class ReplayFlow:
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], rerun: RerunFactory | None = None) -> None:
         self.app = app
         self.entry: LogEntry | None = None
         self._where = ""
+        self.reruns = SessionReruns(app, rerun)
 
     def followed(self, added: int, following: bool, skipped: list[str]) -> str:
         """The sub-title after calls were read from a followed log (and its bad lines said)."""
@@ -78,20 +81,31 @@ class ReplayFlow:
         """The call chosen: its request, answered by the logged answer at once (None when
         the agent got an error, which the status line says)."""
         self.entry = entry
+        self.reruns.forget()
         options = entry.call_options
         self._where = f"call {number}: {entry.described} at OutCap {entry.out_cap:,}"
-        if entry.result is not None:
+        if entry.result is not None or self.reruns.applies(entry):
             self._where = f"call {number}: {entry.request_text}"
         received = entry.received
         if received is None:
-            self.status(f"{self._where}: the agent got an error: {entry.message}", warning=True)
+            self._where = f"{self._where}: the agent got an error: {entry.message}"
+            self.status(self._where, warning=True)
+            if self.reruns.applies(entry):
+                self.reruns.verdict(self.app.query_one(CallList).entries, number, self._said)
             return None
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
-        self.status(
-            f"{self._where} · shown: the logged bytes the agent received; "
-            f"checking {Path(entry.path).name} to re-run it ..."
-        )
+        if self.reruns.applies(entry):
+            entries = self.app.query_one(CallList).entries
+            self.reruns.verdict(entries, number, self._said)
+        else:
+            self.status(
+                f"{self._where} · shown: the logged bytes the agent received; "
+                f"checking {Path(entry.path).name} to re-run it ..."
+            )
         return Change(request, answer=logged_answer(request, received))
+
+    def _said(self, message: str, warning: bool) -> None:
+        self.status(f"{self._where}: {message}", warning=warning)
 
     def checked(
         self, entry: LogEntry, number: int, digest: str | None, opened: Opened | None

@@ -97,9 +97,9 @@ class TmuxApp:
             )
         return done
 
-    def start(self, path: Path) -> None:
-        # One command list: the options are set on the new server before the
-        # session (and so the app) starts.
+    def start(self, path: Path | str, *more: str) -> None:
+        """``siftui PATH MORE...`` in the pane. One command list: the options are set on
+        the new server before the session (and so the app) starts."""
         done = self.tmux(
             *("set-option", "-g", "set-clipboard", "on", ";"),
             *("set-option", "-g", "default-terminal", "xterm-256color", ";"),
@@ -107,7 +107,7 @@ class TmuxApp:
             *("set-option", "-g", "history-limit", "5000", ";"),
             *("new-session", "-d", "-s", "siftui", "-x", str(WIDTH), "-y", str(HEIGHT)),
             *("-c", str(self.workdir), "-P", "-F", "#{pane_id}"),
-            *(sys.executable, "-m", "siftui", str(path)),
+            *(sys.executable, "-m", "siftui", str(path), *more),
         )
         self.pane = done.stdout.decode().strip()
         assert self.pane.startswith("%"), done.stdout

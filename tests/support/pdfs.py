@@ -52,18 +52,21 @@ def make_pdf(
     title: str = "",
     toc: Sequence[tuple[int, str, int]] = (),
     fontname: str = "helv",
+    stable: bool = False,
 ) -> Path:
-    """A PDF with one page per text (lines split on "\\n"; "" = an empty page)."""
+    """A PDF with one page per text (lines split on "\\n"; "" = an empty page).
+    ``stable``: the same bytes on every run (no dates, no new file ID), so that its
+    contentVersion can stand in a picture."""
     document = pymupdf.open()
     for text in pages:
         page = document.new_page()
         if text:
             page.insert_text((72, 72), text, fontname=fontname, fontsize=11)
-    if title:
+    if title or stable:
         document.set_metadata({"title": title})
     if toc:
         document.set_toc([list(item) for item in toc])
-    document.save(path)
+    document.save(path, no_new_id=stable)
     document.close()
     return path
 
@@ -100,6 +103,17 @@ RICH_TOC = [
     (1, "Missing target", -1),
     (1, "Part two", 5),
 ]
+
+
+def make_square_pdf(path: Path) -> Path:
+    """One white 200 x 200 pt page with a black square in its middle (50-150 pt each way)."""
+    document = pymupdf.open()
+    page = document.new_page(width=200, height=200)
+    page.draw_rect(pymupdf.Rect(50, 50, 150, 150), color=(0, 0, 0), fill=(0, 0, 0))
+    document.set_metadata({})  # no dates: the same bytes on every run
+    document.save(path, no_new_id=True)
+    document.close()
+    return path
 
 
 def make_encrypted_pdf(path: Path, text: str = "secret text") -> Path:

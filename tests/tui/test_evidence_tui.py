@@ -10,14 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.pdfs import make_square_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from siftui.cli.evidence_preview import preview_factory
+from siftui.core.halfblocks import fitted
 from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence import exports
+from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.screen import EvidenceScreen
 from siftui.tui.factory import create_app
 from siftui.tui.screens import ConfirmScreen, PathScreen
@@ -221,3 +224,48 @@ def test_S_saves_a_script_that_session_replays_to_the_same_lines(pdf: Path) -> N
         await pilot.press("n")
 
     run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def cell_colours(widget: PageImage, x: int, y: int) -> tuple[str, str]:
+    """The foreground and background of the cell at ``x``, ``y`` of the widget, as drawn."""
+    strip = widget.render_line(y)
+    at = 0
+    for segment in strip:
+        width = len(segment.text)
+        if at <= x < at + width:
+            style = segment.style
+            assert style is not None and style.color and style.bgcolor, segment
+            assert segment.text[x - at] == "▀"
+            return style.color.get_truecolor().hex, style.bgcolor.get_truecolor().hex
+        at += width
+    raise AssertionError(f"no cell {x} in line {y}")
+
+
+def test_a_page_image_is_drawn_in_half_blocks_with_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = make_square_pdf(tmp_path / "square.pdf")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, 'pdf_page_render {"documentId": "doc-1", "page": 1, "dpi": 72}')
+        screen = await made(app, pilot, 2)
+        image = screen.query_one(PageImage)
+        assert not image.display  # the exact view shows the JSON and the image line
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen._rows[0].text == "page image of page 1: 200x200 px at 72 dpi"
+        assert image.display and image.pixels is not None
+        columns, rows = image.size
+        width, height = fitted(200, 200, columns, rows)
+        assert width > 8 and height > 8  # a picture, not a dot
+        black, white = "#000000", "#ffffff"
+        assert cell_colours(image, width // 2, height // 4) == (black, black)  # the middle
+        assert cell_colours(image, 0, 0) == (white, white)  # a corner
+        assert cell_colours(image, width - 1, height // 2 - 1) == (white, white)
+        assert cell_colours(image, width // 2, 0) == (white, white)  # above the square
+        await pilot.press("v")
+        assert not image.display
+
+    run(create_app(path, evidence=preview_factory), scenario)

@@ -60,3 +60,42 @@ def test_follow_shows_each_appended_call_within_a_second(tmp_path: Path) -> None
 
     run(create_log_app(entries, tail, follow=True), scenario)
     print("follow delays (ms):", [round(d * 1000) for d in DELAYS])
+
+
+def test_a_followed_call_is_shown_as_it_arrives_unless_the_cursor_was_moved(
+    tmp_path: Path,
+) -> None:
+    log = careless_log(book_doc(), str(write_doc(book_doc(), tmp_path)), tmp_path)
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:2]))
+    tail = LogTail(log)
+    entries, _ = tail.read()
+
+    def append(line: bytes) -> None:
+        with log.open("ab") as handle:
+            handle.write(line)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        table = app.query_one(CallList)
+
+        def shown(number: int) -> bool:
+            return len(table.entries) >= number and app.replay.entry is table.entries[number - 1]
+
+        await wait_until(pilot, lambda: shown(1))
+        for count in (3, 4):
+            append(lines[count - 1])
+            await wait_until(pilot, lambda: shown(count))  # noqa: B023
+            assert table.cursor_row == count - 1
+        await pilot.press("up")  # the user looks at call 3: new calls do not take it away
+        await wait_until(pilot, lambda: shown(3))
+        append(lines[4])
+        await wait_until(pilot, lambda: table.row_count == 5)
+        await pilot.pause(0.5)
+        assert table.cursor_row == 2 and shown(3)
+        await pilot.press("down", "down")  # back on the newest call: following again
+        await wait_until(pilot, lambda: shown(5))
+        append(lines[5])
+        await wait_until(pilot, lambda: shown(6))
+        assert table.cursor_row == 5
+
+    run(create_log_app(entries, tail, follow=True), scenario)

@@ -24,6 +24,7 @@ from siftui.sources.log.calllog import read_log
 from siftui.sources.log.report import report
 from siftui.sources.log.report_text import document_lines, report_text
 from siftui.tui.app import SiftApp
+from siftui.tui.evidence_rerun import LogReplay
 from siftui.tui.factory import create_log_app
 from siftui.tui.keys import system_commands
 from siftui.tui.report_model import NO_DOCUMENT, Node, report_tree
@@ -226,7 +227,7 @@ def test_an_unexpected_failure_is_one_line_and_the_replay_goes_on(
 
     monkeypatch.setattr(replay_flow, "documents_of", broken)
 
-    app = RecordingApp(None, None, read_log(log))
+    app = RecordingApp(None, None, LogReplay(read_log(log)))
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         assert isinstance(app, RecordingApp)

@@ -7,6 +7,7 @@ slider moves, keys (n, b, f, m, Enter), strip clicks, and opens of another file
 (PDF or Word), some of them slow (the load held until the end of the sequence,
 so the other actions happen while it runs).
 The default run is small; ``-m slow`` runs a long one.
+The evidence preview has its own: tests/tui/test_state_property_evidence.py.
 """
 
 from __future__ import annotations

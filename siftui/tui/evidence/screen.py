@@ -19,8 +19,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from siftui.sources.picture import png_pixels
 from siftui.tui.evidence.complete import complete
 from siftui.tui.evidence.exports import copy_text, save_script
+from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.model import Preview, PreviewFactory, Result
 from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
@@ -65,11 +67,13 @@ class EvidenceScreen(Screen[None]):
         yield Static("", id="ev-hint")
         yield TextArea("", id="ev-view", read_only=True, soft_wrap=False)
         yield OptionList(id="ev-reading")
+        yield PageImage(id="ev-image")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.sub_title = f"evidence tools on {self.path.name} (root {self.path.parent})"
         self.query_one("#ev-reading").display = False
+        self.query_one(PageImage).display = False
         self._show_calls()
         self.action_focus_view()  # keys act at once; `:` types a call
         self.make("pdf_open", {"path": self.path.name})
@@ -90,7 +94,8 @@ class EvidenceScreen(Screen[None]):
         if self.preview is None:
             self.preview = self._factory(self.path.parent)
         result = self.preview.call(tool, arguments)
-        self.app.call_from_thread(self._made, Made(tool, arguments, result))
+        pixels = png_pixels(result.png) if result.png else None  # decoded here, not on paint
+        self.app.call_from_thread(self._made, Made(tool, arguments, result, pixels))
 
     def _made(self, made: Made) -> None:
         self.busy = False
@@ -116,6 +121,13 @@ class EvidenceScreen(Screen[None]):
         options.clear_options()
         options.add_options([Option(_styled(row), id=str(n)) for n, row in enumerate(self._rows)])
         options.border_title = view.border_title
+        self._show_image()
+
+    def _show_image(self) -> None:
+        made = self.session.current
+        pixels = made.pixels if made is not None and self.reading else None
+        self.query_one(PageImage).show(pixels)
+        self.query_one("#ev-reading").set_class(pixels is not None, "with-image")
 
     @on(Input.Submitted, "#ev-call")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -166,6 +178,7 @@ class EvidenceScreen(Screen[None]):
         self.reading = not self.reading
         self.query_one("#ev-view").display = not self.reading
         self.query_one("#ev-reading").display = self.reading
+        self._show_image()
         self.action_focus_view()
 
     def _result(self) -> tuple[Made, Result] | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.arguments import utf16_length
+from siftui.core.halfblocks import Pixels
 from siftui.tui.evidence.model import Result
 
 
@@ -22,6 +23,7 @@ class Made:
     tool: str
     arguments: Any
     result: Result
+    pixels: Pixels | None = None  # a page image's, decoded for the terminal
 
 
 def call_text(tool: str, arguments: Any) -> str:

@@ -65,6 +65,10 @@ class CallList(DataTable[str | Text]):
         self.entries = entries  # the app's list: calls read while following are added to it
         self.tail = tail
         self.following = follow and tail is not None
+        # A followed call is shown as it arrives until the user moves the cursor off the
+        # newest row; moving back onto it follows again.
+        self._placed = 0  # the row the list last put the cursor on itself
+        self.moved = False
 
     def on_mount(self) -> None:
         self.add_columns("#", "time", "result", "file", "request")
@@ -89,6 +93,9 @@ class CallList(DataTable[str | Text]):
             self.entries.extend(entries)
             self._add_rows(entries, first)
             self.post_message(self.Followed(len(entries), True, skipped))
+            if entries and not self.moved:
+                self._placed = self.row_count - 1
+                self.move_cursor(row=self._placed)
 
     def _add_rows(self, entries: list[LogEntry], first: int) -> None:
         for number, entry in enumerate(entries, first):
@@ -110,6 +117,9 @@ class CallList(DataTable[str | Text]):
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value
+        if event.cursor_row != self._placed:
+            self.moved = event.cursor_row != self.row_count - 1
+            self._placed = event.cursor_row
         if key is not None:
             self._choose(int(key))
 

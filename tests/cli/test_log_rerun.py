@@ -1,0 +1,79 @@
+"""`siftui log FILE --rerun`: each logged evidence session re-run in a fresh session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.evidence_log import log_session, tamper
+
+from siftui.sources.sample import sample_path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def rerun(log: Path) -> tuple[int, list[str], str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "log", str(log), "--rerun"],
+        capture_output=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    return done.returncode, done.stdout.decode().splitlines(), done.stderr.decode()
+
+
+@pytest.fixture
+def logged(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    pdf = folder / "field notes.pdf"
+    shutil.copyfile(sample_path(), pdf)
+    log = tmp_path / "calls.jsonl"
+    log_session(pdf, log)
+    return pdf, log
+
+
+def test_an_unchanged_session_reruns_to_the_same_bytes_and_a_changed_line_is_named(
+    logged: tuple[Path, Path],
+) -> None:
+    _, log = logged
+    code, lines, err = rerun(log)
+    assert (code, err) == (0, "")
+    assert lines == [
+        "session 1: 7 calls on field notes.pdf: the re-run gives the same bytes the agent received"
+    ]
+    tamper(log, 3)  # the first search's result, as if the agent had got other bytes
+    code, lines, err = rerun(log)
+    assert (code, err) == (5, "")
+    assert lines == [
+        "session 1: 7 calls on field notes.pdf: differs from what the agent received, "
+        "first at call 3 (1 of 7 calls differ)"
+    ]
+
+
+def test_a_changed_file_is_not_rerun(logged: tuple[Path, Path]) -> None:
+    pdf, log = logged
+    with pdf.open("ab") as handle:
+        handle.write(b"\n% changed\n")
+    code, lines, _ = rerun(log)
+    assert code == 5
+    assert lines == [
+        "session 1: 7 calls on field notes.pdf: not re-run: field notes.pdf changed since the calls"
+    ]
+
+
+def test_rerun_refuses_report_and_follow_and_says_when_there_is_nothing(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "log", "x.jsonl", "--rerun", "--report"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 2 and done.stderr.decode().count("\n") == 1
+    assert "--rerun" in done.stderr.decode()
