@@ -17,17 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from siftui.core.render import Options
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
 from siftui.tui import background
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
@@ -45,6 +44,7 @@ from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import KEEP, Answer, Change, Opened, Outcome, Request, answer_request
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import CounterLine
+from siftui.tui.widgets.footer import KeyFooter
 from siftui.tui.widgets.lines import CallsLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
@@ -53,6 +53,10 @@ from siftui.tui.widgets.replay import CallList, ReplayStatus
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
 
 
 class SiftApp(App[int]):
@@ -126,7 +130,7 @@ class SiftApp(App[int]):
         yield ReplayStatus(id="replay")
         yield NoteLine(id="note").data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def get_default_screen(self) -> Screen[int]:
         return MainScreen(id="_default")

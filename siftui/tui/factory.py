@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence.model import PreviewFactory
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
 
 
 def create_log_app(
