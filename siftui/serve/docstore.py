@@ -16,6 +16,12 @@ Bounds, so that no call hangs and no file costs the server its life:
 - memory here: the cache of extracted Docs holds at most ``cache_bytes``
   (an estimate of their text and of the tables rendering builds on them).
 
+A PDF's hidden-text inspection runs after its text is sent: the call is
+answered with the text, and the findings come later (``Loaded.later``, a
+:class:`~siftui.serve.pending.PendingFindings`), within ``inspect_timeout``
+seconds of their own, in the same worker process, which no longer holds one of
+the ``workers`` slots.
+
 A document is cached per file version and kind: (real path, kind, device,
 inode, size, mtime, ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
 unreadable document) is remembered for ``failure_seconds``: the same file
@@ -38,8 +44,9 @@ from siftui.core.kinds import PDF, WORD
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
+from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
-from siftui.serve.worker import Running, WorkerFailed, finish, start
+from siftui.serve.worker import Progress, Running, WorkerFailed, finish, start
 from siftui.serve.worker_read import Read, runes_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.load import LoadError
@@ -86,13 +93,24 @@ class Failed(LoadError):
 @dataclass(frozen=True)
 class Loaded:
     """A document served: its model, the sha256 of the bytes read, the pages that could
-    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why)."""
+    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why),
+    or, while the worker still looks for them, ``later``."""
 
     doc: Doc | DocxDoc
     sha256: str
     unreadable: tuple[UnreadablePage, ...] = ()
     inspection: Inspection | None = None
     inspect_error: str = ""
+    later: PendingFindings | None = None
+
+    def findings(self) -> tuple[Inspection | None, str, PendingFindings | None]:
+        """(the findings, why there are none, None) once known; (None, "", the pending
+        findings) while the inspection runs."""
+        if self.later is None:
+            return self.inspection, self.inspect_error, None
+        if not self.later.known:
+            return None, "", self.later
+        return self.later.inspection, self.later.error, None
 
 
 _Key = tuple[str, str, int, int, int, int, int]
@@ -107,30 +125,42 @@ class _Pending:
     error: Failed | None = None
 
 
-Loader = Callable[[OpenedFile, float, "DocStore", str], Loaded]
-"""(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
+Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], Loaded]
+"""(open file, deadline, store, kind: "pdf" or "docx", told the pages extracted) ->
+the document."""
 
 
-def load_in_worker(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
-    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``."""
+def load_in_worker(
+    opened: OpenedFile,
+    deadline: float,
+    store: DocStore,
+    kind: str,
+    progress: Progress | None = None,
+) -> Loaded:
+    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``
+    (its hidden-text findings may come later: ``Loaded.later``)."""
     running = start(opened.fd, store.memory)
-    with store.track(running):
-        try:
-            read, sha256 = finish(
-                running,
-                str(opened.real),
-                store.max_bytes,
-                store.max_runes,
-                deadline,
-                store.timeout,
-                kind,
-                store.inspect_hidden,
-            )
-        except WorkerFailed as error:
-            raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+    tracked = store.track(running)
+    tracked.__enter__()
+    try:
+        read, sha256, later = finish(
+            running,
+            str(opened.real),
+            store.max_bytes,
+            store.max_runes,
+            deadline,
+            store.timeout,
+            kind,
+            store.inspect_hidden,
+            inspect_seconds=store.inspect_timeout,
+            progress=progress,
+            ended=tracked.__exit__,
+        )
+    except WorkerFailed as error:
+        raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
     if not isinstance(read, Read):
         raise LoadError(f"{clip(str(opened.real))}: the extraction process sent no document")
-    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error)
+    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error, later)
 
 
 class DocStore:
@@ -148,11 +178,13 @@ class DocStore:
         failure_seconds: float = FAILURE_SECONDS,
         loader: Loader = load_in_worker,
         inspect_hidden: bool = True,
+        inspect_timeout: float | None = None,
     ) -> None:
         self.timeout = timeout
-        # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s), and
-        # the answer waits for it: only when a log records it or --warn-hidden uses it.
+        # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s): only
+        # when a log records it or --warn-hidden uses it, and after the answer is sent.
         self.inspect_hidden = inspect_hidden
+        self.inspect_timeout = timeout if inspect_timeout is None else inspect_timeout
         self.max_bytes = max_bytes
         self.memory = memory
         self.workers = default_workers() if workers is None else workers
@@ -169,11 +201,18 @@ class DocStore:
         self._running: set[Running] = set()
         self._closed = False
 
-    def get(self, opened: OpenedFile, deadline: float | None = None, kind: str = "pdf") -> Loaded:
+    def get(
+        self,
+        opened: OpenedFile,
+        deadline: float | None = None,
+        kind: str = "pdf",
+        progress: Progress | None = None,
+    ) -> Loaded:
         """The document in the open file (read as ``kind``: "pdf" or "docx") and the
         sha256 of what was read, or LoadError.
 
-        Returns or raises by ``deadline`` (default: ``timeout`` from now).
+        Returns or raises by ``deadline`` (default: ``timeout`` from now). ``progress``
+        is told the pages extracted when this call extracts the document.
         """
         if deadline is None:
             deadline = time.monotonic() + self.timeout
@@ -214,7 +253,7 @@ class DocStore:
         if not mine:
             return self._wait(pending, deadline, shown)
         try:
-            loaded = self._load(opened, deadline, shown, key, kind)
+            loaded = self._load(opened, deadline, shown, key, kind, progress)
             pending.loaded = loaded
             return loaded
         except Failed as error:
@@ -238,7 +277,13 @@ class DocStore:
         raise LoadError(f"{shown}: the earlier call reading it did not finish; try again")
 
     def _load(
-        self, opened: OpenedFile, deadline: float, shown: str, key: _Key, kind: str
+        self,
+        opened: OpenedFile,
+        deadline: float,
+        shown: str,
+        key: _Key,
+        kind: str,
+        progress: Progress | None,
     ) -> Loaded:
         started = time.monotonic()
         if not self._slots.acquire(timeout=max(0.0, deadline - started)):
@@ -249,7 +294,7 @@ class DocStore:
         try:
             waited = time.monotonic() - started
             try:
-                loaded = self.loader(opened, deadline, self, kind)
+                loaded = self.loader(opened, deadline, self, kind, progress)
             except Failed as error:
                 # The file's fault (a timeout counts when the worker had nearly the
                 # whole time): the same file gets the same answer for a while.

@@ -14,11 +14,15 @@ its address space (``RLIMIT_AS``). Its stdout and stderr are /dev/null: the
 server's stdout is the MCP wire.
 
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
-worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden)`` (kind "pdf" or "docx";
-``seconds`` the time the call has left); back ``("ok", read, sha256)`` with a
-:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
-for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
-``("inspected", inspection or None, why not)``.
+worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds)``
+(kind "pdf" or "docx"; ``seconds`` the time the call has left, ``inspect_seconds``
+the time the hidden-text inspection may take once the text is sent); back, while a
+PDF is extracted, ``("progress", pages done, pages)`` now and then, then
+``("ok", read, sha256)`` with a :class:`siftui.serve.worker_read.Read` or
+``("error", message, sha256 or None)``; for a document it inspects for hidden
+text, ``("extracted", read, sha256)`` then ``("inspected", inspection or None, why
+not)``. The server answers the call at ``"extracted"`` and reads the findings in a
+thread of its own (:class:`PendingFindings`), reaping the worker after them.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -37,9 +41,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
+from siftui.serve.pending import PendingFindings
 from siftui.sources.helper import start_python_helper
 
 _HEADER = struct.Struct("!Q")
@@ -47,6 +53,8 @@ _HEADER = struct.Struct("!Q")
 _OUT_OF_MEMORY = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 _CODE = "import sys; from siftui.serve.worker import main; main(sys.argv[1:])"
 PR_SET_PDEATHSIG = 1
+PROGRESS_SECONDS = 0.5
+"""At most one progress message per this many seconds (and the last page's always)."""
 
 
 class WorkerFailed(Exception):
@@ -102,7 +110,9 @@ def main(argv: list[str]) -> None:
     sha256: str | None = None
     name = "?"
     try:
-        name, kind, max_bytes, max_runes, seconds, inspect_hidden = _receive(sock, None)
+        name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds = _receive(
+            sock, None
+        )
         deadline = time.monotonic() + seconds
         data = _read_all(file_fd, max_bytes)
         os.close(file_fd)
@@ -113,9 +123,9 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        from siftui.serve.worker_read import inspect, read_document, runes_of
+        from siftui.serve.worker_read import inspect, known_findings, read_document, runes_of
 
-        read = read_document(name, kind, data, deadline)
+        read = read_document(name, kind, data, deadline, _progress_sender(sock))
         runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
@@ -125,11 +135,17 @@ def main(argv: list[str]) -> None:
         if not (read.inspectable and inspect_hidden):
             _send(sock, ("ok", read, sha256))
             return
+        skip = frozenset(item.page for item in read.unreadable)
+        known = known_findings(sha256, skip)
+        if known is not None:  # inspected before: the answer carries the findings
+            from dataclasses import replace
+
+            _send(sock, ("ok", replace(read, inspection=known), sha256))
+            return
         # The answer first: an inspection that fails, or kills this process, costs
         # the findings only.
         _send(sock, ("extracted", read, sha256))
-        skip = frozenset(item.page for item in read.unreadable)
-        found, why = inspect(name, data, sha256, deadline, skip)
+        found, why = inspect(name, data, sha256, time.monotonic() + inspect_seconds, skip)
         del data
         _send(sock, ("inspected", found, why))
     except _Refusal as refusal:
@@ -148,6 +164,18 @@ def main(argv: list[str]) -> None:
         _send(sock, ("error", message, sha256))
     finally:
         sock.close()
+
+
+def _progress_sender(sock: socket.socket) -> Callable[[int, int], None]:
+    last = [0.0]
+
+    def sent(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_SECONDS or done >= total:
+            last[0] = now
+            _send(sock, ("progress", done, total))
+
+    return sent
 
 
 def _memory_message(name: str, memory: int) -> str:
@@ -238,6 +266,13 @@ def start(fd: int, memory: int) -> Running:
     return Running(process, mine)
 
 
+Progress = Callable[[int, int], None]
+"""Told (pages done, pages) while a PDF is extracted."""
+
+FINDINGS_SLACK = 5.0
+"""Seconds past the inspection's own time after which the server stops waiting for it."""
+
+
 def finish(
     running: Running,
     name: str,
@@ -247,19 +282,42 @@ def finish(
     timeout: float,
     kind: str = "pdf",
     inspect_hidden: bool = True,
-) -> tuple[Any, str]:
-    """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
+    *,
+    inspect_seconds: float | None = None,
+    progress: Progress | None = None,
+    ended: Callable[[], None] | None = None,
+) -> tuple[Any, str, PendingFindings | None]:
+    """The worker's (Read, sha256, findings to come) by ``deadline``, or
+    :class:`WorkerFailed`.
 
-    For a document it inspects, the Read comes first and the findings after: when they
-    do not come (the worker died, or the time ran out), the Read says why in its
-    ``inspect_error`` and the answer is still given.
+    For a document it inspects, the Read is returned as soon as it comes, with a
+    :class:`PendingFindings` that a thread settles when the worker sends the findings
+    (or dies, or overruns ``inspect_seconds``, default ``timeout``); that thread then
+    reaps the worker. Otherwise the worker is reaped before this returns. Either
+    way ``ended`` is called once the worker is gone.
     """
+    inspect_time = timeout if inspect_seconds is None else inspect_seconds
+    handed = False
     try:
         seconds = max(0.0, deadline - time.monotonic())
-        _send(running.sock, (name, kind, max_bytes, max_runes, seconds, inspect_hidden))
+        request = (name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_time)
+        _send(running.sock, request)
         message = _receive(running.sock, deadline)
+        while message[0] == "progress":
+            if progress is not None:
+                progress(message[1], message[2])
+            message = _receive(running.sock, deadline)
         if message[0] == "extracted":
-            message = ("ok", _inspected(running, message[1], deadline), message[2])
+            pending = PendingFindings()
+            limit = time.monotonic() + inspect_time + FINDINGS_SLACK
+            threading.Thread(
+                target=_await_findings,
+                args=(running, pending, limit, inspect_time, ended),
+                name="siftui-findings",
+                daemon=True,
+            ).start()
+            handed = True
+            return message[1], message[2], pending
     except TimeoutError:
         raise WorkerFailed(
             f"{quoted(name)}: extraction took longer than {timeout:g} s; stopped", timed_out=True
@@ -269,30 +327,45 @@ def finish(
         code = running.process.wait()
         raise WorkerFailed(f"{quoted(name)}: the extraction process died ({_exit(code)})") from None
     finally:
-        running.kill()
-        running.sock.close()
-        running.process.wait()
+        if not handed:
+            _reap(running, ended)
     if message[0] == "ok":
-        return message[1], message[2]
+        return message[1], message[2], None
     raise WorkerFailed(message[1], message[2])
 
 
-def _inspected(running: Running, read: Any, deadline: float) -> Any:
-    """``read`` with the findings the worker sends next, or with why they did not come."""
-    from dataclasses import replace
+def _reap(running: Running, ended: Callable[[], None] | None) -> None:
+    running.kill()
+    running.sock.close()
+    running.process.wait()
+    if ended is not None:
+        ended()
 
+
+def _await_findings(
+    running: Running,
+    pending: PendingFindings,
+    limit: float,
+    seconds: float,
+    ended: Callable[[], None] | None,
+) -> None:
+    """In its own thread: the findings the worker sends after the text, or why none came."""
     try:
-        message = _receive(running.sock, deadline)
+        message = _receive(running.sock, limit)
+        if message[0] != "inspected":
+            pending.settle(None, "the worker sent no hidden-text findings")
+        else:
+            pending.settle(message[1], message[2])
     except TimeoutError:
-        why = "the hidden-text inspection took longer than the call's time; stopped"
-        return replace(read, inspect_error=why)
+        pending.settle(None, f"the hidden-text inspection took longer than {seconds:g} s; stopped")
     except (EOFError, OSError, pickle.UnpicklingError):
         running.kill()
-        why = f"the hidden-text inspection process died ({_exit(running.process.wait())})"
-        return replace(read, inspect_error=why)
-    if message[0] != "inspected":
-        return replace(read, inspect_error="the worker sent no hidden-text findings")
-    return replace(read, inspection=message[1], inspect_error=message[2])
+        code = running.process.wait()
+        pending.settle(None, f"the hidden-text inspection process died ({_exit(code)})")
+    except Exception as error:  # a bug of ours: the findings are lost, the server lives
+        pending.settle(None, f"hidden-text inspection failed: {one_line(error)}")
+    finally:
+        _reap(running, ended)
 
 
 def _exit(code: int) -> str:

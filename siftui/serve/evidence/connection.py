@@ -155,7 +155,11 @@ class EvidenceConnection:
         )
         document_id = str(result["documentId"])
         self._sources[document_id] = Source(given, loaded.sha256, seen)
-        self._hidden[document_id] = hidden_spans(loaded.inspection)
+        inspection, _, later = loaded.findings()
+        if later is not None and self.warn_hidden:  # page reads warn from the findings
+            later.wait(max(0.0, deadline - time.monotonic()))
+            inspection = loaded.findings()[0]
+        self._hidden[document_id] = hidden_spans(inspection)
         return result
 
     def _render(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
