@@ -139,3 +139,33 @@ def test_a_first_extraction_sends_progress_to_a_client_that_asks(
     assert all(total == PAGES for _, total in told)
     done = [value for value, _ in told]
     assert done == sorted(done) and len(set(done)) == len(done)
+
+
+def test_the_readers_put_a_later_line_in_its_call(tmp_path: Path) -> None:
+    from siftui.core.render import Rendered
+    from siftui.sources.log.calllog import CallLog, LogEntry, read_log_skipping
+    from siftui.sources.log.fields import HiddenSummary, LaterFindings
+    from siftui.sources.log.follow import LogTail
+
+    def call(time: str, path: str) -> LogEntry:
+        shown = Rendered("--- page 1 ---\nx", False, 1, 1, 0, "")
+        pending = HiddenSummary(pending=True)
+        return LogEntry(time, "a.pdf", path, "0" * 64, "", "", 100, 1.0, shown, hidden=pending)
+
+    found = HiddenSummary((("invisible", 2),), (1, 3), (1, 3))
+    log_path = tmp_path / "calls.jsonl"
+    log = CallLog(log_path)
+    log.append(call("T1", "/a.pdf"))
+    log.append(call("T2", "/b.pdf"))
+    log.append(LaterFindings("T3", "T1", "/a.pdf", "0" * 64, found))
+    log.append(LaterFindings("T4", "T9", "/a.pdf", "0" * 64, found))  # no such call
+    log.close()
+    entries, skipped = read_log_skipping(log_path)
+    assert [entry.hidden for entry in entries] == [found, HiddenSummary(pending=True)]
+    assert skipped == [f"{log_path}: line 4: findings of a call not in the log"]
+    # The follower: the same when both lines come in one read; a later line whose
+    # call an earlier read gave is left out, not refused.
+    tail = LogTail(log_path)
+    followed, refused = tail.read()
+    assert [entry.hidden for entry in followed] == [found, HiddenSummary(pending=True)]
+    assert refused == []
