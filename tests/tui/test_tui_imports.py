@@ -155,8 +155,9 @@ def test_the_checks_see_a_cycle_and_a_write(tmp_path: Path) -> None:
 
 
 # What `siftui FILE` must not import before the first answer is painted: a cached
-# document needs neither PyMuPDF nor a tokenizer, and the dialogs, the evidence
-# preview, the hidden-text inspection and the log's report are opened later.
+# document needs neither PyMuPDF nor a tokenizer (nor the agents table's TOML
+# reader), and the dialogs, the evidence preview, the hidden-text inspection and
+# the log's report are opened later.
 NOT_AT_START = (
     "fitz",
     "pymupdf",
@@ -164,6 +165,7 @@ NOT_AT_START = (
     "lxml",
     "mcp",
     "textual.widgets._markdown",
+    "tomllib",
     "siftui.sources.hidden.document",
     "siftui.sources.log.calllog",
     "siftui.sources.log.report",
