@@ -22,7 +22,9 @@ each command runs once untimed first, so no tree pays for compiling its
 sources (PYTHONDONTWRITEBYTECODE, or a checkout without __pycache__, would
 otherwise add the compile time to one side only). Prints
 each run, the medians and the ratios warm / bare (target <= 1.5) and cold /
-cold render (target <= 1.1), with the load. Run by hand; needs tmux.
+cold render (target <= 1.1), with the load; for the bare app and the warm
+runs also the CPU time the process used until its first content (all its
+threads), which a loaded machine changes far less than the wall time. Run by hand; needs tmux.
 """
 
 from __future__ import annotations
@@ -85,8 +87,18 @@ def siftui_ready(name: str) -> object:
     return ready
 
 
-def screen_seconds(command: list[str], env: dict[str, str], ready: object, timeout: float) -> float:
-    """From starting ``command`` in tmux until ``ready(screen)`` holds."""
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, all threads) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def screen_seconds(
+    command: list[str], env: dict[str, str], ready: object, timeout: float
+) -> tuple[float, float]:
+    """From starting ``command`` in tmux until ``ready(screen)`` holds: the wall time, and
+    the CPU time the process used by then (its own, not its children's), which the
+    machine's load changes far less."""
     assert callable(ready)
     socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
 
@@ -101,11 +113,12 @@ def screen_seconds(command: list[str], env: dict[str, str], ready: object, timeo
 
     start = time.perf_counter()
     tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *command)
+    pid = int(tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip())
     try:
         while True:
             screen = tmux("capture-pane", "-p", "-t", "bench")
             if ready(screen):
-                return time.perf_counter() - start
+                return time.perf_counter() - start, cpu_seconds(pid)
             if time.perf_counter() - start > timeout:
                 raise TimeoutError(f"not ready after {timeout:.0f} s:\n{screen}")
             time.sleep(POLL)
@@ -142,14 +155,18 @@ def main() -> int:
             screen_seconds(tui, environment(tree, cache), ready, args.timeout)
         for run in range(1, args.runs + 1):
             env = environment(trees[0], Path(scratch) / "bare-cache")
-            seconds = screen_seconds([sys.executable, str(bare)], env, bare_ready, args.timeout)
+            seconds, cpu = screen_seconds(
+                [sys.executable, str(bare)], env, bare_ready, args.timeout
+            )
             times.setdefault(("bare", ""), []).append(seconds)
-            line = [f"run {run}: bare {seconds:5.2f} s"]
+            times.setdefault(("bare cpu", ""), []).append(cpu)
+            line = [f"run {run}: bare {seconds:5.2f} s ({cpu:.2f} s CPU)"]
             for tree in trees:
                 env = environment(tree, warm_caches[tree])
-                seconds = screen_seconds(tui, env, ready, args.timeout)
+                seconds, cpu = screen_seconds(tui, env, ready, args.timeout)
                 times.setdefault(("warm", str(tree)), []).append(seconds)
-                line.append(f"{tree.name} warm {seconds:5.2f} s")
+                times.setdefault(("warm cpu", str(tree)), []).append(cpu)
+                line.append(f"{tree.name} warm {seconds:5.2f} s ({cpu:.2f} s CPU)")
                 if args.warm_only:
                     continue
                 with tempfile.TemporaryDirectory() as cache:
@@ -158,21 +175,22 @@ def main() -> int:
                 times.setdefault(("render", str(tree)), []).append(seconds)
                 with tempfile.TemporaryDirectory() as cache:
                     env = environment(tree, Path(cache))
-                    seconds = screen_seconds(tui, env, ready, args.timeout)
+                    seconds = screen_seconds(tui, env, ready, args.timeout)[0]
                 times.setdefault(("cold", str(tree)), []).append(seconds)
                 line.append(
                     f"cold render {times['render', str(tree)][-1]:5.2f} s cold {seconds:5.2f} s"
                 )
             print("  " + " | ".join(line), flush=True)
     median = {key: statistics.median(values) for key, values in times.items()}
-    bare_median = median["bare", ""]
-    print(f"median bare app {bare_median:.2f} s")
+    bare_median, bare_cpu = median["bare", ""], median["bare cpu", ""]
+    print(f"median bare app {bare_median:.2f} s ({bare_cpu:.2f} s CPU)")
     for tree in trees:
         warm = median["warm", str(tree)]
         print(f"{tree}:")
-        print(
-            f"  warm first content {warm:.2f} s = {warm / bare_median:.2f}x bare (target <= 1.5x)"
-        )
+        ratio = warm / bare_median
+        print(f"  warm first content {warm:.2f} s = {ratio:.2f}x bare (target <= 1.5x)")
+        cpu = median["warm cpu", str(tree)]
+        print(f"  warm first content's CPU {cpu:.2f} s = {cpu / bare_cpu:.2f}x bare's")
         if not args.warm_only:
             cold, render = median["cold", str(tree)], median["render", str(tree)]
             print(
