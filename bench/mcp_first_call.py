@@ -51,7 +51,9 @@ def one_run(tree: Path, path: Path, timeout: float) -> tuple[float, float]:
         env = {**os.environ, "XDG_CACHE_HOME": str(Path(scratch) / "cache")}
         env["PYTHONPATH"] = str(tree)
         args = ["-m", "siftui", "mcp", "--root", str(path.parent), "--log", str(log)]
-        params = StdioServerParameters(command=sys.executable, args=args, env=env)
+        # The server runs from the scratch folder: `python -m` puts its working
+        # directory first on sys.path, which from a checkout would beat PYTHONPATH.
+        params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=scratch)
         times: list[float] = []
 
         async def main() -> None:

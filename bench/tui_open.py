@@ -112,7 +112,8 @@ def screen_seconds(
         return done.stdout.decode("utf-8", "replace")
 
     start = time.perf_counter()
-    tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *command)
+    size = ("-x", "120", "-y", "40")
+    tmux("new-session", "-d", "-s", "bench", "-c", os.getcwd(), *size, *command)
     pid = int(tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip())
     try:
         while True:
@@ -139,6 +140,9 @@ def main() -> int:
     print(f"{path.name}: time to first content (load {load()})")
     times: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
+        # `python -m` puts the working directory first on sys.path: from a checkout it
+        # would run that checkout whatever PYTHONPATH says.
+        os.chdir(scratch)
         bare = Path(scratch) / "bare.py"
         bare.write_text(BARE_APP, encoding="utf-8")
         warm_caches = {tree: Path(scratch) / f"warm-{number}" for number, tree in enumerate(trees)}
