@@ -1,17 +1,30 @@
-"""Time to first content: `siftui FILE` in a real terminal against cold `siftui render FILE`.
+"""Time to first content of `siftui FILE` in a real terminal, warm and cold.
 
-    python bench/tui_open.py [PDF] [--runs N]
+    python bench/tui_open.py [PDF] [--runs N] [--tree DIR ...] [--warm-only]
 
-Side by side, alternating, each run with its own empty cache ($XDG_CACHE_HOME
-in a fresh temporary directory):
+Every process runs in its own private tmux server (120x40); the time is from
+starting it until the screen shows what is asked of it, polled every 20 ms.
+Alternating, in one run:
 
-- CLI: the wall time of `python -m siftui render FILE` (output thrown away);
-- TUI: `python -m siftui FILE` started in a private tmux server, and the time
-  from starting it until the screen shows the answer (the view's title
-  "what the agent receives · ..." and a page marker or the map's title).
+- bare: a bare Textual app (Header, Static, Footer), until its Static's text
+  is on screen: the floor any Textual app pays;
+- warm: `siftui FILE` with the document already in the disk cache, until its
+  first content is on screen: the view's title ("what the agent receives ·"),
+  the counter ("/ 100,000 runes"), the window title naming the file and the
+  content's first line (a page marker or the map's title);
+- cold render: the wall time of `siftui render FILE` with an empty cache;
+- cold: `siftui FILE` with an empty cache, until the same first content.
 
-Prints each pair, the medians and their ratio TUI / CLI (target: <= 1.1), and
-the machine's load. Run by hand; needs tmux.
+Each `--tree` is a checkout of siftui put first on PYTHONPATH (default: this
+one), so `--tree ../main --tree .` gives before and after in one run. Every
+process writes and reads its bytecode in one private PYTHONPYCACHEPREFIX, and
+each command runs once untimed first, so no tree pays for compiling its
+sources (PYTHONDONTWRITEBYTECODE, or a checkout without __pycache__, would
+otherwise add the compile time to one side only). Prints
+each run, the medians and the ratios warm / bare (target <= 1.5) and cold /
+cold render (target <= 1.1), with the load; for the bare app and the warm
+runs also the CPU time the process used until its first content (all its
+threads), which a loaded machine changes far less than the wall time. Run by hand; needs tmux.
 """
 
 from __future__ import annotations
@@ -29,74 +42,166 @@ from pathlib import Path
 from common import CORPUS, command_seconds, load
 
 POLL = 0.02
+HERE = Path(__file__).resolve().parents[1]
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+
+class Bare(App[None]):
+    def compose(self):
+        yield Header()
+        yield Static("bare app ready")
+        yield Footer()
+
+Bare().run()
+"""
 
 
-def environment(cache: Path) -> dict[str, str]:
+PYCACHE = Path(tempfile.gettempdir()) / f"siftui-bench-pycache-{os.getuid()}"
+
+
+def environment(tree: Path, cache: Path) -> dict[str, str]:
     env = dict(os.environ)
-    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "TMUX_PANE", "COLUMNS", "LINES"):
+    for name in (
+        *("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "TMUX_PANE", "COLUMNS", "LINES"),
+        "PYTHONDONTWRITEBYTECODE",
+    ):
         env.pop(name, None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     env["XDG_CACHE_HOME"] = str(cache)
     env["TERM"] = "xterm-256color"
+    env["PYTHONPATH"] = str(tree)
     return env
 
 
-def cli_seconds(path: Path) -> float:
-    with tempfile.TemporaryDirectory() as cache:
-        command = [sys.executable, "-m", "siftui", "render", str(path)]
-        return command_seconds(command, environment(Path(cache)))
-
-
-def tui_seconds(path: Path, timeout: float = 120) -> float:
-    """From starting the app in tmux until the first answer is on the screen."""
-    socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
-    with tempfile.TemporaryDirectory() as cache:
-        env = environment(Path(cache))
-
-        def tmux(*args: str) -> str:
-            done = subprocess.run(
-                ["tmux", "-L", socket, "-f", "/dev/null", *args],
-                capture_output=True,
-                env=env,
-                check=False,
-            )
-            return done.stdout.decode("utf-8", "replace")
-
-        start = time.perf_counter()
-        tmux(
-            *("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40"),
-            *(sys.executable, "-m", "siftui", str(path)),
+def siftui_ready(name: str) -> object:
+    def ready(screen: str) -> bool:
+        return (
+            "what the agent receives ·" in screen
+            and "/ 100,000 runes" in screen
+            and f"siftui — {name}" in screen
+            and ("--- page " in screen or "\n│ # " in screen)
         )
-        try:
-            while True:
-                screen = tmux("capture-pane", "-p", "-t", "bench")
-                if "what the agent receives ·" in screen and (
-                    "--- page " in screen or "\n│ # " in screen
-                ):
-                    return time.perf_counter() - start
-                if time.perf_counter() - start > timeout:
-                    raise TimeoutError(f"no answer on screen after {timeout:.0f} s:\n{screen}")
-                time.sleep(POLL)
-        finally:
-            tmux("kill-server")
+
+    return ready
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, all threads) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def screen_seconds(
+    command: list[str], env: dict[str, str], ready: object, timeout: float
+) -> tuple[float, float]:
+    """From starting ``command`` in tmux until ``ready(screen)`` holds: the wall time, and
+    the CPU time the process used by then (its own, not its children's), which the
+    machine's load changes far less."""
+    assert callable(ready)
+    socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
+
+    def tmux(*args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+        return done.stdout.decode("utf-8", "replace")
+
+    start = time.perf_counter()
+    size = ("-x", "120", "-y", "40")
+    tmux("new-session", "-d", "-s", "bench", "-c", os.getcwd(), *size, *command)
+    pid = int(tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").strip())
+    try:
+        while True:
+            screen = tmux("capture-pane", "-p", "-t", "bench")
+            if ready(screen):
+                return time.perf_counter() - start, cpu_seconds(pid)
+            if time.perf_counter() - start > timeout:
+                raise TimeoutError(f"not ready after {timeout:.0f} s:\n{screen}")
+            time.sleep(POLL)
+    finally:
+        tmux("kill-server")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
-    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+    parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
+    parser.add_argument("--timeout", type=float, default=180)
     args = parser.parse_args()
-    path = Path(args.pdf)
-    print(f"{path.name}: time to first content, empty cache each run (load {load()})")
-    cli, tui = [], []
-    for run in range(1, args.runs + 1):
-        cli.append(cli_seconds(path))
-        tui.append(tui_seconds(path))
-        print(f"  run {run}: siftui render {cli[-1]:6.2f} s   siftui (TUI) {tui[-1]:6.2f} s")
-    cli_median, tui_median = statistics.median(cli), statistics.median(tui)
-    print(
-        f"median: render {cli_median:.2f} s, TUI first content {tui_median:.2f} s; "
-        f"ratio TUI / CLI {tui_median / cli_median:.2f}x (target <= 1.1x); load {load()}"
-    )
+    path = Path(args.pdf).resolve()
+    trees = [tree.resolve() for tree in args.tree or [HERE]]
+    print(f"{path.name}: time to first content (load {load()})")
+    times: dict[tuple[str, str], list[float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        # `python -m` puts the working directory first on sys.path: from a checkout it
+        # would run that checkout whatever PYTHONPATH says.
+        os.chdir(scratch)
+        bare = Path(scratch) / "bare.py"
+        bare.write_text(BARE_APP, encoding="utf-8")
+        warm_caches = {tree: Path(scratch) / f"warm-{number}" for number, tree in enumerate(trees)}
+        for tree, cache in warm_caches.items():
+            render = [sys.executable, "-m", "siftui", "render", str(path)]
+            command_seconds(render, environment(tree, cache))  # fills the warm cache
+        tui = [sys.executable, "-m", "siftui", str(path)]
+        ready = siftui_ready(path.name)
+        bare_ready = lambda screen: "bare app ready" in screen  # noqa: E731
+        # Untimed: writes the bytecode of every module each command imports.
+        env = environment(trees[0], Path(scratch) / "bare-cache")
+        screen_seconds([sys.executable, str(bare)], env, bare_ready, args.timeout)
+        for tree, cache in warm_caches.items():
+            screen_seconds(tui, environment(tree, cache), ready, args.timeout)
+        for run in range(1, args.runs + 1):
+            env = environment(trees[0], Path(scratch) / "bare-cache")
+            seconds, cpu = screen_seconds(
+                [sys.executable, str(bare)], env, bare_ready, args.timeout
+            )
+            times.setdefault(("bare", ""), []).append(seconds)
+            times.setdefault(("bare cpu", ""), []).append(cpu)
+            line = [f"run {run}: bare {seconds:5.2f} s ({cpu:.2f} s CPU)"]
+            for tree in trees:
+                env = environment(tree, warm_caches[tree])
+                seconds, cpu = screen_seconds(tui, env, ready, args.timeout)
+                times.setdefault(("warm", str(tree)), []).append(seconds)
+                times.setdefault(("warm cpu", str(tree)), []).append(cpu)
+                line.append(f"{tree.name} warm {seconds:5.2f} s ({cpu:.2f} s CPU)")
+                if args.warm_only:
+                    continue
+                with tempfile.TemporaryDirectory() as cache:
+                    render = [sys.executable, "-m", "siftui", "render", str(path)]
+                    seconds = command_seconds(render, environment(tree, Path(cache)))
+                times.setdefault(("render", str(tree)), []).append(seconds)
+                with tempfile.TemporaryDirectory() as cache:
+                    env = environment(tree, Path(cache))
+                    seconds = screen_seconds(tui, env, ready, args.timeout)[0]
+                times.setdefault(("cold", str(tree)), []).append(seconds)
+                line.append(
+                    f"cold render {times['render', str(tree)][-1]:5.2f} s cold {seconds:5.2f} s"
+                )
+            print("  " + " | ".join(line), flush=True)
+    median = {key: statistics.median(values) for key, values in times.items()}
+    bare_median, bare_cpu = median["bare", ""], median["bare cpu", ""]
+    print(f"median bare app {bare_median:.2f} s ({bare_cpu:.2f} s CPU)")
+    for tree in trees:
+        warm = median["warm", str(tree)]
+        print(f"{tree}:")
+        ratio = warm / bare_median
+        print(f"  warm first content {warm:.2f} s = {ratio:.2f}x bare (target <= 1.5x)")
+        cpu = median["warm cpu", str(tree)]
+        print(f"  warm first content's CPU {cpu:.2f} s = {cpu / bare_cpu:.2f}x bare's")
+        if not args.warm_only:
+            cold, render = median["cold", str(tree)], median["render", str(tree)]
+            print(
+                f"  cold first content {cold:.2f} s, cold render {render:.2f} s = "
+                f"{cold / render:.2f}x (target <= 1.1x)"
+            )
+    print(f"load after: {load()}")
     return 0
 
 

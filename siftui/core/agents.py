@@ -13,7 +13,6 @@ agent's own tokenizer, the size is labelled as an estimate, never as exact.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -126,6 +125,8 @@ def _finish(fields: dict[str, Any], fail: Callable[[str | None, str], AgentsErro
 def parse_agents(text: str, where: str, base: Sequence[Agent] = ()) -> list[Agent]:
     """The agents of a TOML text, laid over ``base``: a known name overrides
     the keys it gives, a new name is added (and must give unit and limit)."""
+    import tomllib  # here: the TUI and the CLI import this module before any TOML is read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -19,6 +19,12 @@ Bounds, so that no call hangs and no file costs the server its life:
 - memory here: the cache of extracted Docs holds at most ``cache_bytes``
   (an estimate of their text and of the tables rendering builds on them).
 
+A PDF's hidden-text inspection runs after its text is sent: the call is
+answered with the text, and the findings come later (``Loaded.later``, a
+:class:`~siftui.serve.pending.PendingFindings`), within ``inspect_timeout``
+seconds of their own, in the same worker process, which no longer holds one of
+the ``workers`` slots.
+
 A document is cached per file version and kind: (real path, kind, device,
 inode, size, mtime, ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
 unreadable document) is remembered for ``failure_seconds``: the same file
@@ -52,7 +58,7 @@ from siftui.serve.loading import (
 )
 from siftui.serve.spare import Spare
 from siftui.serve.wire import clip
-from siftui.serve.worker import Running, WorkerFailed, finish
+from siftui.serve.worker import Progress, Running, WorkerFailed, finish
 from siftui.serve.worker_evidence import Task
 from siftui.serve.worker_read import runes_of
 from siftui.sources.errors import report_unexpected
@@ -119,11 +125,13 @@ class DocStore:
         loader: Loader = load_in_worker,
         inspect_hidden: bool = True,
         range_loader: RangeLoader | None = None,
+        inspect_timeout: float | None = None,
     ) -> None:
         self.timeout = timeout
-        # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s), and
-        # the answer waits for it: only when a log records it or --warn-hidden uses it.
+        # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s): only
+        # when a log records it or --warn-hidden uses it, and after the answer is sent.
         self.inspect_hidden = inspect_hidden
+        self.inspect_timeout = timeout if inspect_timeout is None else inspect_timeout
         self.max_bytes = max_bytes
         self.memory = memory
         self.workers = default_workers() if workers is None else workers
@@ -152,6 +160,7 @@ class DocStore:
         deadline: float | None = None,
         kind: str = "pdf",
         answering: Options | None = None,
+        progress: Progress | None = None,
     ) -> Loaded:
         """The document in the open file (read as ``kind``: "pdf" or "docx") and the
         sha256 of what was read, or LoadError.
@@ -163,7 +172,8 @@ class DocStore:
         wait for. Not when the store inspects hidden text: the answer and its log
         line need the findings of every page.
 
-        Returns or raises by ``deadline`` (default: ``timeout`` from now).
+        Returns or raises by ``deadline`` (default: ``timeout`` from now). ``progress``
+        is told the pages extracted when this call extracts the document.
         """
         if deadline is None:
             deadline = time.monotonic() + self.timeout
@@ -207,7 +217,7 @@ class DocStore:
         if lazy and answering is not None and is_range(answering):
             return self._first_range(opened, deadline, shown, key, pending, answering)
         try:
-            loaded = self._load(opened, deadline, shown, key, kind)
+            loaded = self._load(opened, deadline, shown, key, kind, progress)
             pending.loaded = loaded
             return loaded
         except Failed as error:
@@ -248,10 +258,12 @@ class DocStore:
         assert ranges is not None
 
         def whole(early: Early) -> Loaded:
-            def load(o: OpenedFile, d: float, store: DocStore, _: str) -> Loaded:
+            def load(
+                o: OpenedFile, d: float, store: DocStore, _: str, __: Progress | None
+            ) -> Loaded:
                 return ranges(o, d, store, answering, early)
 
-            return self._load(opened, deadline, shown, key, "pdf", load)
+            return self._load(opened, deadline, shown, key, "pdf", None, load)
 
         def settle(loaded: Loaded | None, error: LoadError | None) -> None:
             pending.loaded = loaded
@@ -271,6 +283,7 @@ class DocStore:
         shown: str,
         key: _Key,
         kind: str,
+        progress: Progress | None,
         loader: Loader | None = None,
     ) -> Loaded:
         started = time.monotonic()
@@ -282,7 +295,9 @@ class DocStore:
         try:
             waited = time.monotonic() - started
             try:
-                loaded = (self.loader if loader is None else loader)(opened, deadline, self, kind)
+                loaded = (self.loader if loader is None else loader)(
+                    opened, deadline, self, kind, progress
+                )
             except Failed as error:
                 # The file's fault (a timeout counts when the worker had nearly the
                 # whole time): the same file gets the same answer for a while.
@@ -318,7 +333,7 @@ class DocStore:
             running = self._spare.take(opened.fd, self.memory)
             with self.track(running):
                 try:
-                    (size, result), sha256 = finish(
+                    (size, result), sha256, _ = finish(
                         running,
                         str(opened.real),
                         self.max_bytes,

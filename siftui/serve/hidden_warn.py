@@ -13,6 +13,12 @@ import re
 from siftui.core.findings import Inspection, in_pages, warning_line
 from siftui.core.render import Rendered
 
+STILL_INSPECTING = (
+    "warning: this file is still being inspected for hidden text; "
+    "answers after the inspection say whether they contain text that is invisible on the page"
+)
+"""The --warn-hidden line of an answer given while the file's inspection still runs."""
+
 _HIT = re.compile(r"^p\. ([0-9]+): ", re.MULTILINE | re.ASCII)
 
 

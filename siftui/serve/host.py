@@ -16,6 +16,7 @@ from typing import Any
 
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.budget import check_unit
+from siftui.core.findings import Inspection
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
@@ -33,10 +34,11 @@ from siftui.serve.tool_api import (
 )
 from siftui.serve.tools import DEFAULT_FAMILIES, Family, selected
 from siftui.serve.wire import clip
+from siftui.serve.worker import Progress
 from siftui.sources.errors import report_unexpected
 from siftui.sources.load import LoadError
 from siftui.sources.log.calllog import CallLog, LogEntry, now_iso
-from siftui.sources.log.fields import DocxArgs, logged_arguments
+from siftui.sources.log.fields import DocxArgs, HiddenSummary, LaterFindings, logged_arguments
 
 MAX_LOGGED_REQUEST = 4200
 """The log keeps what the agent asked, up to the longest path a call may name."""
@@ -137,10 +139,12 @@ class ToolHost:
         arguments: Mapping[str, Any] | None,
         tool: str | None = None,
         session: Session | None = None,
+        progress: Progress | None = None,
     ) -> Answer:
         """One call of ``tool`` (default: the main tool): never raises for anything the
         agent or the document does, and returns within the store's timeout (plus the
-        rendering of a cached document)."""
+        rendering of a cached document). ``progress`` is told the pages extracted when
+        the call extracts a PDF."""
         with self._busy_lock:
             self._busy += 1
         try:
@@ -148,12 +152,15 @@ class ToolHost:
                 arguments,
                 tool if tool is not None else self.names[0],
                 session if session is not None else self.session,
+                progress,
             )
         finally:
             with self._busy_lock:
                 self._busy -= 1
 
-    def _call(self, arguments: Any, name: str, session: Session) -> Answer:
+    def _call(
+        self, arguments: Any, name: str, session: Session, progress: Progress | None
+    ) -> Answer:
         start = time.monotonic()
         raw_path = arguments.get("path") if isinstance(arguments, Mapping) else None
         requested = raw_path if isinstance(raw_path, str) else ""
@@ -173,7 +180,7 @@ class ToolHost:
             deadline = start + self.store.timeout
             given = frozenset(arguments) if isinstance(arguments, Mapping) else frozenset()
             answer = entry.handler(
-                Call(entry, checked, self.settings, session, deadline, facts, given)
+                Call(entry, checked, self.settings, session, deadline, facts, given, progress)
             )
         except Refused as error:
             if error.real is not None:
@@ -186,31 +193,37 @@ class ToolHost:
             answer = Answer.error(str(error))
         except Exception as error:  # a bug of ours: the agent gets one line, the server lives
             answer = Answer.error(report_unexpected(error, name))
-        self._log(
-            LogEntry(
-                time=now_iso(),
-                requested=clip(requested, MAX_LOGGED_REQUEST),
-                path=clip(facts.path if facts.path is not None else requested, MAX_LOGGED_REQUEST),
-                sha256=facts.sha256,
-                pages=clip(request.pages, MAX_LOGGED_REQUEST),
-                grep=clip(request.grep, MAX_LOGGED_REQUEST),
-                out_cap=self.settings.out_cap,
-                unit=self.settings.unit,
-                duration_ms=round((time.monotonic() - start) * 1000, 3),
-                rendered=answer.rendered,
-                message=answer.message,
-                tool=name,
-                docx=_clipped(request.docx),
-                unreadable=facts.unreadable,
-                hidden=facts.hidden,
-                warning=answer.warning,
-                reader_notes=facts.reader_notes,
-                session=session.number,
-                arguments=logged_arguments({} if arguments is None else arguments),
-                result=answer.result,
-            )
+        logged = LogEntry(
+            time=now_iso(),
+            requested=clip(requested, MAX_LOGGED_REQUEST),
+            path=clip(facts.path if facts.path is not None else requested, MAX_LOGGED_REQUEST),
+            sha256=facts.sha256,
+            pages=clip(request.pages, MAX_LOGGED_REQUEST),
+            grep=clip(request.grep, MAX_LOGGED_REQUEST),
+            out_cap=self.settings.out_cap,
+            unit=self.settings.unit,
+            duration_ms=round((time.monotonic() - start) * 1000, 3),
+            rendered=answer.rendered,
+            message=answer.message,
+            tool=name,
+            docx=_clipped(request.docx),
+            unreadable=facts.unreadable,
+            hidden=facts.hidden,
+            warning=answer.warning,
+            reader_notes=facts.reader_notes,
+            session=session.number,
+            arguments=logged_arguments({} if arguments is None else arguments),
+            result=answer.result,
         )
+        self._log(logged)
+        if facts.later is not None and self.log is not None:
+            facts.later.when_known(lambda found, why: self._log_findings(logged, found, why))
         return answer
+
+    def _log_findings(self, call: LogEntry, inspection: Inspection | None, error: str) -> None:
+        """The later line of ``call``, answered before its document's findings were known."""
+        summary = HiddenSummary.of(inspection, error)
+        self._log(LaterFindings(now_iso(), call.time, call.path, call.sha256, summary))
 
     def record(self, tool: str, arguments: Any, message: str) -> None:
         """Log a call the transport refused before it reached :meth:`call`."""
@@ -237,7 +250,7 @@ class ToolHost:
     def shutdown(self) -> None:
         self.store.shutdown()
 
-    def _log(self, entry: LogEntry) -> None:
+    def _log(self, entry: LogEntry | LaterFindings) -> None:
         if self.log is None:
             return
         try:

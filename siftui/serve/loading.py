@@ -21,8 +21,9 @@ from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
+from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
-from siftui.serve.worker import WorkerFailed, finish, start
+from siftui.serve.worker import Progress, WorkerFailed, finish, start
 from siftui.serve.worker_read import Read
 from siftui.sources.load import LoadError
 
@@ -53,18 +54,30 @@ class Failed(LoadError):
 @dataclass(frozen=True)
 class Loaded:
     """A document served: its model, the sha256 of the bytes read, the pages that could
-    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why)."""
+    not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why),
+    or, while the worker still looks for them, ``later``."""
 
     doc: Doc | DocxDoc
     sha256: str
     unreadable: tuple[UnreadablePage, ...] = ()
     inspection: Inspection | None = None
     inspect_error: str = ""
+    later: PendingFindings | None = None
     partial: bool = False  # a first range's pages only: for that one answer, never kept
 
+    def findings(self) -> tuple[Inspection | None, str, PendingFindings | None]:
+        """(the findings, why there are none, None) once known; (None, "", the pending
+        findings) while the inspection runs."""
+        if self.later is None:
+            return self.inspection, self.inspect_error, None
+        if not self.later.known:
+            return None, "", self.later
+        return self.later.inspection, self.later.error, None
 
-Loader = Callable[[OpenedFile, float, "DocStore", str], Loaded]
-"""(open file, deadline, store, kind: "pdf" or "docx") -> the document."""
+
+Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], Loaded]
+"""(open file, deadline, store, kind: "pdf" or "docx", told the pages extracted) ->
+the document."""
 
 Early = Callable[[Loaded], None]
 """Given the partial document that answers a first page range, before the whole one."""
@@ -79,11 +92,13 @@ def load_in_worker(
     deadline: float,
     store: DocStore,
     kind: str,
+    progress: Progress | None = None,
     answering: Options | None = None,
     early: Early | None = None,
 ) -> Loaded:
-    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``;
-    with ``answering``, what :data:`RangeLoader` says."""
+    """The document in the open file, read as ``kind`` by a worker process, by ``deadline``
+    (its hidden-text findings may come later: ``Loaded.later``); with ``answering``,
+    what :data:`RangeLoader` says."""
     running = start(opened.fd, store.memory)
     shown = clip(str(opened.real))
 
@@ -91,32 +106,36 @@ def load_in_worker(
         if early is not None and isinstance(read, Read):
             early(Loaded(read.doc, sha256, read.unreadable, partial=True))
 
-    with store.track(running):
-        try:
-            read, sha256 = finish(
-                running,
-                str(opened.real),
-                store.max_bytes,
-                store.max_runes,
-                deadline,
-                store.timeout,
-                kind,
-                store.inspect_hidden,
-                answering,
-                given,
-            )
-        except WorkerFailed as error:
-            raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
+    tracked = store.track(running)
+    tracked.__enter__()
+    try:
+        read, sha256, later = finish(
+            running,
+            str(opened.real),
+            store.max_bytes,
+            store.max_runes,
+            deadline,
+            store.timeout,
+            kind,
+            store.inspect_hidden,
+            answering,
+            given,
+            inspect_seconds=store.inspect_timeout,
+            progress=progress,
+            ended=tracked.__exit__,
+        )
+    except WorkerFailed as error:
+        raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
     if not isinstance(read, Read):
         raise LoadError(f"{shown}: the extraction process sent no document")
-    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error)
+    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error, later)
 
 
 def load_range_in_worker(
     opened: OpenedFile, deadline: float, store: DocStore, answering: Options, early: Early
 ) -> Loaded:
     """:data:`RangeLoader` by a worker process (:func:`load_in_worker`)."""
-    return load_in_worker(opened, deadline, store, "pdf", answering, early)
+    return load_in_worker(opened, deadline, store, "pdf", None, answering, early)
 
 
 class _First:

@@ -18,11 +18,14 @@ requests, wire-safe strings, exit at EOF).
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import anyio
+import anyio.from_thread
 import anyio.to_thread
 from mcp import types
 from mcp.server.lowlevel import Server
@@ -33,6 +36,7 @@ from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Answer, ServedTool, TextBlock
 from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
 from siftui.serve.wire import clip
+from siftui.serve.worker import Progress
 from siftui.sources.errors import report_unexpected
 
 CALL_SLACK = 1.0
@@ -74,6 +78,26 @@ def to_result(answer: Answer) -> types.CallToolResult:
     return types.CallToolResult(content=list(content), structured_content=structured)
 
 
+def progress_of(ctx: Any) -> Progress | None:
+    """What tells the client the pages extracted, as MCP progress notifications, when its
+    request carries a progress token (None when it does not). Called from the call's
+    thread; a notification that cannot be sent costs nothing but itself."""
+    meta = getattr(ctx, "meta", None)
+    if (
+        not isinstance(meta, Mapping)
+        or meta.get("progress_token", meta.get("progressToken")) is None
+    ):
+        return None
+    session = ctx.session
+
+    def told(done: int, total: int) -> None:
+        message = f"extracting: {done:,} of {total:,} pages"
+        with contextlib.suppress(Exception):  # the client went away: the call goes on
+            anyio.from_thread.run(session.report_progress, float(done), float(total), message)
+
+    return told
+
+
 def build_server(host: ToolHost) -> Server[Any]:
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -88,7 +112,12 @@ def build_server(host: ToolHost) -> Server[Any]:
         answer = None
         with anyio.move_on_after(host.store.timeout + CALL_SLACK):
             answer = await anyio.to_thread.run_sync(
-                host.call, params.arguments, params.name, abandon_on_cancel=True
+                host.call,
+                params.arguments,
+                params.name,
+                None,
+                progress_of(ctx),
+                abandon_on_cancel=True,
             )
         if answer is None:
             answer = Answer.error(f"the call took longer than {host.store.timeout:g} s; stopped")

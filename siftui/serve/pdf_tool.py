@@ -4,7 +4,8 @@ Its answer is :func:`siftui.core.render.render` of the document with the
 operator's OutCap (docs/SPEC.md): the first text block is exactly
 ``Rendered.content``, the bytes ``siftui render`` prints for the same options.
 With ``--warn-hidden``, an answer showing hidden text (siftui.serve.hidden_warn)
-gets one more line after the note.
+gets one more line after the note; one given while the file is still being
+inspected says so instead (``STILL_INSPECTING``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from siftui.core.kinds import PDF
 from siftui.core.render import BadGrep, BadPages, Options, check_options, render
 from siftui.core.textless import answer_textless, textless_warning
-from siftui.serve.hidden_warn import hidden_warning
+from siftui.serve.hidden_warn import STILL_INSPECTING, hidden_warning
 from siftui.serve.tool_api import (
     Answer,
     Call,
@@ -122,8 +123,10 @@ def read_pdf(call: Call) -> Answer:
     empty = [page for page in answer_textless(doc, rendered) if page not in damaged]
     if empty:  # else the agent gets "--- page 1 ---" and nothing to tell it why
         warnings.append("warning: " + textless_warning(empty, NO_TEXT_ADVICE))
-    if call.settings.warn_hidden:
-        warnings.append(hidden_warning(rendered, bool(grep), loaded.inspection))
+    if call.settings.warn_hidden and call.facts.later is not None:
+        warnings.append(STILL_INSPECTING)  # the answer does not wait for the findings
+    elif call.settings.warn_hidden:
+        warnings.append(hidden_warning(rendered, bool(grep), loaded.findings()[0]))
     return rendered_answer(rendered, "\n".join(line for line in warnings if line))
 
 

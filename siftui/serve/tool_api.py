@@ -20,6 +20,8 @@ from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
+from siftui.serve.pending import PendingFindings
+from siftui.serve.worker import Progress
 from siftui.sources.log.fields import DocxArgs, HiddenSummary, ToolResult
 
 
@@ -75,6 +77,7 @@ class Facts:
     unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
     hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
     reader_notes: tuple[str, ...] = ()  # what the Word reader could not read exactly
+    later: PendingFindings | None = None  # the findings, when still looked for at answer time
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class Call:
     deadline: float  # time.monotonic() by which the call must have answered
     facts: Facts
     given: frozenset[str] = frozenset()  # the keys the agent sent (the rest are defaults)
+    progress: Progress | None = None  # told the pages extracted (MCP progress notifications)
 
     def load(self, requested: str, kind: str, answering: Options | None = None) -> Loaded:
         """The document at ``requested`` (checked against the roots, opened once, read
@@ -98,7 +102,7 @@ class Call:
         opened = self.settings.roots.open(requested)
         try:
             self.facts.path = str(opened.real)
-            loaded = self.settings.store.get(opened, self.deadline, kind, answering)
+            loaded = self.settings.store.get(opened, self.deadline, kind, answering, self.progress)
         finally:
             opened.close()
         self.facts.sha256 = loaded.sha256
@@ -107,8 +111,11 @@ class Call:
             self.facts.reader_notes = word.notes
         else:
             self.facts.unreadable = loaded.unreadable
-            if loaded.inspection is not None or loaded.inspect_error:  # a Doc JSON: neither
-                self.facts.hidden = HiddenSummary.of(loaded.inspection, loaded.inspect_error)
+            inspection, error, later = loaded.findings()
+            if later is not None:  # answered now; the log gets the findings in a later line
+                self.facts.hidden, self.facts.later = HiddenSummary(pending=True), later
+            elif inspection is not None or error:  # a Doc JSON: neither
+                self.facts.hidden = HiddenSummary.of(inspection, error)
         return loaded
 
 

@@ -14,17 +14,22 @@ its address space (``RLIMIT_AS``). Its stdout and stderr are /dev/null: the
 server's stdout is the MCP wire.
 
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
-worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering)`` (kind
-"pdf" or "docx"; ``seconds`` the time the call has left; ``answering`` the call's
-``Options`` when a first page range may be answered from its own pages, else None);
-back ``("ok", read, sha256)`` with a :class:`siftui.serve.worker_read.Read` or
-``("error", message, sha256 or None)``; for a document it inspects for hidden text,
-``("extracted", read, sha256)`` then ``("inspected", inspection or None, why not)``.
-With ``answering``, ``("range", read, sha256)`` may come first: a partial Doc that
-answers that one request (siftui.sources.lazy), before the whole document's message.
-``kind`` may instead be a task of siftui.serve.worker_evidence (an evidence tool's
-PyMuPDF call): back ``("ok", (size of the bytes read, its result), sha256)`` or an
-error as above.
+worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds,
+answering)`` (kind "pdf" or "docx"; ``seconds`` the time the call has left,
+``inspect_seconds`` the time the hidden-text inspection may take once the text is
+sent; ``answering`` the call's ``Options`` when a first page range may be answered
+from its own pages, else None); back, while a PDF is extracted, ``("progress",
+pages done, pages)`` now and then, then ``("ok", read, sha256)`` with a
+:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
+for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
+``("inspected", inspection or None, why not)``. The server answers the call at
+``"extracted"`` and reads the findings in a thread of its own
+(:class:`PendingFindings`), reaping the worker after them. With ``answering``,
+``("range", read, sha256)`` may come first: a partial Doc that answers that one
+request (siftui.sources.lazy), before the whole document's message. ``kind`` may
+instead be a task of siftui.serve.worker_evidence (an evidence tool's PyMuPDF
+call): back ``("ok", (size of the bytes read, its result), sha256)`` or an error
+as above.
 What the worker does with the bytes is siftui.serve.worker_read's.
 """
 
@@ -47,6 +52,7 @@ from collections.abc import Callable
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
+from siftui.serve.pending import PendingFindings
 from siftui.sources.helper import start_python_helper
 
 _HEADER = struct.Struct("!Q")
@@ -54,6 +60,8 @@ _HEADER = struct.Struct("!Q")
 _OUT_OF_MEMORY = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 _CODE = "import sys; from siftui.serve.worker import main; main(sys.argv[1:])"
 PR_SET_PDEATHSIG = 1
+PROGRESS_SECONDS = 0.5
+"""At most one progress message per this many seconds (and the last page's always)."""
 
 
 class WorkerFailed(Exception):
@@ -116,7 +124,9 @@ def main(argv: list[str]) -> None:
     name = "?"
     try:
         request = _receive(sock, None)
-        name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering = request
+        name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds, answering = (
+            request
+        )
         deadline = time.monotonic() + seconds
         data = _read_all(file_fd, max_bytes)
         os.close(file_fd)
@@ -130,13 +140,19 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        from siftui.serve.worker_read import inspect, read_document, read_range_first, runes_of
+        from siftui.serve.worker_read import (
+            inspect,
+            known_findings,
+            read_document,
+            read_range_first,
+            runes_of,
+        )
 
         if answering is not None:  # a first range: its pages now, the whole document next
             first = read_range_first(name, kind, data, sha256, answering, deadline)
             if first is not None:
                 _send(sock, ("range", first, sha256))
-        read = read_document(name, kind, data, deadline)
+        read = read_document(name, kind, data, deadline, _progress_sender(sock))
         runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
@@ -146,11 +162,17 @@ def main(argv: list[str]) -> None:
         if not (read.inspectable and inspect_hidden):
             _send(sock, ("ok", read, sha256))
             return
+        skip = frozenset(item.page for item in read.unreadable)
+        known = known_findings(sha256, skip)
+        if known is not None:  # inspected before: the answer carries the findings
+            from dataclasses import replace
+
+            _send(sock, ("ok", replace(read, inspection=known), sha256))
+            return
         # The answer first: an inspection that fails, or kills this process, costs
         # the findings only.
         _send(sock, ("extracted", read, sha256))
-        skip = frozenset(item.page for item in read.unreadable)
-        found, why = inspect(name, data, sha256, deadline, skip)
+        found, why = inspect(name, data, sha256, time.monotonic() + inspect_seconds, skip)
         del data
         _send(sock, ("inspected", found, why))
     except _Refusal as refusal:
@@ -207,6 +229,18 @@ def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory
     if memory > 0 and _OUT_OF_MEMORY.search(message):
         message = _memory_message(name, memory, task.doing)
     return ("error", message, sha256)
+
+
+def _progress_sender(sock: socket.socket) -> Callable[[int, int], None]:
+    last = [0.0]
+
+    def sent(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_SECONDS or done >= total:
+            last[0] = now
+            _send(sock, ("progress", done, total))
+
+    return sent
 
 
 class _Refusal(Exception):
@@ -313,6 +347,13 @@ def discard(running: Running) -> None:
     running.process.wait()
 
 
+Progress = Callable[[int, int], None]
+"""Told (pages done, pages) while a PDF is extracted."""
+
+FINDINGS_SLACK = 5.0
+"""Seconds past the inspection's own time after which the server stops waiting for it."""
+
+
 def finish(
     running: Running,
     name: str,
@@ -324,26 +365,56 @@ def finish(
     inspect_hidden: bool = True,
     answering: Any = None,
     early: Callable[[Any, str], None] | None = None,
-) -> tuple[Any, str]:
-    """The worker's (Read, sha256) by ``deadline``, or :class:`WorkerFailed`. Always reaps it.
+    *,
+    inspect_seconds: float | None = None,
+    progress: Progress | None = None,
+    ended: Callable[[], None] | None = None,
+) -> tuple[Any, str, PendingFindings | None]:
+    """The worker's (Read, sha256, findings to come) by ``deadline``, or
+    :class:`WorkerFailed`.
 
-    For a document it inspects, the Read comes first and the findings after: when they
-    do not come (the worker died, or the time ran out), the Read says why in its
-    ``inspect_error`` and the answer is still given. With ``answering`` (a page
+    For a document it inspects, the Read is returned as soon as it comes, with a
+    :class:`PendingFindings` that a thread settles when the worker sends the findings
+    (or dies, or overruns ``inspect_seconds``, default ``timeout``); that thread then
+    reaps the worker. Otherwise the worker is reaped before this returns. Either
+    way ``ended`` is called once the worker is gone. With ``answering`` (a page
     range's Options), a partial Read that answers it may come before the whole
     one: it is handed to ``early(read, sha256)`` and the wait goes on.
     """
+    inspect_time = timeout if inspect_seconds is None else inspect_seconds
+    handed = False
     try:
         seconds = max(0.0, deadline - time.monotonic())
-        request = (name, kind, max_bytes, max_runes, seconds, inspect_hidden, answering)
+        request = (
+            name,
+            kind,
+            max_bytes,
+            max_runes,
+            seconds,
+            inspect_hidden,
+            inspect_time,
+            answering,
+        )
         _send(running.sock, request)
         message = _receive(running.sock, deadline)
-        if message[0] == "range":
-            if early is not None:
-                early(message[1], message[2])
+        while message[0] in ("progress", "range"):
+            if message[0] == "range":
+                if early is not None:
+                    early(message[1], message[2])
+            elif progress is not None:
+                progress(message[1], message[2])
             message = _receive(running.sock, deadline)
         if message[0] == "extracted":
-            message = ("ok", _inspected(running, message[1], deadline), message[2])
+            pending = PendingFindings()
+            limit = time.monotonic() + inspect_time + FINDINGS_SLACK
+            threading.Thread(
+                target=_await_findings,
+                args=(running, pending, limit, inspect_time, ended),
+                name="siftui-findings",
+                daemon=True,
+            ).start()
+            handed = True
+            return message[1], message[2], pending
     except TimeoutError:
         doing = "extraction" if isinstance(kind, str) else kind.doing
         raise WorkerFailed(
@@ -355,30 +426,45 @@ def finish(
         process = "extraction" if isinstance(kind, str) else "worker"
         raise WorkerFailed(f"{quoted(name)}: the {process} process died ({_exit(code)})") from None
     finally:
-        running.kill()
-        running.sock.close()
-        running.process.wait()
+        if not handed:
+            _reap(running, ended)
     if message[0] == "ok":
-        return message[1], message[2]
+        return message[1], message[2], None
     raise WorkerFailed(message[1], message[2])
 
 
-def _inspected(running: Running, read: Any, deadline: float) -> Any:
-    """``read`` with the findings the worker sends next, or with why they did not come."""
-    from dataclasses import replace
+def _reap(running: Running, ended: Callable[[], None] | None) -> None:
+    running.kill()
+    running.sock.close()
+    running.process.wait()
+    if ended is not None:
+        ended()
 
+
+def _await_findings(
+    running: Running,
+    pending: PendingFindings,
+    limit: float,
+    seconds: float,
+    ended: Callable[[], None] | None,
+) -> None:
+    """In its own thread: the findings the worker sends after the text, or why none came."""
     try:
-        message = _receive(running.sock, deadline)
+        message = _receive(running.sock, limit)
+        if message[0] != "inspected":
+            pending.settle(None, "the worker sent no hidden-text findings")
+        else:
+            pending.settle(message[1], message[2])
     except TimeoutError:
-        why = "the hidden-text inspection took longer than the call's time; stopped"
-        return replace(read, inspect_error=why)
+        pending.settle(None, f"the hidden-text inspection took longer than {seconds:g} s; stopped")
     except (EOFError, OSError, pickle.UnpicklingError):
         running.kill()
-        why = f"the hidden-text inspection process died ({_exit(running.process.wait())})"
-        return replace(read, inspect_error=why)
-    if message[0] != "inspected":
-        return replace(read, inspect_error="the worker sent no hidden-text findings")
-    return replace(read, inspection=message[1], inspect_error=message[2])
+        code = running.process.wait()
+        pending.settle(None, f"the hidden-text inspection process died ({_exit(code)})")
+    except Exception as error:  # a bug of ours: the findings are lost, the server lives
+        pending.settle(None, f"hidden-text inspection failed: {one_line(error)}")
+    finally:
+        _reap(running, ended)
 
 
 def _exit(code: int) -> str:

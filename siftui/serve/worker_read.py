@@ -11,6 +11,7 @@ errors are LoadError with one line, and what the worker sends back is a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from siftui.core.findings import Inspection
@@ -22,7 +23,15 @@ from siftui.core.unreadable import UnreadablePage
 from siftui.sources.damage import ATTACHMENTS_ONLY
 from siftui.sources.load import LoadError
 
-__all__ = ["KINDS", "Read", "inspect", "read_document", "read_range_first", "runes_of"]
+__all__ = [
+    "KINDS",
+    "Read",
+    "inspect",
+    "known_findings",
+    "read_document",
+    "read_range_first",
+    "runes_of",
+]
 
 KINDS = tuple(kind.name for kind in ALL_KINDS)
 INSPECT_SHARE = 0.9
@@ -47,9 +56,16 @@ class Read:
     inspectable: bool = False
 
 
-def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
+def read_document(
+    name: str,
+    kind: str,
+    data: bytes,
+    deadline: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> Read:
     """The document in ``data`` (``name`` only names it), read as ``kind``; not yet
-    inspected for hidden text (see :func:`inspect`)."""
+    inspected for hidden text (see :func:`inspect`). ``progress(done, total)`` is told
+    the pages extracted, for a PDF not in the disk cache."""
     from siftui.sources.extract import NeedsPassword
     from siftui.sources.kinds import load_any
     from siftui.sources.load import is_doc_json_bytes
@@ -58,7 +74,7 @@ def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
     if entry is None:
         raise LoadError(f"{quoted(name)}: unknown kind of document {kind!r}")
     try:
-        loaded = load_any(data, name=name, kind=entry)
+        loaded = load_any(data, name=name, kind=entry, progress=progress)
     except LoadError as error:
         if error.reason is None or not issubclass(error.reason, NeedsPassword):
             raise
@@ -74,12 +90,23 @@ def read_document(name: str, kind: str, data: bytes, deadline: float) -> Read:
     return Read(loaded.doc, loaded.unreadable, inspectable=inspectable)
 
 
+def known_findings(sha256: str, skip: frozenset[int]) -> Inspection | None:
+    """The findings of these bytes already in the disk cache (None: not there, or the
+    cache could not be read): then the answer carries them and nothing is left to wait for."""
+    from siftui.sources.hidden.cache import cached_findings
+
+    try:
+        return cached_findings(sha256, skip=skip)
+    except Exception:  # a cache that cannot be read: inspect as if it were not there
+        return None
+
+
 def inspect(
     name: str, data: bytes, sha256: str, deadline: float, skip: frozenset[int]
 ) -> tuple[Inspection | None, str]:
-    """The hidden-text findings, bounded by what is left of the call's time, of every
-    page but the unreadable ones (``skip``); a failure costs the findings (the log says
-    why), never the answer."""
+    """The hidden-text findings, bounded by ``deadline`` (the inspection's own, which
+    starts when the text has been sent), of every page but the unreadable ones
+    (``skip``); a failure costs the findings (the log says why), never the answer."""
     from siftui.sources.extract import ExtractError
     from siftui.sources.hidden.cache import cached_inspect_bytes
 

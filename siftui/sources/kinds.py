@@ -90,7 +90,7 @@ def load_any(
             return Loaded(load_docx_bytes(name, source))
         from siftui.sources.load import load_doc_bytes
 
-        found = load_doc_bytes(name, source)
+        found = load_doc_bytes(name, source, progress=progress)
         return Loaded(found.doc, found.unreadable)
     kind = kind_of_file(source) if kind is None else kind
     if kind is WORD:

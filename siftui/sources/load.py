@@ -153,7 +153,9 @@ def load_doc_report(
         raise LoadError(file_error(path, error)) from None
 
 
-def load_doc_bytes(name: str | os.PathLike[str], data: bytes) -> Extraction:
+def load_doc_bytes(
+    name: str | os.PathLike[str], data: bytes, *, progress: Progress | None = None
+) -> Extraction:
     """:func:`load_doc_report` for a file already read into ``data`` (``name`` only
     names it), as the MCP worker reads one: a Doc JSON as it is, else the document
     extracted in this process through the disk cache (keyed by the bytes' sha256)."""
@@ -164,7 +166,7 @@ def load_doc_bytes(name: str | os.PathLike[str], data: bytes) -> Extraction:
     found = store.get_report(key)
     if found is None:
         try:
-            found = extract_report(name, data=data, workers=1)
+            found = extract_report(name, data=data, workers=1, progress=progress)
         except ExtractError as error:
             raise LoadError(str(error), type(error)) from None
         store.put(key, found.doc, found.unreadable)

@@ -29,12 +29,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Final
-
-import tiktoken
+from typing import TYPE_CHECKING, Final
 
 from siftui.core.doc import Doc
 from siftui.core.render import estimated_tokens
+
+if TYPE_CHECKING:
+    import tiktoken
 
 __all__ = [
     "ENCODINGS",
@@ -176,6 +177,8 @@ def encoding_from_bytes(name: str, data: bytes) -> tiktoken.Encoding:
         ranks = parse_ranks(data)
     except VocabularyError as error:
         raise VocabularyError(f"{name}: vocabulary could not be loaded: {error}") from error
+    import tiktoken  # here, not at the top: the TUI imports this module before its first paint
+
     return tiktoken.Encoding(
         name=name,
         pat_str=spec.pat_str,

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
@@ -46,6 +47,7 @@ from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import KEEP, Answer, Change, Opened, Outcome, Request, answer_request
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
+from siftui.tui.widgets.footer import KeyFooter
 from siftui.tui.widgets.lines import CallsLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
@@ -54,6 +56,9 @@ from siftui.tui.widgets.replay import CallList, ReplayStatus
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
+
+if TYPE_CHECKING:
+    pass
 
 
 class SiftApp(KeyActions):
@@ -129,7 +134,7 @@ class SiftApp(KeyActions):
         yield ReplayStatus(id="replay")
         yield NoteLine(id="note").data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def get_default_screen(self) -> Screen[int]:
         return MainScreen(id="_default")

@@ -14,7 +14,6 @@ from textual.app import App
 
 from siftui.sources.output import encode_utf8, rendered_json, write_new_file
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
-from siftui.tui.screens import ConfirmScreen, PathScreen
 from siftui.tui.state import Answer
 
 
@@ -66,6 +65,8 @@ class Exports:
                 self._save(Path(target), answer)
 
         title = f"Save the answer of {answer.name} ({answer.label()}) to"
+        from siftui.tui.screens.path import PathScreen
+
         self.app.push_screen(PathScreen(title, suggestion), chosen)
 
     def _save(self, target: Path, answer: Answer) -> None:
@@ -76,6 +77,8 @@ class Exports:
                     self._write(target, answer, overwrite=True)
                 else:
                     self.app.notify(f"Not saved: {target} was left as it was.")
+
+            from siftui.tui.screens.confirm import ConfirmScreen
 
             self.app.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), confirmed)
         else:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
-from siftui.sources.log.rerun import RerunFactory
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence.model import PreviewFactory
 from siftui.tui.evidence_rerun import LogReplay
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
+    from siftui.sources.log.rerun import RerunFactory
 
 
 def create_log_app(

@@ -19,7 +19,6 @@ from siftui.sources.load import is_doc_json
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.kinds import page_call
-from siftui.tui.screens.findings import FindingsScreen
 from siftui.tui.state import Held, Opened
 
 
@@ -104,5 +103,7 @@ def list_hidden(app: App[Any], held: Held, extras: Extras) -> None:
         call = None if page is None else page_call(held.request.options, page)
         if call is not None and held.opened is opened:
             held.propose(call, call=True)
+
+    from siftui.tui.screens.findings import FindingsScreen
 
     app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)

@@ -25,7 +25,6 @@ from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
 from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any
-from siftui.tui.screens import DetailsScreen, HelpScreen, PathScreen, WalkScreen
 from siftui.tui.state import Answer, Held, Request
 from siftui.tui.widgets.counter import CounterLine, counter_text
 from siftui.tui.widgets.outcap import OutCapControl
@@ -95,6 +94,8 @@ class Keys:
         details = counter_text(answer, self.app.query_one(CounterLine).ocr_pages)
         details.append("\n\n")
         details.append_text(tokens_text(len(answer.rendered.content), answer.counts))
+        from siftui.tui.screens.details import DetailsScreen
+
         self.app.push_screen(DetailsScreen(f"{answer.name} · {answer.label()}", details))
 
     def map(self) -> None:
@@ -161,6 +162,8 @@ class Keys:
                 if options is not None and held.request.source == request.source:
                     held.propose(options, call=True)
 
+            from siftui.tui.screens.walk import WalkScreen
+
             app.push_screen(WalkScreen(calls, out_cap, found), chosen)
 
         app.run_worker(work, thread=True, exclusive=True, group="walk", description="walk")
@@ -171,6 +174,8 @@ class Keys:
                 self.held.open_document(Path(target))
 
         title = "Open a document (PDF, EPUB, XPS, ..., Word .docx, or their JSON)"
+        from siftui.tui.screens.path import PathScreen
+
         self.app.push_screen(PathScreen(title, str(Path.cwd()) + "/"), chosen)
 
     def toggled_ocr(self) -> bool | None:
@@ -202,4 +207,6 @@ class Keys:
             hidden_flow.list_hidden(self.app, self.held, self.extras)
 
     def help(self) -> None:
+        from siftui.tui.screens.help import HelpScreen  # brings Textual's Markdown
+
         self.app.push_screen(HelpScreen())

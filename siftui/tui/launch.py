@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
-from siftui.sources.log.rerun import RerunFactory
 from siftui.tui import preload
 from siftui.tui.evidence.model import PreviewFactory
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
+    from siftui.sources.log.rerun import RerunFactory
 
 
 def run_tui(

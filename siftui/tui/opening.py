@@ -19,7 +19,6 @@ from textual.app import App
 
 from siftui.sources.kinds import kind_of_file
 from siftui.tui.kinds import AnyOptions, first_call
-from siftui.tui.screens import PasswordScreen
 from siftui.tui.state import KEEP, Answer, Change, Opened, Request
 from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
@@ -93,5 +92,7 @@ class OpenFlow:
                 self.app.post_message(Loader.LoadFailed(path, message))
             else:
                 self.app.query_one(Loader).open(path, password, ocr=ocr)
+
+        from siftui.tui.screens.password import PasswordScreen
 
         self.app.push_screen(PasswordScreen(path.name, error), answered)

@@ -17,24 +17,22 @@ call number there jumps the replay to that call.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.worker import get_current_worker
 
 from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.report import report
-from siftui.sources.log.report_run import documents_of
-from siftui.sources.log.report_text import summary_line
-from siftui.sources.log.rerun import RerunFactory
 from siftui.tui.evidence_rerun import SessionReruns
 from siftui.tui.history import Calls, Spent
-from siftui.tui.report_model import Node, report_tree
-from siftui.tui.screens import LogReportScreen
 from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
 from siftui.tui.widgets.replay import CallList, ReplayStatus
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.rerun import RerunFactory
+    from siftui.tui.report_model import Node
 
 
 class ReplayFlow:
@@ -184,6 +182,12 @@ class ReplayFlow:
         )
 
         def work() -> None:
+            # The report's modules are imported here, in the worker, not with the app.
+            from siftui.sources.log.report import report
+            from siftui.sources.log.report_run import documents_of
+            from siftui.sources.log.report_text import summary_line
+            from siftui.tui.report_model import report_tree
+
             try:
                 found = report(entries, documents_of(entries))
                 summary, tree = summary_line(found), report_tree(found)
@@ -198,6 +202,8 @@ class ReplayFlow:
                 app.call_from_thread(show, summary, tree)
 
         def show(summary: str, tree: tuple[Node, ...]) -> None:
+            from siftui.tui.screens.log_report import LogReportScreen
+
             slow.stop()
             app.push_screen(LogReportScreen(summary, tree), jump)
 

@@ -26,6 +26,7 @@ from siftui.core.render import Options, render
 from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Loaded
 from siftui.serve.loading import Early
+from siftui.serve.worker import Progress
 from siftui.sources.cache import file_sha256
 from siftui.sources.extract import extract_report
 from siftui.sources.lazy import read_range
@@ -96,7 +97,9 @@ def test_later_calls_wait_for_the_whole_document(tmp_path: Path) -> None:
         assert rest.wait(TIMEOUT)
         return Loaded(extract_report(opened.real).doc, sha)
 
-    def whole(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def whole(
+        opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: Progress | None
+    ) -> Loaded:
         raise AssertionError("a range is read by the range loader")
 
     store = DocStore(loader=whole, range_loader=ranges, inspect_hidden=False)

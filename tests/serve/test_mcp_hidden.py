@@ -3,8 +3,9 @@ and its hidden text, against the real server over stdio.
 
 The contract's string never changes: the first block is `siftui render`'s bytes
 with or without --warn-hidden. The call log records the unreadable pages and the
-findings of every PDF served; --warn-hidden adds one line after the note naming
-the pages the answer shows that hold an alarm (never ocr_layer).
+findings of every PDF served (for a call answered while the inspection ran, in a
+later line); --warn-hidden adds one line after the note naming the pages the
+answer shows that hold an alarm (never ocr_layer).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 pytest.importorskip("mcp")
@@ -33,12 +35,31 @@ WARNING = "warning: this answer contains text that is invisible on the page"
 ALARM_PAGES = sorted(page for page, found in HIDDEN.items() if found[0][0] != "ocr_layer")
 
 
+def log_lines(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text("utf-8").splitlines() if line]
+
+
+def unsettled(log: Path) -> list[str]:
+    """The times of the calls logged with their findings pending and no later line yet."""
+    lines = log_lines(log) if log.exists() else []
+    later = {line["findings_of"] for line in lines if "findings_of" in line}
+    return [
+        line["time"]
+        for line in lines
+        if line.get("hidden") == {"pending": True} and line["time"] not in later
+    ]
+
+
 def serve(root: Path, calls: list[dict[str, Any]], log: Path, *flags: str) -> list[CallToolResult]:
+    """Each call made once the findings of the calls before it are in the log."""
     got: list[CallToolResult] = []
 
     async def body(session: ClientSession) -> None:
         for call in calls:
             got.append(await session.call_tool("read_pdf", call))
+            with anyio.fail_after(60):
+                while unsettled(log):
+                    await anyio.sleep(0.05)
 
     args: list[str | Path] = ["--root", root, "--outcap", str(OUTCAP), "--log", log, *flags]
     run_server(args, body, log.with_suffix(".stderr"))
@@ -126,14 +147,26 @@ def test_unreadable_pages_and_hidden_text_in_the_log_and_the_warning(tmp_path: P
         [damaged] = cycle.unreadable
         assert damaged.page == 2 and "cycle" in damaged.reason
         assert cycle.hidden == HiddenSummary()  # inspected: nothing hidden
-        line = json.loads(log.read_text("utf-8").splitlines()[-1])
+        lines = log_lines(log)
+        calls = [line for line in lines if "findings_of" not in line]
+        line = calls[-1]
         assert line["unreadable"] == [{"page": 2, "reason": damaged.reason}]
-        assert line["hidden"] == {"findings": 0, "kinds": {}, "pages": [], "alarm_pages": []}
-        first = json.loads(log.read_text("utf-8").splitlines()[0])
-        assert first["hidden"]["findings"] == 10 and first["hidden"]["kinds"]["covered"] == 2
+        nothing = {"findings": 0, "kinds": {}, "pages": [], "alarm_pages": []}
+        assert finally_hidden(lines, line) == nothing
+        first = finally_hidden(lines, calls[0])
+        assert first["findings"] == 10 and first["kinds"]["covered"] == 2
     # The damaged page's block is its marker alone; the others read.
     assert "--- page 2 ---\n\n\n\n--- page 3 ---\n\nPage 3 text" in texts(plain[-1])[0]
     assert UnreadablePage(2, damaged.reason) == damaged
+
+
+def finally_hidden(lines: list[dict[str, Any]], call: dict[str, Any]) -> Any:
+    """A call's "hidden", or its later line's when it was answered with them pending."""
+    if call["hidden"] != {"pending": True}:
+        return call["hidden"]
+    [later] = [line for line in lines if line.get("findings_of") == call["time"]]
+    assert later["path"] == call["path"] and later["sha256"] == call["sha256"]
+    return later["hidden"]
 
 
 def _pages(numbers: list[int]) -> str:

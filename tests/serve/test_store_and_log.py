@@ -26,7 +26,9 @@ class CountingLoader:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def __call__(
+        self, opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: object
+    ) -> Loaded:
         self.calls += 1
         return Loaded(load_doc_report(opened.real).doc, file_sha256(opened.real))
 
@@ -78,7 +80,9 @@ def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
 def test_failures_are_remembered(tmp_path: Path) -> None:
     calls = 0
 
-    def failing(opened: OpenedFile, deadline: float, store: DocStore, kind: str) -> Loaded:
+    def failing(
+        opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: object
+    ) -> Loaded:
         nonlocal calls
         calls += 1
         raise Failed(f"{opened.real}: broken", "0" * 64)

@@ -218,14 +218,15 @@ def test_a_log_without_findings_says_none_in_each_section(tmp_path: Path) -> Non
 def test_an_unexpected_failure_is_one_line_and_the_replay_goes_on(
     log: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from siftui.tui import replay_flow
+    from siftui.sources.log import report_run
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
     def broken(entries: object) -> dict[str, object]:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(replay_flow, "documents_of", broken)
+    # replay_flow imports it when the report is asked for, so the broken one is used.
+    monkeypatch.setattr(report_run, "documents_of", broken)
 
     app = RecordingApp(None, None, LogReplay(read_log(log)))
 

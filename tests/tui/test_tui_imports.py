@@ -18,6 +18,9 @@ fails: the flows and helpers return values, and the app assigns them.
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 TUI = Path(__file__).resolve().parents[2] / "siftui" / "tui"
@@ -149,3 +152,55 @@ def test_the_checks_see_a_cycle_and_a_write(tmp_path: Path) -> None:
         ["siftui.tui.a", "siftui.tui.b", "siftui.tui.c", "siftui.tui.d"]
     ]
     assert state_writes(root) == ["b.py:6", "d.py:4"]
+
+
+# What `siftui FILE` must not import before the first answer is painted: a cached
+# document needs neither PyMuPDF nor a tokenizer (nor the agents table's TOML
+# reader), and the dialogs, the evidence preview, the hidden-text inspection and
+# the log's report are opened later.
+NOT_AT_START = (
+    "fitz",
+    "pymupdf",
+    "tiktoken",
+    "lxml",
+    "mcp",
+    "textual.widgets._markdown",
+    "tomllib",
+    "siftui.sources.hidden.document",
+    "siftui.sources.log.calllog",
+    "siftui.sources.log.report",
+    "siftui.tui.evidence.screen",
+    "siftui.tui.screens.help",
+    "siftui.tui.screens.findings",
+    "siftui.tui.screens.log_report",
+    "siftui.tui.screens.walk",
+)
+
+
+def loaded_after(imports: tuple[str, ...], watched: tuple[str, ...]) -> list[str]:
+    """Which of ``watched`` a fresh interpreter holds after importing ``imports``."""
+    probe = (
+        "import importlib, json, sys\n"
+        f"for name in {list(imports)!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(json.dumps(sorted(set({list(watched)!r}) & set(sys.modules))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    found: list[str] = json.loads(done.stdout)
+    return found
+
+
+def test_starting_the_tui_imports_nothing_the_first_answer_does_not_need() -> None:
+    start = ("siftui.cli", "siftui.cli.evidence_preview", "siftui.tui.launch", "siftui.tui.app")
+    assert loaded_after(start, NOT_AT_START) == []
+
+
+def test_the_start_probe_sees_a_late_import() -> None:
+    """The probe itself works: what the screens import later shows up when imported."""
+    later = ("siftui.tui.screens.help",)
+    assert loaded_after(later, NOT_AT_START) == [
+        "siftui.tui.screens.help",
+        "textual.widgets._markdown",
+    ]

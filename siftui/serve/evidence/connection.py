@@ -177,7 +177,11 @@ class EvidenceConnection:
             if document is not None:
                 self.preparations.start(document_id, document.searcher)
         self._sources[document_id] = Source(given, loaded.sha256, seen)
-        self._hidden[document_id] = hidden_spans(loaded.inspection)
+        inspection, _, later = loaded.findings()
+        if later is not None and self.warn_hidden:  # page reads warn from the findings
+            later.wait(max(0.0, deadline - time.monotonic()))
+            inspection = loaded.findings()[0]
+        self._hidden[document_id] = hidden_spans(inspection)
         self.files.store.warm()  # for a page render to come
         return result
 

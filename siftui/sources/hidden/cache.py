@@ -190,3 +190,12 @@ def cached_inspect_bytes(
     inspection = inspect_document(name, data=data, workers=1, timeout=timeout, skip=skip)
     _put(store, key, inspection)
     return inspection
+
+
+def cached_findings(
+    sha256: str, *, skip: frozenset[int] = frozenset(), cache: DocCache | None = None
+) -> Inspection | None:
+    """The inspection :func:`cached_inspect_bytes` would return from the disk cache for
+    these bytes, without inspecting (None when it is not there)."""
+    store = DocCache.default() if cache is None else cache
+    return _get(store, _skipping(hidden_key(sha256, None), skip))

@@ -24,6 +24,12 @@ or ``{"error": "..."}`` when the inspection failed); an answer that carried the
 --warn-hidden line has ``"warning"``; a Word document the reader could not read
 exactly has ``"reader_notes"`` (what `siftui render` prints as notes on stderr).
 Older logs without these keys read as before.
+
+A call answered while the hidden-text inspection still ran has ``"hidden":
+{"pending": true}``; the findings follow in a later line of their own,
+``{"time", "findings_of": <the call's time>, "path", "sha256", "hidden"}``
+(siftui.sources.log.fields.LaterFindings), which the readers here put in the
+call's entry.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import json
 import os
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,12 +51,15 @@ from siftui.core.word.render import DocxOptions
 from siftui.sources.log.fields import (
     DocxArgs,
     HiddenSummary,
+    LaterFindings,
     ToolResult,
     docx_args_of,
     docx_options,
     docx_options_dict,
     hidden_dict,
     hidden_of,
+    later_dict,
+    later_of,
     result_dict,
     result_of,
     unreadable_list,
@@ -209,8 +218,11 @@ class CallLog:
         self._torn = False
         self.failures = 0
 
-    def append(self, entry: LogEntry) -> None:
-        data = encode_utf8(entry_to_line(entry))
+    def append(self, entry: LogEntry | LaterFindings) -> None:
+        if isinstance(entry, LaterFindings):
+            data = encode_utf8(json.dumps(later_dict(entry), ensure_ascii=False) + "\n")
+        else:
+            data = encode_utf8(entry_to_line(entry))
         with self._lock:
             if self._fd < 0:
                 return
@@ -350,13 +362,42 @@ def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], lis
         if not line.strip():
             continue
         try:
-            entries.append(entry_of_line(line))
+            read = line_read(line)
         except ValueError as error:
             skipped.append(str(line_error(where, number, str(error))))
+            continue
+        if isinstance(read, LogEntry):
+            entries.append(read)
+        elif not attach(entries, read):
+            skipped.append(str(line_error(where, number, "findings of a call not in the log")))
     return entries, skipped
 
 
+def attach(entries: list[LogEntry], later: LaterFindings) -> bool:
+    """Put ``later``'s findings in the call they belong to (the last entry logged at its
+    time on its path, answered while they were pending); whether there was one."""
+    for at in range(len(entries) - 1, -1, -1):
+        entry = entries[at]
+        if entry.time == later.of and entry.path == later.path:
+            if entry.hidden is None or not entry.hidden.pending:
+                return False
+            entries[at] = replace(entry, hidden=later.hidden)
+            return True
+    return False
+
+
+def line_read(line: bytes) -> LogEntry | LaterFindings:
+    """A line of the log: a call's entry, or a later line with a call's findings."""
+    data = _line_data(line)
+    later = later_of(data)
+    return later if later is not None else entry_from_dict(data)
+
+
 def entry_of_line(line: bytes) -> LogEntry:
+    return entry_from_dict(_line_data(line))
+
+
+def _line_data(line: bytes) -> Any:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -367,4 +408,4 @@ def entry_of_line(line: bytes) -> LogEntry:
         raise ValueError(f"not valid JSON: {error.msg}") from None
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
-    return entry_from_dict(data)
+    return data

@@ -32,12 +32,14 @@ class DocxArgs:
 class HiddenSummary:
     """The hidden-text findings of a document served: how many of each kind, the pages
     holding any finding and those holding an alarm (every kind but ocr_layer); or,
-    when the inspection failed, ``error``."""
+    when the inspection failed, ``error``; or, when the call was answered while the
+    inspection still ran, ``pending`` (the findings come in a later line of the log)."""
 
     kinds: tuple[tuple[str, int], ...] = ()
     pages: tuple[int, ...] = ()
     alarm_pages: tuple[int, ...] = ()
     error: str = ""
+    pending: bool = False
 
     @classmethod
     def of(cls, inspection: Inspection | None, error: str = "") -> HiddenSummary:
@@ -94,6 +96,8 @@ def unreadable_list(unreadable: tuple[UnreadablePage, ...]) -> list[dict[str, An
 
 
 def hidden_dict(hidden: HiddenSummary) -> dict[str, Any]:
+    if hidden.pending:
+        return {"pending": True}
     if hidden.error:
         return {"error": hidden.error}
     return {
@@ -117,6 +121,8 @@ def hidden_of(data: Any) -> HiddenSummary:
     """The "hidden" key read back."""
     if not isinstance(data, dict):
         raise ValueError('key "hidden": expected an object')
+    if data.get("pending") is True:
+        return HiddenSummary(pending=True)
     if "error" in data:
         if not isinstance(data["error"], str):
             raise ValueError('key "hidden": "error" must be a string')
@@ -193,3 +199,44 @@ def result_of(data: Any) -> ToolResult:
     if not isinstance(chars, int) or isinstance(chars, bool):
         raise ValueError('key "result.chars": expected a whole number')
     return ToolResult(text, chars, sha, image)
+
+
+@dataclass(frozen=True)
+class LaterFindings:
+    """A later line of the log: the hidden-text findings of the call logged at ``of`` (its
+    "time") on ``path``, which was answered while the inspection still ran::
+
+        {"time": "...", "findings_of": "<the call's time>", "path": "/data/a.pdf",
+         "sha256": "9a1f...", "hidden": {"findings": 3, "kinds": {...}, ...}}
+
+    Readers put ``hidden`` in the call's entry (siftui.sources.log.calllog)."""
+
+    time: str
+    of: str
+    path: str
+    sha256: str | None
+    hidden: HiddenSummary
+
+
+def later_dict(later: LaterFindings) -> dict[str, Any]:
+    return {
+        "time": later.time,
+        "findings_of": later.of,
+        "path": later.path,
+        "sha256": later.sha256,
+        "hidden": hidden_dict(later.hidden),
+    }
+
+
+def later_of(data: Any) -> LaterFindings | None:
+    """The line read back as a later findings line (None: it is a call's line)."""
+    if not isinstance(data, dict) or "findings_of" not in data:
+        return None
+    texts = [data.get(key) for key in ("time", "findings_of", "path")]
+    if not all(isinstance(text, str) for text in texts):
+        raise ValueError('a findings line needs "time", "findings_of" and "path" as strings')
+    sha256 = data.get("sha256")
+    if sha256 is not None and not isinstance(sha256, str):
+        raise ValueError('key "sha256": expected a string or null')
+    time, of, path = (str(text) for text in texts)
+    return LaterFindings(time, of, path, sha256, hidden_of(data.get("hidden")))

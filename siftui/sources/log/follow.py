@@ -2,7 +2,10 @@
 
 A last line without its newline is being written (or was torn): it is left for
 the next read, not refused. A complete line that is not an entry is skipped
-with its one-line reason, as ``read_log_skipping`` does.
+with its one-line reason, as ``read_log_skipping`` does. A later line with a
+call's hidden-text findings is put in that call's entry when both are read
+together; one whose call an earlier read already gave is left out (the call
+stays as the agent got it: findings pending).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import os
 from pathlib import Path
 
 from siftui.core.messages import quoted
-from siftui.sources.log.calllog import LogEntry, entry_of_line, line_error
+from siftui.sources.log.calllog import LogEntry, attach, line_error, line_read
 
 
 class LogTail:
@@ -47,8 +50,13 @@ class LogTail:
             if not raw.strip():
                 continue
             try:
-                entries.append(entry_of_line(raw))
+                read = line_read(raw)
             except ValueError as error:
                 skipped.append(str(line_error(quoted(self.path), self.line, str(error))))
+                continue
+            if isinstance(read, LogEntry):
+                entries.append(read)
+            else:
+                attach(entries, read)
         self.offset += end
         return entries, skipped

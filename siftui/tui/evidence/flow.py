@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 from siftui.tui.evidence.model import PreviewFactory
-from siftui.tui.evidence.screen import EvidenceScreen
+
+if TYPE_CHECKING:
+    from siftui.tui.evidence.screen import EvidenceScreen
 
 NAME = "evidence"
 
@@ -35,6 +37,9 @@ class EvidenceFlow:
             if self.screen is not None:
                 self.screen.close_preview()
                 self.app.uninstall_screen(NAME)
+            # Imported on the first `e`: the preview's modules are not needed before it.
+            from siftui.tui.evidence.screen import EvidenceScreen
+
             self.screen = EvidenceScreen(path, self.factory)
             self.app.install_screen(self.screen, NAME)  # kept while read_pdf is shown
         self.app.push_screen(NAME)

@@ -10,6 +10,7 @@ document when the file is unchanged.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -18,8 +19,10 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from siftui.sources.cache import file_sha256
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
+
+if TYPE_CHECKING:
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
 
 FOLLOW_SECONDS = 0.25
 """How often a followed log is read again."""
