@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from siftui.core.render import DEFAULT_OUT_CAP
-from siftui.sources.log.rerun import Received, Setting
 from siftui.tui.evidence.model import Result
 
 if TYPE_CHECKING:
     from siftui.serve.host import ToolHost
     from siftui.serve.tool_api import Answer
+    from siftui.sources.log.rerun import Received, Setting
 
 
 def mcp_json(answer: Answer) -> str:
@@ -90,6 +90,8 @@ class HostRerun:
         )
 
     def call(self, tool: str, arguments: Any) -> Received:
+        from siftui.sources.log.rerun import Received  # the log's modules: a replay's only
+
         answer = self.host.call(arguments, tool)
         if answer.result is None:
             return Received(message=answer.message)

@@ -34,7 +34,6 @@ from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
 from siftui.tui.display import plural
 from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
-from siftui.tui.evidence_rerun import LogReplay
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
@@ -58,6 +57,8 @@ from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
+    from siftui.tui.evidence_rerun import LogReplay
+
     pass
 
 

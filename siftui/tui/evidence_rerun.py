@@ -10,21 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.timer import Timer
 
 from siftui.sources.errors import report_unexpected
-from siftui.sources.log.calllog import LogEntry
-from siftui.sources.log.follow import LogTail
-from siftui.sources.log.rerun import (
-    EVIDENCE_TOOLS,
-    RerunFactory,
-    SessionRerun,
-    rerun_session,
-    sessions,
-)
+
+if TYPE_CHECKING:  # the log's modules are a replay's: not loaded before a first answer
+    from siftui.sources.log.calllog import LogEntry
+    from siftui.sources.log.follow import LogTail
+    from siftui.sources.log.rerun import RerunFactory, SessionRerun
 
 
 @dataclass(frozen=True)
@@ -43,7 +39,7 @@ RERUN_AFTER = 0.8
 come in bursts, and re-running the whole session at each would slow the view down."""
 
 Say = Callable[[str, bool], None]  # the status line's text, and whether it is a warning
-Calls = list[tuple[int, LogEntry]]
+Calls = list[tuple[int, "LogEntry"]]
 
 
 class SessionReruns:
@@ -56,10 +52,14 @@ class SessionReruns:
         self._timer: Timer | None = None
 
     def applies(self, entry: LogEntry) -> bool:
+        from siftui.sources.log.rerun import EVIDENCE_TOOLS
+
         return entry.tool in EVIDENCE_TOOLS and entry.session is not None
 
     def verdict(self, entries: list[LogEntry], number: int, say: Say) -> None:
         """Say what re-running call ``number``'s session gives (at once when known)."""
+        from siftui.sources.log.rerun import sessions
+
         entry = entries[number - 1]
         if self.factory is None or entry.session is None:
             say("an evidence call; showing the logged result", True)
@@ -81,6 +81,8 @@ class SessionReruns:
         if factory is None or key in self._running:
             return
         self._running.add(key)
+
+        from siftui.sources.log.rerun import SessionRerun, rerun_session
 
         def work() -> None:
             try:
