@@ -84,10 +84,10 @@ class CopyReport:
             return f"Copied {self.what}, {size}, to the {ways}.{large}"
         if self.osc52_sent:
             return (
-                f"Sent {self.what}, {size}, to the {osc}; not confirmed. "
-                f"System clipboard: {self.system_error}.{large} Press s to save it to a file."
+                f"Sent {self.what}, {size}, to the {osc}; not confirmed. Press s to save "
+                f"it to a file.{large} System clipboard: {self.system_error}."
             )
         return (
-            f"Not copied: no clipboard could be reached ({self.system_error}). "
-            "Press s to save it to a file."
+            "Not copied: no clipboard could be reached. Press s to save it to a file. "
+            f"({self.system_error})"
         )
