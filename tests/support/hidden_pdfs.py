@@ -151,3 +151,48 @@ def make_scan_pdf(path: Path) -> Path:
     document.save(path)
     document.close()
     return path
+
+
+CLIPPED_READ = "White words the extraction holds"
+CLIPPED_AWAY = "White words clipped away entirely"
+
+
+def make_clipped_pdf(path: Path, words: list[tuple[str, bool]] | None = None) -> Path:
+    """A page of visible text with white words on the white page: each of
+    ``words`` (text, clipped) is drawn on its own line, inside a clip path that
+    leaves none of it on the page when ``clipped`` (MuPDF's extraction then
+    drops it). By default one line of each."""
+    lines = words if words is not None else [(CLIPPED_READ, False), (CLIPPED_AWAY, True)]
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 72), "Visible words for every reader.", fontname="helv", fontsize=11)
+    xref = page.get_contents()[0]
+    stream = document.xref_stream(xref)
+    for number, (text, clipped) in enumerate(lines):
+        y = 720 - 24 * number
+        clip = b"400 20 10 10 re W n " if clipped else b""
+        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        stream += (
+            b"\nq "
+            + clip
+            + b"BT /helv 11 Tf 1 1 1 rg 72 %d Td (" % y
+            + escaped.encode("latin-1")
+            + b") Tj ET Q\n"
+        )
+    document.update_stream(xref, stream)
+    document.save(path)
+    document.close()
+    return path
+
+
+def make_far_apart_pdf(path: Path) -> Path:
+    """Two invisible lines drawn one after the other, one at the foot of the page
+    and one at its head: neighbours in the page's text, a page apart on it."""
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 400), "Visible words for every reader.", fontname="helv", fontsize=11)
+    page.insert_text((72, 800), "Invisible words at the foot", fontsize=11, render_mode=3)
+    page.insert_text((72, 60), "Invisible words at the head", fontsize=11, render_mode=3)
+    document.save(path)
+    document.close()
+    return path
