@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from support.hidden_pdfs import (
     CLIPPED_AWAY,
     CLIPPED_READ,
+    MASKED,
     make_clipped_pdf,
     make_far_apart_pdf,
+    make_masked_pdf,
 )
 from support.pdfs import CORPUS
 
@@ -143,3 +145,12 @@ def test_a_finding_s_box_is_in_the_page_s_own_coordinates(tmp_path: Path) -> Non
     x0, y0, x1, y1 = findings[0].bbox
     assert abs(x0 - words[0][0]) < 1 and abs(x1 - words[-1][2]) < 1
     assert y0 < words[0][3] and words[0][1] < y1
+
+
+def test_words_shaping_a_soft_mask_are_seen_in_what_is_painted_through_it(
+    tmp_path: Path,
+) -> None:
+    red = inspect_document(make_masked_pdf(tmp_path / "red.pdf"))
+    assert red.findings == ()
+    white = inspect_document(make_masked_pdf(tmp_path / "white.pdf", paint="1 1 1"))
+    assert [(f.kind, f.text) for f in white.findings] == [("low_contrast", MASKED)]

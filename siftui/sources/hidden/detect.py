@@ -132,6 +132,8 @@ def _classify(piece: Piece, paints: Paints) -> bool:
         return True
     if piece.kind is not None:
         return True
+    if piece.masks:
+        return False  # what shows through it decides: the page is drawn
     x0, y0, x1, y1 = piece.bbox
     area = (x1 - x0) * (y1 - y0)
     seqno = piece.seqno
@@ -169,6 +171,8 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     pieces = [piece for span in spans for piece in _pieces(span, bound)]
     if not pieces:
         return [], []
+    for piece in pieces:
+        piece.masks = piece.seqno in painted.masks
     extracted: Extracted | None = None
     if any(piece.kind == "tiny" for piece in pieces):
         extracted = Extracted(page)

@@ -104,7 +104,18 @@ WHITE = (1.0, 1.0, 1.0)
 class Piece:
     """A span (or the part of one) that may be hidden, before it is located."""
 
-    __slots__ = ("bbox", "chars", "covered_by", "kind", "rgb", "seqno", "size", "text", "under")
+    __slots__ = (
+        "bbox",
+        "chars",
+        "covered_by",
+        "kind",
+        "masks",
+        "rgb",
+        "seqno",
+        "size",
+        "text",
+        "under",
+    )
 
     def __init__(
         self,
@@ -125,6 +136,7 @@ class Piece:
         self.size = float(span["size"])
         self.covered_by = False
         self.under: tuple[int, str] | None = None  # the topmost object painted under it
+        self.masks = False  # drawn as a soft mask's content (see PaintLog.masks)
 
     def part(self, chars: Any, kind: str | None) -> Piece:
         """The piece cut to some of its characters (boxed by them), judged anew."""
@@ -211,7 +223,12 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
         background = view.background(box) if slant is None else view.around(slant)
         if background is None:
             continue
-        if same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
+        if piece.masks:
+            # Its own colour is never painted: it is seen when anything but the
+            # background shows in its box (what is painted through it).
+            if view.uniform(box, background) >= UNIFORM:
+                piece.kind = "covered" if piece.covered_by else "low_contrast"
+        elif same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
             piece.kind = "covered" if piece.covered_by else "low_contrast"
         elif piece.covered_by:
             sharp.append((piece, background, box))
