@@ -46,7 +46,7 @@ from siftui.sources.hidden.looks import (
     share_inside,
 )
 from siftui.sources.hidden.paint import Paints, paint_log
-from siftui.sources.hidden.place import apart, located, shown_copy
+from siftui.sources.hidden.place import apart, located, located_by_text, shown_copy
 from siftui.sources.hidden.plain import PlainCheck
 
 IMAGES = frozenset({"fill-image", "fill-imgmask"})
@@ -184,6 +184,10 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     hidden = [piece for piece in _hidden(pieces) if not shown_copy(piece, pieces)]
     if not hidden:
         return [], []
+    if extracted is None and all(piece.kind == "ocr_layer" for piece in hidden):
+        # No alarm to place: the page's text is searched instead of its
+        # characters being read one by one (a scan's OCR layer has thousands).
+        return located_by_text(hidden, str(page.get_text()), number)
     extracted = extracted or Extracted(page)
     kept: list[Piece] = []
     again: list[Piece] = []

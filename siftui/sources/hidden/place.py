@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from siftui.core.findings import Box, Finding
+from siftui.core.findings import Box, Finding, locate
 from siftui.sources.hidden.extracted import Extracted
 from siftui.sources.hidden.looks import Piece
 
@@ -123,6 +123,46 @@ def located(pieces: list[Piece], extracted: Extracted, number: int) -> list[Find
     # A hidden bracket, or one letter under a picture's edge, says nothing to
     # an agent: a finding holds at least MIN_LETTERS letters or digits.
     return worded(findings)
+
+
+def located_by_text(
+    pieces: list[Piece], text: str, number: int
+) -> tuple[list[Finding], list[Finding]]:
+    """For OCR layers, which are no alarm: each piece found in the page's text by
+    its letters (white space aside), without reading the extraction's characters;
+    one not found there is apart. Neighbours are joined as :func:`located` joins."""
+    findings: list[Finding] = []
+    missed: list[Finding] = []
+    current: Run | None = None
+    cursor = 0
+
+    def flush() -> None:
+        if current is not None:
+            kind, begin, end, box = current
+            findings.append(Finding(number, kind, text[begin:end], _rounded(box)))
+
+    for piece in pieces:
+        assert piece.kind is not None
+        letters = piece.letters()
+        where = locate(text, letters, cursor) or locate(text, letters)
+        if where is None:
+            missed.append(Finding(number, piece.kind, letters.strip(), _rounded(piece.bbox)))
+            continue
+        begin, end = where
+        if (
+            current is not None
+            and current[0] == piece.kind
+            and begin >= current[2]
+            and not text[current[2] : begin].strip()
+            and _near(current[3], piece.bbox)
+        ):
+            current = (piece.kind, current[1], end, _union(current[3], piece.bbox))
+        else:
+            flush()
+            current = (piece.kind, begin, end, piece.bbox)
+        cursor = end
+    flush()
+    return worded(findings), worded(missed)
 
 
 def apart(piece: Piece, missing: list[tuple[str, Box]], number: int) -> list[Finding]:
