@@ -3,11 +3,12 @@
 """The real corpus: no false alarms on normal text, the scan is no alarm.
 
 Findings per file (siftui inspect, PyMuPDF 1.28): none in any file but
-pgfmanual.pdf (58 findings on 20 pages: 16 transparent, 17 low_contrast, 1
-tiny, 24 covered), text the manual's own examples really hide (TikZ pictures
-clipped to a smaller frame, animation frames where text has faded to opacity 0
-or sits on a disc of its colour, text under a shape drawn later). The long
-files run with ``-m slow``.
+pgfmanual.pdf, text the manual's own examples really hide (animation frames
+where text has faded to opacity 0 or sits on a disc of its colour, text under
+a shape drawn later, what extraction keeps of clipped mind maps; the rest of
+those is hidden but not extracted, listed apart). The long files run with
+``-m slow``. The files of corpus-hidden-text: legible text that was once
+reported, and true alarms that must stay.
 """
 
 from __future__ import annotations

@@ -36,8 +36,7 @@ MIN_PIXELS = 12.0
 RENDER_ZOOM = 0.5
 """The page is drawn at 36 dpi to find the colour under text: enough for the
 edges of a box of 2 pt or more (tiny text is reported before any drawing)."""
-ZOOMS = (1.0, 1.5, 2.0, 3.0)
-"""The zooms of the sharper renders (the last the most: 216 dpi)."""
+MAX_ZOOM = 3.0
 BATCH = 4
 """From this many pieces, they are drawn in one render (see _sharp_check)."""
 UNIFORM = 0.9
@@ -236,10 +235,9 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
 
 
 def _zoom(box: Box) -> float:
-    """The zoom at which the box is at least MIN_PIXELS high (and wide), in ZOOMS steps."""
+    """The zoom at which the box is at least MIN_PIXELS high (and wide), up to MAX_ZOOM."""
     height = min(box[3] - box[1], box[2] - box[0])
-    wanted = MIN_PIXELS / max(height, 0.1)
-    return next((zoom for zoom in ZOOMS if zoom >= wanted), ZOOMS[-1])
+    return min(MAX_ZOOM, max(1.0, MIN_PIXELS / max(height, 0.1)))
 
 
 def _sharp_check(
