@@ -6,7 +6,8 @@ The agent reads the page's ``get_text()``, and MuPDF leaves characters out of
 it: those clipped away by a clip path, those outside the page. A hidden
 character the extraction does not hold is no text an agent reads, so it is
 no alarm. The drawn characters (the text trace) are matched with the
-extraction's own (those of the text page ``get_text()`` reads) by where they
+extraction's own (those of the text page ``get_text()`` reads, as PyMuPDF's raw
+dictionary lists them) by where they
 are drawn, their origin; each extracted character also has its place in the
 page's text, so that a finding is spelt as there.
 
@@ -55,27 +56,28 @@ class Extracted:
         self.text: str = textpage.extractText()
         self.at: dict[tuple[int, int], list[tuple[float, float, str, Hit]]] = {}
         text, cursor = self.text, 0
-        # MuPDF's own text page, walked as it is: PyMuPDF's raw dictionary leaves
-        # out characters whose box is empty (text at zero horizontal scale),
-        # which get_text() keeps. PyMuPDF's text page is in the unrotated page
-        # space, as the trace is.
-        for block in textpage.this:
-            if block.m_internal.type != 0:  # not text (an image)
-                continue
-            for line in block:
-                for item in line:
-                    char = item.m_internal
-                    letter = chr(char.c) if 0 <= char.c < 0x110000 else ""
-                    offset = text.find(letter, cursor, cursor + WINDOW + len(letter))
-                    if offset >= 0:
-                        cursor = offset + len(letter)
-                    x, y = char.origin.x, char.origin.y
-                    quad = char.quad
-                    xs = (quad.ul.x, quad.ur.x, quad.ll.x, quad.lr.x)
-                    ys = (quad.ul.y, quad.ur.y, quad.ll.y, quad.lr.y)
-                    hit = (offset, (min(xs), min(ys), max(xs), max(ys)))
-                    key = (round(x * STEP), round(y * STEP))
-                    self.at.setdefault(key, []).append((x, y, letter, hit))
+        # PyMuPDF's text page is in the unrotated page space, as the trace is.
+        for block in textpage.extractRAWDICT()["blocks"]:
+            for line in block.get("lines", ()):
+                for span in line["spans"]:
+                    chars = span["chars"]
+                    # A span's letters are placed together (the text may hold
+                    # letters between spans that the raw dictionary leaves out).
+                    joined = "".join(char["c"] for char in chars)
+                    start = text.find(joined, cursor) if joined else -1
+                    for char in chars:
+                        letter = char["c"]
+                        if start >= 0:
+                            offset, start = start, start + len(letter)
+                        else:
+                            offset = text.find(letter, cursor, cursor + WINDOW + len(letter))
+                        if offset >= 0:
+                            cursor = offset + len(letter)
+                        x, y = char["origin"]
+                        box = char["bbox"]
+                        hit = (offset, (box[0], box[1], box[2], box[3]))
+                        key = (round(x * STEP), round(y * STEP))
+                        self.at.setdefault(key, []).append((x, y, letter, hit))
 
     def find(self, char: Char) -> Hit | None:
         """The extracted character drawn where ``char`` is, or None when the
@@ -97,7 +99,15 @@ class Extracted:
                         far += 1.0  # another letter at the place: only when none matches
                     if best is None or far < best[0]:
                         best = (far, hit)
-        return None if best is None else best[1]
+        if best is not None:
+            return best[1]
+        x0, y0, x1, y1 = char[3]
+        if x1 <= x0 or y1 <= y0:
+            # PyMuPDF's raw dictionary leaves out characters whose box is empty
+            # (text at zero horizontal scale), which get_text() keeps: such a
+            # character counts as extracted, its place in the text unknown.
+            return (-1, char[3])
+        return None
 
     def split(self, chars: list[Char]) -> tuple[list[Char], list[tuple[str, Box]]]:
         """The characters the extraction holds, and the runs of those it does not

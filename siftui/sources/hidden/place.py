@@ -83,6 +83,11 @@ def _runs(piece: Piece, extracted: Extracted) -> list[Run]:
             runs[-1] = (kind, runs[-1][1], end, _union(runs[-1][3], box))
         else:
             runs.append((kind, offset, end, box))
+    if not runs and chars:
+        # Held, but none of it placed (its boxes are empty): found by its letters.
+        where = locate(text, piece.letters())
+        if where is not None:
+            runs.append((kind, where[0], where[1], piece.bbox))
     if len(runs) == 1:
         runs[0] = (*runs[0][:3], piece.bbox)  # the whole piece: its own box
     return runs
