@@ -176,7 +176,7 @@ def _hidden(path: str, skip: frozenset[int], use_cache: bool) -> dict[str, Any]:
     from siftui.sources.load import is_doc_json
 
     if is_doc_json(path):
-        return {"alarms": {}, "pages": [], "others": {}, "inspected": 0}
+        return {"alarms": {}, "pages": [], "others": {}, "not_extracted": {}, "inspected": 0}
     inspection = cached_inspect(path, use_cache=use_cache, skip=skip)
     alarms = inspection.alarms
     others = [finding for finding in inspection.findings if not finding.alarm]
@@ -184,6 +184,7 @@ def _hidden(path: str, skip: frozenset[int], use_cache: bool) -> dict[str, Any]:
         "alarms": summary(alarms),
         "pages": pages_with(alarms),
         "others": summary(others),
+        "not_extracted": summary(inspection.unextracted),
         "inspected": inspection.pages_inspected,
     }
 
