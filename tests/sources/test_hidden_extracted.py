@@ -103,11 +103,13 @@ def _pgf_pages(numbers: list[int]) -> tuple[Doc, Inspection]:
 
 
 def test_pgfmanual_mind_maps_clipped_away_are_not_alarms() -> None:
-    doc, inspection = _pgf_pages([85, 88])
+    doc, inspection = _pgf_pages([85, 88, 396])
     for finding in inspection.findings:
         assert finding.text in doc.pages[finding.page - 1]
     apart = {(f.page, f.text) for f in inspection.unextracted}
     assert {(88, "OracleMachines"), (88, "Circuits")} <= apart
+    # an animation's first frame, clipped away; its "ff" is one glyph
+    assert (396, "Effect") in apart
     assert not any(f.page == 85 for f in inspection.alarms)  # all of p. 85's is clipped away
     assert any(f.page == 85 for f in inspection.unextracted)
 

@@ -123,11 +123,20 @@ class Extracted:
                 else:
                     held.append(char)
                 continue
-            if self.find(char) is not None:
+            hit = self.find(char)
+            box = char[3]
+            if hit is not None and hit[0] < 0 and (box[2] <= box[0] or box[3] <= box[1]):
+                # Of unknown place (an empty box: a ligature's later letters, text
+                # at zero scale): it goes with the run it is in.
+                if open_run:
+                    missing[-1] = (missing[-1][0] + letter, missing[-1][1])
+                else:
+                    held.append(char)
+                continue
+            if hit is not None:
                 held.append(char)
                 open_run = False
                 continue
-            box = char[3]
             if open_run:
                 text, (a0, b0, a1, b1) = missing[-1]
                 missing[-1] = (
