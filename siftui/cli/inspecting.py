@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
-from siftui.core.findings import Inspection, inspection_json, pages_with, snippet, summary
+from siftui.core.findings import Inspection, inspection_json, snippet, summary_line
 from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
 from siftui.core.unreadable import describe
@@ -33,6 +33,10 @@ INSPECT_EXAMPLES = """kinds:
   off_page      mostly outside the page's crop box
   covered       under an image or a filled shape drawn after it
   ocr_layer     invisible text over an image: a scan's OCR layer (listed, not an alarm)
+
+Findings are text the page's extraction holds (what the agent reads), spelt as
+there. Hidden text the extraction leaves out (clipped away, say) is listed
+after them as "not extracted": no agent reads it, so it is not an alarm.
 
 exit status: 0 nothing hidden (OCR layers alone included), 3 hidden text found,
 1 the file cannot be read, 2 a bad option.
@@ -116,28 +120,12 @@ def _quoted(text: str) -> str:
 
 
 def report(inspection: Inspection) -> str:
-    """The text output: ``p. 12 invisible "Ignore previous …"`` lines, then a summary."""
+    """The text output: ``p. 12 invisible "Ignore previous …"`` lines, then the hidden
+    text the extraction does not hold (``p. 88 not extracted (covered) "…"``), then a
+    summary."""
     lines = [f"p. {f.page} {f.kind} {_quoted(f.text)}" for f in inspection.findings]
+    lines.extend(
+        f"p. {f.page} not extracted ({f.kind}) {_quoted(f.text)}" for f in inspection.unextracted
+    )
     lines.append(summary_line(inspection))
     return "\n".join(lines)
-
-
-def summary_line(inspection: Inspection) -> str:
-    inspected = inspection.pages_inspected
-    of = "" if inspected == inspection.page_count else f" of {inspection.page_count}"
-    pages = f"{inspected:,} page{'' if inspected == 1 else 's'}{of} inspected"
-    if not inspection.findings:
-        return f"no hidden text ({pages})"
-    alarms = inspection.alarms
-    others = [finding for finding in inspection.findings if not finding.alarm]
-    scans = ", ".join(f"{count} {kind}" for kind, count in summary(others).items())
-    if not alarms:
-        return f"no hidden text; {scans} (a scan's text: not an alarm; {pages})"
-    counts = ", ".join(f"{count} {kind}" for kind, count in summary(alarms).items())
-    also = f"; also {scans} (not an alarm)" if others else ""
-    on = pages_with(alarms)
-    runes = sum(len(finding.text) for finding in alarms)
-    return (
-        f"hidden text: {len(alarms)} span{'' if len(alarms) == 1 else 's'} on "
-        f"{len(on)} page{'' if len(on) == 1 else 's'} ({runes:,} runes): {counts}{also} ({pages})"
-    )

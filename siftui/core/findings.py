@@ -61,11 +61,17 @@ class Finding:
 
 @dataclass(frozen=True)
 class Inspection:
-    """All findings of a document, in page order (the order of each page's content)."""
+    """All findings of a document, in page order (the order of each page's content).
+
+    ``unextracted`` is hidden text the extraction does not hold (clipped away,
+    say): no agent reads it, so it is listed apart and is never an alarm; its
+    ``text`` is as drawn, not a substring of the page's text.
+    """
 
     page_count: int
     pages_inspected: int
     findings: tuple[Finding, ...] = ()
+    unextracted: tuple[Finding, ...] = ()
 
     @property
     def alarms(self) -> tuple[Finding, ...]:
@@ -166,6 +172,7 @@ def inspection_json(path: str, inspection: Inspection) -> dict[str, Any]:
         "pages": inspection.page_count,
         "findings": [finding_json(finding) for finding in inspection.findings],
         "summary": summary(inspection.findings),
+        "not_extracted": [finding_json(finding) for finding in inspection.unextracted],
     }
 
 
@@ -205,3 +212,31 @@ def warning_line(findings: Sequence[Finding]) -> str:
         "warning: this answer contains text that is invisible on the page "
         f"(page{'' if len(pages) == 1 else 's'} {', '.join(str(page) for page in pages)})"
     )
+
+
+def summary_line(inspection: Inspection) -> str:
+    """The one summary of an inspection (``siftui inspect``'s last line, the title of
+    the TUI's list): the alarms, spans, pages and runes counted as the TUI's counter
+    counts them, then what is not an alarm (OCR layers, text not extracted)."""
+    inspected = inspection.pages_inspected
+    of = "" if inspected == inspection.page_count else f" of {inspection.page_count}"
+    pages = f"{inspected:,} page{'' if inspected == 1 else 's'}{of} inspected"
+    count = len(inspection.unextracted)
+    apart = (
+        f"; {count} more hidden but not extracted, which no agent reads (not an alarm)"
+        if count
+        else ""
+    )
+    if not inspection.findings:
+        return f"no hidden text{apart} ({pages})"
+    alarms = inspection.alarms
+    others = [finding for finding in inspection.findings if not finding.alarm]
+    scans = ", ".join(f"{count} {kind}" for kind, count in summary(others).items())
+    if not alarms:
+        if apart:
+            return f"no hidden text; {scans} (a scan's text: not an alarm){apart} ({pages})"
+        return f"no hidden text; {scans} (a scan's text: not an alarm; {pages})"
+    counts = ", ".join(f"{count} {kind}" for kind, count in summary(alarms).items())
+    also = f"; also {scans} (not an alarm)" if others else ""
+    spans = counter_line(alarms).removesuffix(" in this answer")
+    return f"{spans}: {counts}{also}{apart} ({pages})"

@@ -3,8 +3,9 @@
 After the first answer is painted, a worker inspects the file
 (:func:`siftui.sources.hidden.cache.cached_inspect`, through the disk cache); the app
 then shows its answer again with the findings in its facts, so the strip, the
-view and the counter draw them from the answer. `h` lists every finding and
-Enter asks for its page, as an agent would (``pages=P``).
+view and the counter draw them from the answer. `h` lists every finding (and,
+apart, the hidden text the extraction does not hold) and Enter asks for its
+page, as an agent would (``pages=P``).
 """
 
 from __future__ import annotations
@@ -73,9 +74,13 @@ def start(app: App[Any], held: Held, extras: Extras, opened: Opened) -> None:
         if found.alarms:
             pages = sorted({finding.page for finding in found.alarms})
             listed = ", ".join(map(str, pages[:12])) + (" ..." if len(pages) > 12 else "")
+            apart = len(found.unextracted)
+            also = (
+                f" ({apart} more hidden but not extracted: no agent reads them.)" if apart else ""
+            )
             app.notify(
                 f"{len(found.alarms)} piece(s) of text no reader of the page sees, "
-                f"on p. {listed}. The agent reads them; h lists them.",
+                f"on p. {listed}. The agent reads them; h lists them.{also}",
                 title="Hidden text",
                 severity="warning",
                 timeout=10,
@@ -92,7 +97,7 @@ def list_hidden(app: App[Any], held: Held, extras: Extras) -> None:
     if inspection is None:
         app.notify(extras.hidden_note or "Hidden text is not known for this document.")
         return
-    if not inspection.findings:
+    if not inspection.findings and not inspection.unextracted:
         app.notify(
             f"No hidden text in {opened.source.name}: "
             f"{plural(inspection.pages_inspected, 'page')} inspected."

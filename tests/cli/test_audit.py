@@ -85,6 +85,7 @@ def test_one_line_per_document_from_the_library(store: Path, tmp_path: Path) -> 
     assert found[str(store / "b.docx")]["paragraphs"] == 2
     hidden = found[str(store / "hidden.pdf")]["hidden"]
     assert hidden["alarms"] and hidden["pages"]
+    assert hidden["not_extracted"] == {}  # all of the test file's hidden text is extracted
     assert found[str(store / "a.pdf")]["hidden"]["alarms"] == {}
     assert found[str(store / "empty.pdf")]["error"]
     assert found[str(store / "locked.pdf")]["needs_password"] is True

@@ -64,7 +64,7 @@ def test_json_has_every_field(hidden_pdf: Path) -> None:
     done = run(str(hidden_pdf), "--json")
     assert done.returncode == 3
     report = json.loads(done.stdout)
-    assert set(report) == {"file", "pages", "findings", "summary"}
+    assert set(report) == {"file", "pages", "findings", "summary", "not_extracted"}
     assert report["file"] == str(hidden_pdf) and report["pages"] == 11
     assert {(f["page"], f["kind"], f["text"]) for f in report["findings"]} == {
         (page, kind, text) for page, items in HIDDEN.items() for kind, text in items
@@ -90,7 +90,13 @@ def test_nothing_hidden_exits_0(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, "no hidden text (2 pages inspected)\n")
     done = run(str(path), "--json")
     assert done.returncode == 0
-    assert json.loads(done.stdout) == {"file": str(path), "pages": 2, "findings": [], "summary": {}}
+    assert json.loads(done.stdout) == {
+        "file": str(path),
+        "pages": 2,
+        "findings": [],
+        "summary": {},
+        "not_extracted": [],
+    }
 
 
 def test_an_ocr_layer_alone_exits_0(tmp_path: Path) -> None:

@@ -59,7 +59,11 @@ def test_summary_and_pages() -> None:
         "pages": 10,
         "findings": [finding_json(A), finding_json(B), finding_json(C)],
         "summary": {"invisible": 1, "tiny": 1, "ocr_layer": 1},
+        "not_extracted": [],
     }
+    apart = Inspection(10, 10, (A,), (B,))
+    assert apart.alarms == (A,)
+    assert inspection_json("f.pdf", apart)["not_extracted"] == [finding_json(B)]
 
 
 def test_locate_exact_then_with_other_white_space() -> None:

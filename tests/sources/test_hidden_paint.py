@@ -70,7 +70,7 @@ def test_text_on_a_plain_box_far_from_its_colour_needs_no_render(
 
     monkeypatch.setattr(siftui.sources.hidden.detect, "render_check", no_render)
     with pymupdf.open(path) as document:
-        assert inspect_page(document[0], 1) == []
+        assert inspect_page(document[0], 1) == ([], [])
 
 
 def test_text_on_a_box_of_its_own_colour_is_still_drawn_and_found(tmp_path: Path) -> None:

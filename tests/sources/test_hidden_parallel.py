@@ -14,7 +14,7 @@ import pymupdf
 import pytest
 
 import siftui.sources.hidden.document as hidden_doc
-from siftui.core.findings import Finding, Inspection
+from siftui.core.findings import Inspection
 from siftui.sources.hidden.document import inspect_document
 
 
@@ -43,7 +43,7 @@ def _slowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     here: list[int] = []
     inspect = hidden_doc._inspect
 
-    def slow(document: Any, number: int, path: Any) -> list[Finding]:
+    def slow(document: Any, number: int, path: Any) -> hidden_doc.PageFindings:
         here.append(number)
         time.sleep(0.02)
         return inspect(document, number, path)

@@ -151,3 +151,82 @@ def make_scan_pdf(path: Path) -> Path:
     document.save(path)
     document.close()
     return path
+
+
+CLIPPED_READ = "White words the extraction holds"
+CLIPPED_AWAY = "White words clipped away entirely"
+
+
+def make_clipped_pdf(path: Path, words: list[tuple[str, bool]] | None = None) -> Path:
+    """A page of visible text with white words on the white page: each of
+    ``words`` (text, clipped) is drawn on its own line, inside a clip path that
+    leaves none of it on the page when ``clipped`` (MuPDF's extraction then
+    drops it). By default one line of each."""
+    lines = words if words is not None else [(CLIPPED_READ, False), (CLIPPED_AWAY, True)]
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 72), "Visible words for every reader.", fontname="helv", fontsize=11)
+    xref = page.get_contents()[0]
+    stream = document.xref_stream(xref)
+    for number, (text, clipped) in enumerate(lines):
+        y = 720 - 24 * number
+        clip = b"400 20 10 10 re W n " if clipped else b""
+        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        stream += (
+            b"\nq "
+            + clip
+            + b"BT /helv 11 Tf 1 1 1 rg 72 %d Td (" % y
+            + escaped.encode("latin-1")
+            + b") Tj ET Q\n"
+        )
+    document.update_stream(xref, stream)
+    document.save(path)
+    document.close()
+    return path
+
+
+def make_far_apart_pdf(path: Path) -> Path:
+    """Two invisible lines drawn one after the other, one at the foot of the page
+    and one at its head: neighbours in the page's text, a page apart on it."""
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 400), "Visible words for every reader.", fontname="helv", fontsize=11)
+    page.insert_text((72, 800), "Invisible words at the foot", fontsize=11, render_mode=3)
+    page.insert_text((72, 60), "Invisible words at the head", fontsize=11, render_mode=3)
+    document.save(path)
+    document.close()
+    return path
+
+
+MASKED = "Words that shape a soft mask"
+
+
+def make_masked_pdf(path: Path, paint: str = "1 0 0") -> Path:
+    """``paint`` (RGB, red by default) painted through a soft mask made of white
+    words (a fading): the words themselves paint nothing, yet a reader sees them
+    in that colour; in white, on the white page, nobody does."""
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 72), "Visible words for every reader.", fontname="helv", fontsize=11)
+    form = document.get_new_xref()
+    document.update_object(
+        form,
+        "<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Group << /S /Transparency"
+        " /CS /DeviceRGB >> /Resources << /Font << /F1 << /Type /Font /Subtype /Type1"
+        " /BaseFont /Helvetica >> >> >> >>",
+    )
+    document.update_stream(form, b"BT /F1 24 Tf 1 g 72 600 Td (" + MASKED.encode() + b") Tj ET")
+    state = document.get_new_xref()
+    document.update_object(
+        state, f"<< /Type /ExtGState /SMask << /S /Luminosity /G {form} 0 R >> >>"
+    )
+    kind, value = document.xref_get_key(page.xref, "Resources")
+    resources = int(value.split()[0]) if kind == "xref" else page.xref
+    key = "ExtGState" if kind == "xref" else "Resources/ExtGState"
+    document.xref_set_key(resources, key, f"<< /GSM {state} 0 R >>")
+    xref = page.get_contents()[0]
+    stream = document.xref_stream(xref) + f"\nq /GSM gs {paint} rg 60 560 400 80 re f Q\n".encode()
+    document.update_stream(xref, stream)
+    document.save(path)
+    document.close()
+    return path

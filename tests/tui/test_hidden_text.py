@@ -8,10 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.hidden_pdfs import HIDDEN, make_hidden_pdf, make_visible_pdf
+from support.hidden_pdfs import (
+    CLIPPED_AWAY,
+    CLIPPED_READ,
+    HIDDEN,
+    make_clipped_pdf,
+    make_hidden_pdf,
+    make_visible_pdf,
+)
 from support.tui_support import RecordingApp, idle, pdf_options, run, settle, wait_until
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Label
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Finding, Inspection, counter_line
@@ -169,6 +176,31 @@ def test_h_lists_every_finding_and_enter_asks_for_its_page(hidden_pdf: Path) -> 
         assert not isinstance(app.screen, FindingsScreen)
         assert pdf_options(app).pages == "7"
         assert app.answer is not None and app.answer.rendered.first == 7
+
+    run(app, scenario, size=(120, 40))
+
+
+def test_h_lists_text_not_extracted_apart_and_the_counter_counts_as_it(tmp_path: Path) -> None:
+    app = SiftApp(make_clipped_pdf(tmp_path / "clipped.pdf"))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        found = await _inspected(app, pilot)
+        assert [f.text for f in found.alarms] == [CLIPPED_READ]
+        assert [f.text for f in found.unextracted] == [CLIPPED_AWAY]
+        assert "hidden text: 1 span on 1 page" in _text_of(app.query_one(CounterLine))
+        await pilot.press("h")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FindingsScreen)
+        table = screen.query_one(DataTable)
+        rows = [table.get_row_at(n) for n in range(table.row_count)]
+        assert [(row[1], row[2]) for row in rows] == [
+            ("low_contrast", CLIPPED_READ),
+            ("low_contrast, not extracted", CLIPPED_AWAY),
+        ]
+        title = str(screen.query_one(".dialog-title", Label).render())
+        assert "hidden text: 1 span on 1 page" in title
+        assert "1 more hidden but not extracted" in title
 
     run(app, scenario, size=(120, 40))
 

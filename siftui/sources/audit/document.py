@@ -196,7 +196,7 @@ def _hidden(
     from siftui.sources.load import is_doc_json
 
     if is_doc_json(path):
-        return {"alarms": {}, "pages": [], "others": {}, "inspected": 0}
+        return {"alarms": {}, "pages": [], "others": {}, "not_extracted": {}, "inspected": 0}
     inspection = cached_inspect(path, password=password, use_cache=use_cache, skip=skip)
     alarms = inspection.alarms
     others = [finding for finding in inspection.findings if not finding.alarm]
@@ -204,6 +204,7 @@ def _hidden(
         "alarms": summary(alarms),
         "pages": pages_with(alarms),
         "others": summary(others),
+        "not_extracted": summary(inspection.unextracted),
         "inspected": inspection.pages_inspected,
     }
 

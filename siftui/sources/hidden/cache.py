@@ -23,8 +23,8 @@ from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity, file_sha2
 from siftui.sources.extract import check_file, pymupdf_version
 from siftui.sources.hidden.document import Progress, inspect_document
 
-FORMAT = 2  # 2: the detection changed (plain rectangles decided without a render)
-MAGIC = b"siftui hidden cache 2\n"
+FORMAT = 3  # 3: findings are the extraction's text; what it does not hold is apart
+MAGIC = b"siftui hidden cache 3\n"
 SUFFIX = ".hidden"
 
 
@@ -46,6 +46,7 @@ def encode(inspection: Inspection, key: str) -> bytes:
         "page_count": inspection.page_count,
         "pages_inspected": inspection.pages_inspected,
         "findings": [finding_json(finding) for finding in inspection.findings],
+        "unextracted": [finding_json(finding) for finding in inspection.unextracted],
     }
     text = json.dumps(body, ensure_ascii=True, separators=(",", ":"))
     return MAGIC + zlib.compress(text.encode("ascii"), 1)
@@ -61,14 +62,19 @@ def decode(data: bytes, key: str) -> Inspection:
         raise ValueError(str(error)) from None
     if not isinstance(body, dict) or body.get("key") != key:
         raise ValueError("another key")
-    page_count, inspected, findings = (
-        body.get(name) for name in ("page_count", "pages_inspected", "findings")
+    page_count, inspected, findings, unextracted = (
+        body.get(name) for name in ("page_count", "pages_inspected", "findings", "unextracted")
     )
     if not (isinstance(page_count, int) and isinstance(inspected, int)):
         raise ValueError("bad page counts")
-    if not isinstance(findings, list):
+    if not (isinstance(findings, list) and isinstance(unextracted, list)):
         raise ValueError("bad findings")
-    return Inspection(page_count, inspected, tuple(finding_from_json(f) for f in findings))
+    return Inspection(
+        page_count,
+        inspected,
+        tuple(finding_from_json(f) for f in findings),
+        tuple(finding_from_json(f) for f in unextracted),
+    )
 
 
 def _entry(cache: DocCache, key: str) -> Any:

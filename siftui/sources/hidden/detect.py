@@ -22,15 +22,22 @@ How, per page (see siftui.core.findings for the kinds):
    shape covers its box and the render shows no pixel of the text's colour,
    ``low_contrast`` when its colour is that of the background.
 
-The findings' text is located in the page's ``get_text()``, so it is exactly
-the text the agent reads.
+5. A hidden piece whose words a shown span drawn over the same place also
+   reads (a copy under the visible text: a shadow, a text set twice) tells
+   the agent nothing a reader does not see: it is no finding.
+
+Each hidden character is then looked for in the page's extraction
+(siftui.sources.hidden.extracted): a finding is text the extraction holds,
+spelt as in the page's ``get_text()``, so it is exactly the text the agent
+reads; hidden text it does not hold is listed apart, as no alarm.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from siftui.core.findings import Box, Finding, locate
+from siftui.core.findings import Box, Finding
+from siftui.sources.hidden.extracted import Extracted
 from siftui.sources.hidden.looks import (
     WHITE,
     Piece,
@@ -39,6 +46,7 @@ from siftui.sources.hidden.looks import (
     share_inside,
 )
 from siftui.sources.hidden.paint import Paints, paint_log
+from siftui.sources.hidden.place import apart, located, located_by_text, shown_copy
 from siftui.sources.hidden.plain import PlainCheck
 
 IMAGES = frozenset({"fill-image", "fill-imgmask"})
@@ -91,7 +99,7 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
     box: Box = span["bbox"]
     if box[0] >= bound[0] and box[1] >= bound[1] and box[2] <= bound[2] and box[3] <= bound[3]:
         return [Piece(span, None, box, _span_kind(span))]
-    runs: list[tuple[str, Box, bool]] = []
+    runs: list[tuple[str, Box, bool, list[Any]]] = []
     for char in chars:
         x0, y0, x1, y1 = char[3]
         share = share_inside((x0, y0, x1, y1), bound)
@@ -99,21 +107,18 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
             continue  # MuPDF's extraction drops it: the agent never reads it
         off = share < OFF_PAGE
         if runs and runs[-1][2] == off:
-            text, (a0, b0, a1, b1), _ = runs[-1]
+            text, (a0, b0, a1, b1), _, kept = runs[-1]
             merged = (min(a0, x0), min(b0, y0), max(a1, x1), max(b1, y1))
-            runs[-1] = (text + chr(char[0]), merged, off)
+            kept.append(char)
+            runs[-1] = (text + chr(char[0]), merged, off, kept)
         else:
-            runs.append((chr(char[0]), (x0, y0, x1, y1), off))
+            runs.append((chr(char[0]), (x0, y0, x1, y1), off, [char]))
     kind = _span_kind(span)
     return [
-        Piece(span, text, run_box, "off_page" if off else kind)
-        for text, run_box, off in runs
+        Piece(span, text, run_box, "off_page" if off else kind, kept)
+        for text, run_box, off, kept in runs
         if text.strip()
     ]
-
-
-MIN_LETTERS = 2
-"""Hidden pieces with fewer letters or digits than this are no finding."""
 
 
 def _classify(piece: Piece, paints: Paints) -> bool:
@@ -127,6 +132,8 @@ def _classify(piece: Piece, paints: Paints) -> bool:
         return True
     if piece.kind is not None:
         return True
+    if piece.masks:
+        return False  # what shows through it decides: the page is drawn
     x0, y0, x1, y1 = piece.bbox
     area = (x1 - x0) * (y1 - y0)
     seqno = piece.seqno
@@ -154,90 +161,101 @@ def _classify(piece: Piece, paints: Paints) -> bool:
     return True
 
 
-def inspect_page(page: Any, number: int, page_text: str | None = None) -> list[Finding]:
-    """The findings of one PyMuPDF page; ``number`` is its 1-based number.
-
-    ``page_text`` is the page's ``get_text()`` when the caller has it (else it
-    is read here, only for a page with findings).
-    """
+def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
+    """The findings of one PyMuPDF page (``number`` is its 1-based number), and
+    apart the hidden text its extraction does not hold (see
+    siftui.sources.hidden.place)."""
     bound = _page_bound(page)
     painted = paint_log(page)
     spans = painted.spans
     pieces = [piece for span in spans for piece in _pieces(span, bound)]
     if not pieces:
-        return []
-    if any(piece.kind is None or piece.kind == "invisible" for piece in pieces):
-        paints = Paints(painted, bound)
-        to_draw = [piece for piece in pieces if not _classify(piece, paints)]
-        if to_draw:
-            plain = PlainCheck(paints, spans, bound)
-            to_draw = [piece for piece in to_draw if not plain.seen(piece)]
-        if to_draw:
-            render_check(page, to_draw, bound)
-    hidden = [
+        return [], []
+    for piece in pieces:
+        piece.masks = piece.seqno in painted.masks
+    extracted: Extracted | None = None
+    if any(piece.kind == "tiny" for piece in pieces):
+        extracted = Extracted(page)
+        for piece in pieces:
+            if piece.kind == "tiny":
+                _resize(piece, extracted)
+    judge = _Judge(page, painted, bound)
+    judge([piece for piece in pieces if piece.kind is None or piece.kind == "invisible"])
+    hidden = [piece for piece in _hidden(pieces) if not shown_copy(piece, pieces)]
+    if not hidden:
+        return [], []
+    if extracted is None and all(piece.kind == "ocr_layer" for piece in hidden):
+        # No alarm to place: the page's text is searched instead of its
+        # characters being read one by one (a scan's OCR layer has thousands).
+        return located_by_text(hidden, str(page.get_text()), number)
+    extracted = extracted or Extracted(page)
+    kept: list[Piece] = []
+    again: list[Piece] = []
+    missed: list[Finding] = []
+    for piece in hidden:
+        held, missing = extracted.split(piece.chars)
+        missed.extend(apart(piece, missing, number))
+        if not missing:
+            kept.append(piece)
+        elif held:
+            # Only part of it is read: that part is judged on its own (the
+            # rest of the box may be what hides the text, the part be seen).
+            drawn = piece.kind in DRAWN
+            (kept if drawn else again).append(piece.part(held, piece.kind if drawn else None))
+    judge(again)
+    kept.extend(_hidden(again))
+    kept.sort(key=lambda piece: piece.seqno)
+    kept = [piece for piece in kept if not shown_copy(piece, pieces)]
+    return located(kept, extracted, number), missed
+
+
+DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page"})
+"""Kinds a span's own drawing decides, which hold for any part of it."""
+
+
+def _hidden(pieces: list[Piece]) -> list[Piece]:
+    return [
         piece
         for piece in pieces
         if piece.kind is not None and any(char.isalnum() for char in piece.letters())
     ]
-    if not hidden:
-        return []
-    if page_text is None:
-        page_text = str(page.get_text())
-    return _located(hidden, page_text, number)
 
 
-def _rounded(box: Box) -> Box:
-    """To 1/100 pt, as the JSON and the cache keep it: a cached finding equals a new one."""
-    return (round(box[0], 2), round(box[1], 2), round(box[2], 2), round(box[3], 2))
+class _Judge:
+    """Classifies pieces of one page (the painted objects filed once, when first needed)."""
+
+    def __init__(self, page: Any, painted: Any, bound: Box) -> None:
+        self.page, self.painted, self.bound = page, painted, bound
+        self.paints: Paints | None = None
+        self.plain: PlainCheck | None = None
+
+    def __call__(self, pieces: list[Piece]) -> None:
+        if not pieces:
+            return
+        if self.paints is None:
+            self.paints = Paints(self.painted, self.bound)
+        to_draw = [piece for piece in pieces if not _classify(piece, self.paints)]
+        if to_draw and self.plain is None:
+            self.plain = PlainCheck(self.paints, self.painted.spans, self.bound)
+        if to_draw:
+            assert self.plain is not None
+            to_draw = [piece for piece in to_draw if not self.plain.seen(piece)]
+        if to_draw:
+            render_check(self.page, to_draw, self.bound)
 
 
-def _located(pieces: list[Piece], page_text: str, number: int) -> list[Finding]:
-    """Findings with the page text's own spelling; neighbours of one kind joined.
-
-    Two pieces in a row (in drawing order) of the same kind become one finding
-    when the second follows the first in the page text with only white space
-    between. A piece that cannot be located keeps the text as drawn, but for
-    text off the page, which extraction may have dropped (then it is no finding).
-    """
-    findings: list[Finding] = []
-    current: tuple[str, int, int, Box] | None = None  # kind, begin, end, box
-    cursor = 0
-
-    def flush() -> None:
-        if current is not None:
-            kind, begin, end, box = current
-            findings.append(Finding(number, kind, page_text[begin:end], _rounded(box)))
-
-    for piece in pieces:
-        assert piece.kind is not None
-        text = piece.letters()
-        where = locate(page_text, text, cursor) or locate(page_text, text)
-        if where is None:
-            if piece.kind != "off_page":  # spelt otherwise by extraction: kept as drawn
-                flush()
-                current = None
-                findings.append(Finding(number, piece.kind, text, _rounded(piece.bbox)))
-            continue  # off the page and not extracted: the agent does not read it
-        begin, end = where
-        if (
-            current is not None
-            and current[0] == piece.kind
-            and begin >= current[2]
-            and not page_text[current[2] : begin].strip()
-        ):
-            box = current[3]
-            joined = (
-                min(box[0], piece.bbox[0]),
-                min(box[1], piece.bbox[1]),
-                max(box[2], piece.bbox[2]),
-                max(box[3], piece.bbox[3]),
-            )
-            current = (piece.kind, current[1], end, joined)
-        else:
-            flush()
-            current = (piece.kind, begin, end, piece.bbox)
-        cursor = end
-    flush()
-    # A hidden bracket, or one letter under a picture's edge, says nothing to
-    # an agent: a finding holds at least MIN_LETTERS letters or digits.
-    return [f for f in findings if sum(char.isalnum() for char in f.text) >= MIN_LETTERS]
+def _resize(piece: Piece, extracted: Extracted) -> None:
+    """Tiny by its font size, but maybe drawn larger (a Type 3 font's matrix):
+    then it is measured by the extraction's boxes, and classified as any text."""
+    size = extracted.drawn_size(piece.chars, piece.size)
+    if size < TINY:
+        return
+    boxes = [hit[1] for hit in map(extracted.find, piece.chars) if hit is not None]
+    piece.kind = None
+    piece.size = size
+    piece.bbox = (
+        min(box[0] for box in boxes),
+        min(box[1] for box in boxes),
+        max(box[2] for box in boxes),
+        max(box[3] for box in boxes),
+    )

@@ -36,6 +36,11 @@ from siftui.sources.parallel import (
 
 Progress = Callable[[int, int], None]
 
+PageFindings = tuple[list[Finding], list[Finding]]
+"""A page's findings and its hidden text not extracted (see inspect_page)."""
+
+NONE: PageFindings = ([], [])
+
 
 def inspect_document(
     path: str | os.PathLike[str],
@@ -68,7 +73,7 @@ def inspect_document(
         pages = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
-        found: list[list[Finding] | None] = [None] * pages
+        found: list[PageFindings | None] = [None] * pages
         if data is not None or skip:
             helpers = 0
         if pages >= parallel_min_pages and helpers > 0 and may_start_processes():
@@ -76,7 +81,7 @@ def inspect_document(
         done = sum(1 for page in found if page is not None)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
-                found[number] = []
+                found[number] = NONE
                 done += 1
             if found[number] is None:
                 _check_deadline(path, deadline, timeout)
@@ -86,11 +91,15 @@ def inspect_document(
                     progress(done, pages)
     finally:
         document.close()
-    findings = tuple(finding for page in found for finding in page or ())
-    return Inspection(page_count=page_count, pages_inspected=pages, findings=findings)
+    return Inspection(
+        page_count=page_count,
+        pages_inspected=pages,
+        findings=tuple(finding for page in found if page for finding in page[0]),
+        unextracted=tuple(finding for page in found if page for finding in page[1]),
+    )
 
 
-def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> list[Finding]:
+def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> PageFindings:
     # A page's text trace is tens of thousands of small tuples without cycles:
     # the cyclic garbage collector, run again and again while they are made,
     # costs ~10% and finds nothing. It is paused for one page at a time only.
@@ -139,7 +148,7 @@ def _parallel(
     document: Any,
     path: str | os.PathLike[str],
     password: str | None,
-    found: list[list[Finding] | None],
+    found: list[PageFindings | None],
     helpers: int,
     progress: Progress | None,
     deadline: float | None,

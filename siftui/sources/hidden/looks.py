@@ -37,6 +37,8 @@ RENDER_ZOOM = 0.5
 """The page is drawn at 36 dpi to find the colour under text: enough for the
 edges of a box of 2 pt or more (tiny text is reported before any drawing)."""
 MAX_ZOOM = 3.0
+BATCH = 4
+"""From this many pieces, they are drawn in one render (see _sharp_check)."""
 UNIFORM = 0.9
 """Text in the colour of its background is hidden only when its box is (nearly)
 all that colour: glyphs of another colour in it (a text framed by a thick border
@@ -101,11 +103,31 @@ WHITE = (1.0, 1.0, 1.0)
 class Piece:
     """A span (or the part of one) that may be hidden, before it is located."""
 
-    __slots__ = ("bbox", "chars", "covered_by", "kind", "rgb", "seqno", "size", "text", "under")
+    __slots__ = (
+        "bbox",
+        "chars",
+        "covered_by",
+        "kind",
+        "masks",
+        "rgb",
+        "seqno",
+        "size",
+        "text",
+        "under",
+    )
 
-    def __init__(self, span: dict[str, Any], text: str | None, bbox: Box, kind: str | None) -> None:
+    def __init__(
+        self,
+        span: dict[str, Any],
+        text: str | None,
+        bbox: Box,
+        kind: str | None,
+        chars: Any = None,
+    ) -> None:
         self.text = text  # None: the span's characters, joined only when needed
-        self.chars = span["chars"]
+        # A part of a span keeps its own characters; a whole span shares the
+        # span's list, whose id the plain-rectangle check files it by.
+        self.chars = span["chars"] if chars is None else chars
         self.bbox = bbox
         self.kind = kind
         self.rgb = _rgb(span["color"], span["colorspace"])
@@ -113,6 +135,22 @@ class Piece:
         self.size = float(span["size"])
         self.covered_by = False
         self.under: tuple[int, str] | None = None  # the topmost object painted under it
+        self.masks = False  # drawn as a soft mask's content (see PaintLog.masks)
+
+    def part(self, chars: Any, kind: str | None) -> Piece:
+        """The piece cut to some of its characters (boxed by them), judged anew."""
+        part = Piece.__new__(Piece)
+        for name in Piece.__slots__:
+            setattr(part, name, getattr(self, name))
+        part.chars, part.text, part.kind = chars, None, kind
+        part.covered_by, part.under = False, None
+        part.bbox = (
+            min(char[3][0] for char in chars),
+            min(char[3][1] for char in chars),
+            max(char[3][2] for char in chars),
+            max(char[3][3] for char in chars),
+        )
+        return part
 
     def slanted_points(self) -> list[tuple[float, float]] | None:
         """For text set at a slant (its box then holds much that is not under it):
@@ -173,6 +211,7 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
 
     rotation = page.rotation_matrix
     turned = bool(page.rotation % 360)
+    sharp: list[tuple[Piece, tuple[float, float, float], Box]] = []
     for piece in pieces:
         box = intersection(piece.bbox, area)
         if piece.rgb is None or box[2] <= box[0] or box[3] <= box[1]:
@@ -183,18 +222,58 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box)
         background = view.background(box) if slant is None else view.around(slant)
         if background is None:
             continue
-        if same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
+        if piece.masks:
+            # Its own colour is never painted: it is seen when anything but the
+            # background shows in its box (what is painted through it).
+            if view.uniform(box, background) >= UNIFORM:
+                piece.kind = "covered" if piece.covered_by else "low_contrast"
+        elif same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
             piece.kind = "covered" if piece.covered_by else "low_contrast"
         elif piece.covered_by:
-            height = min(box[3] - box[1], box[2] - box[0])
-            zoom = min(MAX_ZOOM, max(1.0, MIN_PIXELS / max(height, 0.1)))
+            sharp.append((piece, background, box))
+    _sharp_check(page, drawing, sharp)
+
+
+def _zoom(box: Box) -> float:
+    """The zoom at which the box is at least MIN_PIXELS high (and wide), up to MAX_ZOOM."""
+    height = min(box[3] - box[1], box[2] - box[0])
+    return min(MAX_ZOOM, max(1.0, MIN_PIXELS / max(height, 0.1)))
+
+
+def _sharp_check(
+    page: Any, drawing: Any, pending: list[tuple[Piece, tuple[float, float, float], Box]]
+) -> None:
+    """Text under a later object is ``covered`` when a sharper render of its box
+    shows (nearly) no pixel of its colour. From BATCH pieces on, they are drawn
+    together, in one render of the part of the page holding them at the largest
+    zoom any of them needs: each render runs the whole display list again, which
+    for a page holding a large picture means scaling it again."""
+    import pymupdf
+
+    if not pending:
+        return
+    rotation = page.rotation_matrix
+    shared = None
+    if len(pending) >= BATCH:
+        zoom = max(_zoom(box) for _, _, box in pending)
+        matrix = rotation * pymupdf.Matrix(zoom, zoom)
+        union = pymupdf.Rect(pending[0][0].bbox)
+        for piece, _, _ in pending[1:]:
+            union |= pymupdf.Rect(piece.bbox)
+        shared = drawing.get_pixmap(matrix=matrix, clip=union * rotation, alpha=False)
+    for piece, background, box in pending:
+        if shared is None:
+            zoom = _zoom(box)
+            matrix = rotation * pymupdf.Matrix(zoom, zoom)
             sharp = drawing.get_pixmap(
-                matrix=rotation * pymupdf.Matrix(zoom, zoom),
-                clip=pymupdf.Rect(piece.bbox) * rotation,
-                alpha=False,
+                matrix=matrix, clip=pymupdf.Rect(piece.bbox) * rotation, alpha=False
             )
-            if _ink(sharp.color_count(colors=True), piece.rgb, background) < INK:
-                piece.kind = "covered"
+            counts = sharp.color_count(colors=True)
+        else:
+            counts = shared.color_count(colors=True, clip=pymupdf.Rect(piece.bbox) * matrix)
+        assert piece.rgb is not None
+        if _ink(counts, piece.rgb, background) < INK:
+            piece.kind = "covered"
 
 
 class _View:

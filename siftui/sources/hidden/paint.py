@@ -63,6 +63,9 @@ class PaintLog:
     strokes: list[tuple[int, Box]] = field(default_factory=list)
     holes: dict[int, Box] = field(default_factory=dict)
     spans: list[dict[str, Any]] = field(default_factory=list)
+    masks: set[int] = field(default_factory=set)
+    """The places in the order of text drawn as a soft mask's content: it paints
+    nothing itself, its glyphs shape where what is painted through the mask shows."""
 
 
 def paint_log(page: Any) -> PaintLog:
@@ -131,6 +134,7 @@ def _make_device_class() -> Any:
             self.trace = trace  # the texttrace device text calls are passed on to
             self.texts: list[int] = []  # the place in the order of each text call
             self.altered = 0  # clips, masks, tiles and non-plain groups in force
+            self.masking = 0  # soft masks whose content is being drawn
             self.groups: list[bool] = []  # per open group: whether it alters
             for name in (
                 "fill_path",
@@ -205,11 +209,15 @@ def _make_device_class() -> Any:
 
         # Text goes to the trace device; its place in the order is kept.
         def fill_text(self, ctx, text, ctm, colorspace, color, alpha, color_params):
+            if self.masking:
+                self.result.masks.add(len(self.log))
             self.texts.append(len(self.log))
             self.log.append(None)
             _mupdf.ll_fz_fill_text(self.trace, text, ctm, colorspace, color, alpha, color_params)
 
         def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, color_params):
+            if self.masking:
+                self.result.masks.add(len(self.log))
             self.texts.append(len(self.log))
             self.log.append(None)
             _mupdf.ll_fz_stroke_text(
@@ -230,10 +238,14 @@ def _make_device_class() -> Any:
         clip_text = clip
         clip_stroke_text = clip
         clip_image_mask = clip
-        begin_mask = clip  # the mask's own content, then a clip until pop_clip
+
+        def begin_mask(self, ctx, *rest):
+            self.altered += 1  # the mask's own content, then a clip until pop_clip
+            self.masking += 1
 
         def end_mask(self, ctx, *rest):
-            pass  # begin_mask's count stays: the mask is now a clip, popped later
+            # begin_mask's count of what alters stays: the mask is now a clip, popped later
+            self.masking = max(0, self.masking - 1)
 
         def pop_clip(self, ctx):
             self.altered = max(0, self.altered - 1)

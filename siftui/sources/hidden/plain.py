@@ -62,7 +62,13 @@ class PlainCheck:
     def seen(self, piece: Piece) -> bool:
         """Whether the piece is certainly seen (see the module's doc)."""
         rgb = piece.rgb
-        if piece.covered_by or piece.under is None or rgb is None or piece.text is not None:
+        if (
+            piece.covered_by
+            or piece.under is None
+            or rgb is None
+            or piece.text is not None
+            or piece.masks
+        ):
             return False  # (a span cut at the page's edge: its box is not its lines')
         index = piece.under[0]
         if index not in self.paints.plain:

@@ -1,4 +1,5 @@
-"""`h`: every hidden-text finding of the document; Enter asks for its page."""
+"""`h`: every hidden-text finding of the document, then the hidden text its extraction
+does not hold; Enter asks for its page."""
 
 from __future__ import annotations
 
@@ -10,20 +11,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
-from siftui.core.findings import Finding, Inspection, snippet, summary
-from siftui.tui.display import plural
+from siftui.core.findings import Finding, Inspection, snippet, summary_line
 
 
 def summary_text(name: str, inspection: Inspection) -> str:
-    """ "report.pdf: 12 findings on 11 pages (invisible 1, covered 2, ...)" """
-    found = inspection.findings
-    pages = len({finding.page for finding in found})
-    kinds = ", ".join(f"{kind} {count}" for kind, count in summary(found).items())
-    return (
-        f"{name}: {len(found)} finding{'' if len(found) == 1 else 's'} on {pages} "
-        f"page{'' if pages == 1 else 's'} ({kinds}); {inspection.pages_inspected:,} of "
-        f"{plural(inspection.page_count, 'page')} inspected"
-    )
+    """ "report.pdf: hidden text: 3 spans on 2 pages (412 runes): ..." counted as
+    ``siftui inspect`` and the counter count."""
+    return f"{name}: {summary_line(inspection)}"
 
 
 class FindingsScreen(ModalScreen[int | None]):
@@ -34,23 +28,25 @@ class FindingsScreen(ModalScreen[int | None]):
     def __init__(self, name: str, inspection: Inspection) -> None:
         super().__init__()
         self._title = summary_text(name, inspection)
-        self._findings: tuple[Finding, ...] = inspection.findings
+        self._findings: tuple[Finding, ...] = inspection.findings + inspection.unextracted
+        self._read = len(inspection.findings)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog findings"):
             yield Label(self._title, classes="dialog-title")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="findings")
             yield Label(
-                "Enter: ask for the page · Escape: close · "
-                "ocr_layer is a scan's text layer, not an alarm",
+                "Enter: ask for the page · Escape: close · ocr_layer is a scan's text "
+                "layer, not an alarm · not extracted: no agent reads it, not an alarm",
                 classes="hint",
             )
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("page", "kind", "text (as the agent reads it)")
-        for finding in self._findings:
-            table.add_row(str(finding.page), finding.kind, snippet(finding.text, 70))
+        table.add_columns("page", "kind", "text (as the agent reads it, or as drawn)")
+        for index, finding in enumerate(self._findings):
+            kind = finding.kind if index < self._read else f"{finding.kind}, not extracted"
+            table.add_row(str(finding.page), kind, snippet(finding.text, 70))
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
