@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.tui_support import run, settle, wait_until
+import pytest
+from support.tui_support import run, settle, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from siftui.core.budget import BYTES
-from siftui.core.kinds import WORD
+from siftui.core.doc import Doc
+from siftui.core.kinds import PDF, WORD
 from siftui.core.word.docjson import docx_to_json
 from siftui.core.word.model import DocxDoc, Para, Story
 from siftui.tui.app import SiftApp
+from siftui.tui.extras import Extras
 from siftui.tui.screens import WalkScreen
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.view import ContentView
@@ -48,3 +51,30 @@ def test_a_word_walk_in_bytes_lists_the_paragraph_no_call_shows(tmp_path: Path) 
         assert smallest.startswith("Nothing is unreachable from OutCap 2,725 up")
 
     run(SiftApp(path), scenario, size=(120, 40))
+
+
+def test_a_pdf_walk_in_bytes_does_not_wait_for_the_counters_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the counter's worker never run, the walk screen works the tail out itself."""
+    doc = Doc("尾", 2, ("预" * 1_200, "end"), ())
+    monkeypatch.setattr(Extras, "_reach_next", lambda self, key, doc: None)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 2_000
+        await settle(app, pilot)
+        app.query_one(ContentView).focus()
+        await pilot.press("u")
+        await wait_until(
+            pilot, lambda: app.answer is not None and app.answer.options.unit == "bytes"
+        )
+        assert app.answer is not None and app.answer.unreachable is None
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WalkScreen))
+        table = app.screen.query_one("#unreachable-table", DataTable)
+        rows = [table.get_row_at(row) for row in range(table.row_count)]
+        assert [(row[0], row[1]) for row in rows] == [("1", "539")]
+        assert PDF.unreachable(doc, 2_000, unit=BYTES).runes == 539
+
+    run(SiftApp(write_doc(doc, tmp_path)), scenario, size=(120, 40))
