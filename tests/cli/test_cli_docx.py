@@ -277,11 +277,12 @@ def test_walk_in_bytes_reports_what_no_call_reaches(tmp_path: Path) -> None:
     assert "unreachable by range= or anchor= at OutCap 1,000: nothing\n" in runes
     text = siftui("walk", path, "--outcap", "1000", "--unit", "bytes").stdout.decode()
     assert (
-        "unreachable by range= or anchor= at OutCap 1,000: 575 runes (60.1% of 956) "
+        "unreachable by range= or anchor= at OutCap 1,000 bytes: 575 runes (60.1% of 956) "
         "on 1 paragraph; a grep can show 0 of them\n"
         "  P1: 575 of 925 runes (grep can show 0)\n"
-        "nothing is unreachable from OutCap 2,725 up: the largest block (P1)\n"
+        "nothing is unreachable from OutCap 2,725 bytes up: the largest block (P1)\n"
     ) in text
     data = json.loads(siftui("walk", path, "--outcap", "1000", "--unit", "bytes", "--json").stdout)
     assert data["unreachable"] == unreachable_json(docx_unreachable(doc, 1000, unit=BYTES))
     assert data["unreachable"]["smallest_out_cap"] == 2725
+    assert data["unreachable"]["unit"] == "bytes"

@@ -48,7 +48,7 @@ def test_a_word_walk_in_bytes_lists_the_paragraph_no_call_shows(tmp_path: Path) 
         title = str(app.screen.query_one("#unreachable-title", Static).render())
         assert "on 1 paragraph are unreachable by range= or anchor=" in title
         smallest = str(app.screen.query_one("#smallest-outcap", Static).render())
-        assert smallest.startswith("Nothing is unreachable from OutCap 2,725 up")
+        assert smallest.startswith("Nothing is unreachable from OutCap 2,725 bytes up")
 
     run(SiftApp(path), scenario, size=(120, 40))
 

@@ -53,7 +53,7 @@ def docx_unreachable(
         raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
     story = doc.stories.get(scope or "body")
     if story is None:
-        return Unreachable(out_cap, 0, (), 1, 0, unit="paragraph")
+        return Unreachable(out_cap, 0, (), 1, 0, unit="paragraph", budget=unit.name)
     index = index_story(story)
     reaches: list[PageReach] = []
     largest, largest_block = 0, 0
@@ -89,6 +89,7 @@ def docx_unreachable(
         smallest_out_cap=max(largest, 1),
         largest_block_page=largest_block,
         unit="paragraph",
+        budget=unit.name,
     )
 
 
