@@ -23,18 +23,27 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from siftui.cli.common import EXIT_DOCUMENT, Parser, UsageError, add_outcap, whole_number
+from siftui.cli.common import (
+    EXIT_DOCUMENT,
+    Parser,
+    UsageError,
+    add_outcap,
+    add_unit,
+    whole_number,
+)
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
 read it all and their runes, unreachable runes and pages, unreadable and
 image-only pages, needs_password (and password_worked with --password),
 hidden-text alarms (--hidden), the agents check of the first answer
-(--agents), seconds; or error and error_kind.
+(--agents), seconds; or error and error_kind. With --unit bytes, also unit,
+first_call_bytes and calls_bytes; the unreachable runes are those of a cut in bytes.
 
 examples:
   siftui audit ~/papers --out audit.jsonl --hidden     # interrupted? run it again
   siftui audit ~/papers --outcap 20k --jobs 4 --html report.html
+  siftui audit ~/papers --outcap 100k --unit bytes    # the OutCap in UTF-8 bytes
   siftui audit --summary audit.jsonl --html report.html
   siftui audit /data/room --password s3cret --out audit.jsonl
   siftui audit /shared/papers --dask tcp://scheduler:8786 --out audit.jsonl
@@ -54,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", metavar="DIR|FILE", nargs="*", help="documents or folders")
     add_outcap(parser)
+    add_unit(parser)
     parser.add_argument("--agents", action="store_true", help="check the first answer's fit")
     parser.add_argument("--hidden", action="store_true", help="inspect PDFs for hidden text")
     parser.add_argument(
@@ -141,7 +151,9 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
             agents = tuple(load_agents())
         except AgentsError as error:
             raise UsageError(str(error)) from None
-    options = AuditOptions(args.outcap, args.hidden, agents, not args.no_cache, args.password)
+    options = AuditOptions(
+        args.outcap, args.hidden, agents, not args.no_cache, args.password, args.unit
+    )
     memory = DEFAULT_MEMORY if args.memory is None else args.memory * 1024**2
     seconds = DEFAULT_SECONDS if args.timeout is None else args.timeout
     client: Any = None

@@ -26,10 +26,10 @@ from siftui.cli.common import (
 )
 from siftui.core.agents import AgentsError, fit, fit_text
 from siftui.core.budget import check_unit
-from siftui.core.kinds import WORD
+from siftui.core.kinds import PDF, WORD
 from siftui.core.render import Options, Rendered, render
-from siftui.core.unreachable import unreachable, unreachable_json, unreachable_text
-from siftui.core.walk import runes_estimate, walk, walk_report, walk_text
+from siftui.core.unreachable import unreachable_json, unreachable_text
+from siftui.core.walk import runes_estimate, walk_report, walk_text
 from siftui.sources.agents_load import count_tokens, load_agents
 from siftui.sources.kinds import kind_of_file
 from siftui.sources.load import load_source
@@ -146,8 +146,8 @@ def cmd_walk(argv: Sequence[str]) -> int:
     doc = load_pdf(args)
     count = token_counter() if args.tokens else runes_estimate
     unit = check_unit(args.unit)
-    report = walk_report(walk(doc, args.outcap, args.unit), count, unit)
-    left_out = unreachable(doc, args.outcap, unit)
+    report = walk_report(PDF.walk(doc, Options(out_cap=args.outcap, unit=unit.name)), count, unit)
+    left_out = PDF.unreachable(doc, args.outcap, unit=unit)
     report["unreachable"] = unreachable_json(left_out)
     if args.json:
         text = json.dumps(report, ensure_ascii=False)

@@ -154,10 +154,10 @@ def extract_json(args: argparse.Namespace) -> str:
 
 def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     """`siftui walk FILE.docx`: every call of the walk, as text or JSON."""
+    from siftui.core.kinds import WORD
     from siftui.core.unreachable import unreachable_json, unreachable_text
     from siftui.core.word.render import DocxOptions
-    from siftui.core.word.unreachable import docx_unreachable
-    from siftui.core.word.walk import walk_docx, walk_docx_report, walk_docx_text
+    from siftui.core.word.walk import walk_docx_report, walk_docx_text
 
     refuse_pdf_options(args)
     scope = args.scope or "body"
@@ -165,12 +165,11 @@ def walk_output(args: argparse.Namespace, counter: TokenCounter) -> str:
     doc = load_docx(args.path)
     print_notes(doc)
     unit = check_unit(args.unit)
-    report = walk_docx_report(walk_docx(doc, args.outcap, scope, args.unit), counter, unit)
-    tail = ""
-    if unit.name == "chars":  # what no call reaches is measured in code points
-        left_out = docx_unreachable(doc, args.outcap, scope)
-        report["unreachable"] = unreachable_json(left_out)
-        tail = unreachable_text(left_out)
+    calls = WORD.walk(doc, DocxOptions(scope=scope, out_cap=args.outcap, unit=unit.name))
+    report = walk_docx_report(calls, counter, unit)
+    left_out = WORD.unreachable(doc, args.outcap, scope, unit)
+    report["unreachable"] = unreachable_json(left_out)
+    tail = unreachable_text(left_out)
     if args.json:
         return json.dumps(report, ensure_ascii=False)
     return walk_docx_text(report, args.outcap, unit) + tail

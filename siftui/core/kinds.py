@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.layout import Layout, layout_of
@@ -94,9 +95,12 @@ class DocumentKind(Generic[DocT, OptionsT]):
         """Every call an agent makes to read the document (the story ``options`` ask)."""
         raise NotImplementedError
 
-    def unreachable(self, doc: DocT, out_cap: int, scope: str = "body") -> Unreachable | None:
-        """What no call shows at ``out_cap`` (of the story ``scope``, for a Word
-        document; None: the kind has no such calls)."""
+    def unreachable(
+        self, doc: DocT, out_cap: int, scope: str = "body", unit: Unit = CHARS
+    ) -> Unreachable | None:
+        """What no call shows at ``out_cap`` counted in ``unit`` (of the story ``scope``,
+        for a Word document; None: the kind has no such calls). Every surface (the
+        walk, the TUI's counter and walk screen, the audit) asks this one."""
         return None
 
     def describe(self, options: OptionsT) -> str:
@@ -143,8 +147,10 @@ class PdfKind(DocumentKind[Doc, Options]):
     def walk(self, doc: Doc, options: Options) -> list[Call]:
         return walk(doc, options.out_cap, options.unit)
 
-    def unreachable(self, doc: Doc, out_cap: int, scope: str = "body") -> Unreachable:
-        return unreachable(doc, out_cap)
+    def unreachable(
+        self, doc: Doc, out_cap: int, scope: str = "body", unit: Unit = CHARS
+    ) -> Unreachable:
+        return unreachable(doc, out_cap, unit)
 
     def describe(self, options: Options) -> str:
         return describe_options(options)
@@ -193,8 +199,10 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
     def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
         return walk_docx(doc, options.out_cap, self.scope(options), options.unit)
 
-    def unreachable(self, doc: DocxDoc, out_cap: int, scope: str = "body") -> Unreachable:
-        return docx_unreachable(doc, out_cap, scope if scope in SCOPES else "body")
+    def unreachable(
+        self, doc: DocxDoc, out_cap: int, scope: str = "body", unit: Unit = CHARS
+    ) -> Unreachable:
+        return docx_unreachable(doc, out_cap, scope if scope in SCOPES else "body", unit)
 
     def describe(self, options: DocxOptions) -> str:
         return describe_docx_options(options)

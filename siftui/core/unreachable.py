@@ -79,6 +79,11 @@ class Unreachable:
     # What ``page`` numbers: "page" for a PDF, "paragraph" for a Word document
     # (siftui.core.word.unreachable), whose calls are range= and anchor=.
     unit: str = "page"
+    budget: str = CHARS.name  # what out_cap and smallest_out_cap count (a Unit's name)
+
+    def cap(self, value: int) -> str:
+        """An OutCap as the texts say it: "2,000", or "2,000 bytes" in bytes."""
+        return f"{value:,}" if self.budget == CHARS.name else f"{value:,} {self.budget}"
 
     @property
     def calls(self) -> str:
@@ -147,6 +152,7 @@ def unreachable(doc: Doc, out_cap: int, unit: Unit = CHARS) -> Unreachable:
         pages=tuple(pages),
         smallest_out_cap=max(largest, 1),
         largest_block_page=largest_page,
+        budget=unit.name,
     )
 
 
@@ -225,10 +231,12 @@ def _grep_reachable_tail(text: str, page: int, out_cap: int, shown: int) -> int:
 
 def unreachable_json(found: Unreachable) -> dict[str, object]:
     """The ``"unreachable"`` object of `siftui walk --json` (for a Word document its
-    keys say "paragraph" where a PDF's say "page")."""
+    keys say "paragraph" where a PDF's say "page"; in bytes, ``"unit": "bytes"``)."""
     unit = found.unit
+    budget = {} if found.budget == CHARS.name else {"unit": found.budget}
     return {
         "out_cap": found.out_cap,
+        **budget,
         "runes": found.runes,
         "percent": round(found.percent, 4),
         "grep_reachable_runes": found.grep_reachable_runes,
@@ -263,7 +271,7 @@ def smallest_line(found: Unreachable) -> str:
         return "nothing is unreachable at any OutCap: no page was extracted"
     block = "page block" if found.unit == "page" else "block"
     return (
-        f"nothing is unreachable from OutCap {found.smallest_out_cap:,} up: "
+        f"nothing is unreachable from OutCap {found.cap(found.smallest_out_cap)} up: "
         f"the largest {block} ({found.label(found.largest_block_page)})"
     )
 
@@ -272,10 +280,11 @@ def unreachable_text(found: Unreachable) -> str:
     """The lines `siftui walk` prints after the calls (each ending in a newline)."""
     lines: list[str] = []
     if not found.pages:
-        lines.append(f"unreachable by {found.calls} at OutCap {found.out_cap:,}: nothing")
+        lines.append(f"unreachable by {found.calls} at OutCap {found.cap(found.out_cap)}: nothing")
     else:
         lines.append(
-            f"unreachable by {found.calls} at OutCap {found.out_cap:,}: {found.runes:,} runes "
+            f"unreachable by {found.calls} at OutCap {found.cap(found.out_cap)}: "
+            f"{found.runes:,} runes "
             f"({_percent(found.percent)} of {found.document_runes:,}) on "
             f"{found.counted(len(found.pages))}; "
             f"a grep can show {found.grep_reachable_runes:,} of them"

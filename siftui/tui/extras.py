@@ -2,7 +2,7 @@
 
 The answer is drawn at once; then workers find more: the document's
 hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
-at the answer's OutCap (:func:`siftui.core.unreachable.unreachable`, cached per
+at the answer's OutCap (the kind table's ``unreachable``, cached per
 document, OutCap and unit), the agents table (siftui.sources.agents_load) and the token
 line's counts of the content. Each result is kept here; the app is told
 (``changed``) and shows its answer again *dressed* with it (:meth:`Extras.dress`),
@@ -23,7 +23,7 @@ from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF
-from siftui.core.unreachable import Unreachable, unreachable
+from siftui.core.unreachable import Unreachable
 from siftui.sources.errors import report_unexpected
 from siftui.sources.tokens import TokenCounts
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
@@ -120,7 +120,7 @@ class Extras:
         def work() -> None:
             found: Unreachable | None = None
             try:
-                found = unreachable(doc, key[1], check_unit(key[2]))
+                found = PDF.unreachable(doc, key[1], unit=check_unit(key[2]))
             except Exception as error:  # a bug in siftui: logged, and the counter goes without
                 report_unexpected(error, "finding the unreachable tail")
             app.call_from_thread(self._reached, key, found)

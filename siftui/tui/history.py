@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from siftui.core.budget import BYTES, utf8_size
 from siftui.tui.state import Answer, Held, Request
 
 
 @dataclass(frozen=True)
 class Spent:
+    """One call's answer, measured both ways (the calls line says the unit shown)."""
+
     request: Request
     runes: int
+    bytes: int
+
+    @classmethod
+    def of(cls, request: Request, content: str) -> Spent:
+        return cls(request, len(content), utf8_size(content))
 
 
 @dataclass
@@ -24,12 +32,13 @@ class CallHistory:
     def current(self) -> Request | None:
         return self.calls[self.position].request if self.position >= 0 else None
 
-    def record(self, request: Request, runes: int) -> bool:
-        """Make ``request`` a call (False when it is the call shown already)."""
+    def record(self, request: Request, content: str) -> bool:
+        """Make ``request``, answered with ``content``, a call (False when it is the
+        call shown already)."""
         if self.current() == request:
             return False
         del self.calls[self.position + 1 :]
-        self.calls.append(Spent(request, runes))
+        self.calls.append(Spent.of(request, content))
         self.position = len(self.calls) - 1
         return True
 
@@ -49,29 +58,40 @@ class CallHistory:
         """Runes received in the calls up to and including the one shown."""
         return sum(call.runes for call in self.calls[: self.position + 1])
 
+    def spent_bytes(self) -> int:
+        """UTF-8 bytes received in the calls up to and including the one shown."""
+        return sum(call.bytes for call in self.calls[: self.position + 1])
+
     def clear(self) -> None:
         self.calls.clear()
         self.position = -1
 
     def snapshot(self) -> Calls:
-        return Calls(tuple(self.calls), self.position, self.spent_runes())
+        return Calls(tuple(self.calls), self.position, self.spent_runes(), self.spent_bytes())
 
 
 @dataclass(frozen=True)
 class Calls:
     """The history as a value, for the calls line; ``log``: the calls of a replayed log
-    (``position`` the call chosen in it), not the user's."""
+    (``position`` the call chosen in it), not the user's. ``spent`` and
+    ``spent_bytes``: what the calls up to it received, in runes and in bytes."""
 
     calls: tuple[Spent, ...] = ()
     position: int = -1
     spent: int = 0
+    spent_bytes: int = 0
     log: bool = False
 
 
-def calls_text(calls: Calls, request: Request | None, runes: int) -> str:
-    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes · ~10,132 tokens" """
-    spent = f"spent {calls.spent:,} runes · ~{calls.spent // 4:,} tokens"
-    this = f"this answer {runes:,} runes"
+def calls_text(calls: Calls, request: Request | None, content: str) -> str:
+    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes · ~10,132 tokens";
+    with the shown request's OutCap in bytes, the sizes are in bytes (the tokens stay
+    R2's estimate, a quarter of the runes)."""
+    in_bytes = request is not None and request.options.unit == BYTES.name
+    word = "bytes" if in_bytes else "runes"
+    used = calls.spent_bytes if in_bytes else calls.spent
+    spent = f"spent {used:,} {word} · ~{calls.spent // 4:,} tokens"
+    this = f"this answer {utf8_size(content) if in_bytes else len(content):,} {word}"
     count = len(calls.calls)
     shown = calls.position >= 0 and calls.calls[calls.position].request == request
     if calls.log:
@@ -111,7 +131,7 @@ class CallCounter:
         if (
             shown is not None
             and shown.same_as(answer)
-            and self.history.record(answer.request, len(answer.rendered.content))
+            and self.history.record(answer.request, answer.rendered.content)
         ):
             self.counted(self.history.snapshot())
 

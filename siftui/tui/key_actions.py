@@ -15,7 +15,7 @@ from typing import Any
 
 from textual.app import App
 
-from siftui.core.budget import BYTES, CHARS
+from siftui.core.budget import BYTES, CHARS, check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
@@ -149,9 +149,9 @@ class Keys:
             kind = kind_of(doc)
             calls = kind.walk(doc, request.options)
             scope = getattr(request.options, "scope", "body") or "body"
-            found: Unreachable | None = answer.unreachable  # a PDF's, in the answer's unit
-            if request.options.unit == CHARS.name and found is None:
-                found = kind.unreachable(doc, out_cap, scope)  # the kinds count code points
+            found: Unreachable | None = answer.unreachable  # the counter's, when known
+            if found is None:
+                found = kind.unreachable(doc, out_cap, scope, check_unit(request.options.unit))
             app.call_from_thread(show, calls, found)
 
         def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:

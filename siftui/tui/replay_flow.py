@@ -52,14 +52,15 @@ class ReplayFlow:
     def log_calls(self, number: int) -> Calls:
         """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""
         spent = tuple(
-            Spent(
+            Spent.of(
                 Request(Source(Path(entry.path), entry.sha256 or ""), entry.call_options),
-                len(entry.received.content) if entry.received is not None else 0,
+                entry.received.content if entry.received is not None else "",
             )
             for entry in self.app.query_one(CallList).entries
         )
-        used = sum(call.runes for call in spent[:number])
-        return Calls(spent, number - 1, used, log=True)
+        runes = sum(call.runes for call in spent[:number])
+        size = sum(call.bytes for call in spent[:number])
+        return Calls(spent, number - 1, runes, size, log=True)
 
     def step(self, *, back: bool) -> None:
         """`b` / `f` in a replay: the log's call before or after the one chosen."""

@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 from support.docx_build import comments, notes, p, t, write_docx
 
+from siftui.core.budget import BYTES
 from siftui.core.outcap import INVALID_MESSAGE
+from siftui.core.unreachable import unreachable_json
+from siftui.core.word.docjson import docx_to_json
+from siftui.core.word.model import DocxDoc, Para, Story
 from siftui.core.word.render import DocxOptions, render_docx
+from siftui.core.word.unreachable import docx_unreachable
 from siftui.core.word.walk import walk_docx
 from siftui.sources.sample import sample_path
 from siftui.sources.word.read import read_docx
@@ -261,3 +266,23 @@ def test_headers_docx_names_its_headers() -> None:
     assert done.stderr.decode("utf-8") == (
         'siftui: note: the body is empty; text is in scope="headers" (3 paragraphs)\n'
     )
+
+
+def test_walk_in_bytes_reports_what_no_call_reaches(tmp_path: Path) -> None:
+    # 900 characters of 3 bytes fit 1,000 code points but not 1,000 bytes.
+    doc = DocxDoc("T", {"body": Story((Para("中" * 900), Para("short")))})
+    path = tmp_path / "zh.json"
+    path.write_text(docx_to_json(doc), encoding="utf-8")
+    runes = siftui("walk", path, "--outcap", "1000").stdout.decode()
+    assert "unreachable by range= or anchor= at OutCap 1,000: nothing\n" in runes
+    text = siftui("walk", path, "--outcap", "1000", "--unit", "bytes").stdout.decode()
+    assert (
+        "unreachable by range= or anchor= at OutCap 1,000 bytes: 575 runes (60.1% of 956) "
+        "on 1 paragraph; a grep can show 0 of them\n"
+        "  P1: 575 of 925 runes (grep can show 0)\n"
+        "nothing is unreachable from OutCap 2,725 bytes up: the largest block (P1)\n"
+    ) in text
+    data = json.loads(siftui("walk", path, "--outcap", "1000", "--unit", "bytes", "--json").stdout)
+    assert data["unreachable"] == unreachable_json(docx_unreachable(doc, 1000, unit=BYTES))
+    assert data["unreachable"]["smallest_out_cap"] == 2725
+    assert data["unreachable"]["unit"] == "bytes"

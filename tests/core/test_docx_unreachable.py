@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from siftui.core.budget import BYTES, utf8_cut, utf8_size
 from siftui.core.kinds import WORD
 from siftui.core.unreachable import unreachable_json, unreachable_text
 from siftui.core.word.index import index_story
@@ -23,8 +24,9 @@ from siftui.core.word.unreachable import docx_unreachable
 CORPUS = Path("/work/shared/corpus-docx")
 
 
-def shown_positions(doc: DocxDoc, out_cap: int) -> list[set[int]]:
-    """Per block, the positions of its text that some range, anchor or the map shows."""
+def shown_positions(doc: DocxDoc, out_cap: int, unit: str = "chars") -> list[set[int]]:
+    """Per block, the positions of its text that some range, anchor or the map shows
+    (with the OutCap counted in ``unit``)."""
     story = doc.body
     index = index_story(story)
     seen: list[set[int]] = [set() for _ in range(index.blocks)]
@@ -41,14 +43,16 @@ def shown_positions(doc: DocxDoc, out_cap: int) -> list[set[int]]:
     count = story.count
     for first in range(1, count + 1):
         for last in range(first, count + 1):
-            answer = render_docx(doc, DocxOptions(range=f"P{first}..P{last}", out_cap=out_cap))
+            answer = render_docx(
+                doc, DocxOptions(range=f"P{first}..P{last}", out_cap=out_cap, unit=unit)
+            )
             record(answer.content, answer.first, answer.last)
         para = story.paragraphs[first - 1]
         at = index.para_line[first - 1]
         if at < 0:
             continue
         anchor = f"P{first}#{para.hash}"
-        alone = render_docx(doc, DocxOptions(anchor=anchor, window=0, out_cap=out_cap))
+        alone = render_docx(doc, DocxOptions(anchor=anchor, window=0, out_cap=out_cap, unit=unit))
         start = index.starts[first - 1]
         offset = sum(len(line) + 1 for line in index.lines[start:at])
         assert index.lines[at].startswith(alone.content)
@@ -89,6 +93,63 @@ def test_generated_against_every_call(seed: int) -> None:
         assert {reach.page: reach.runes for reach in found.pages} == expected, (seed, out_cap)
         for reach in found.pages:
             assert 0 <= reach.grep_reachable_runes <= reach.runes
+
+
+# Words of 1, 2, 3 and 4 bytes a character: a cut in bytes falls elsewhere than in code points.
+_WORDS = ("ab", "é", "中文", "😀", "x中")
+
+
+def generated_mixed(rng: random.Random) -> DocxDoc:
+    paragraphs = []
+    for _ in range(rng.randint(1, 6)):
+        size = rng.choice([0, 3, 30, 150, 500])
+        paragraphs.append(Para(" ".join(rng.choice(_WORDS) for _ in range(size))))
+    tables = []
+    for _ in range(rng.randint(0, 2)):
+        rows = tuple("| " + "表" * rng.randint(1, 60) + " |" for _ in range(rng.randint(0, 6)))
+        tables.append(Table(rng.randint(0, len(paragraphs)), rows, 1))
+    return DocxDoc("T", {"body": Story(tuple(paragraphs), tuple(tables))})
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bytes_against_every_call(seed: int) -> None:
+    """In bytes, what is reported unreachable is exactly the text no range= or anchor=
+    call at that OutCap in bytes shows, and the smallest OutCap is the largest block's
+    UTF-8 size."""
+    rng = random.Random(seed)
+    doc = generated_mixed(rng)
+    index = index_story(doc.body)
+    sizes = [utf8_size(index.block_text(n)) for n in range(1, index.blocks + 1)]
+    for out_cap in (40, 301, 1000):
+        found = docx_unreachable(doc, out_cap, unit=BYTES)
+        seen = shown_positions(doc, out_cap, "bytes")
+        expected = {
+            number: len(index.block_text(number)) - len(seen[number - 1])
+            for number in range(1, index.blocks + 1)
+            if len(index.block_text(number)) - len(seen[number - 1]) > 0
+        }
+        if doc.body.count == 0:
+            expected = {}
+            text = index.block_text(1) if index.blocks else ""
+            if utf8_size(text) > out_cap:
+                expected[1] = len(text) - len(utf8_cut(text, out_cap))
+        assert {reach.page: reach.runes for reach in found.pages} == expected, (seed, out_cap)
+        assert found.smallest_out_cap == max([size for size in sizes if size], default=1)
+        for reach in found.pages:
+            assert 0 <= reach.grep_reachable_runes <= reach.runes
+        assert WORD.unreachable(doc, out_cap, "body", BYTES) == found
+
+
+def test_cjk_fits_in_code_points_not_in_bytes() -> None:
+    doc = DocxDoc("T", {"body": Story((Para("中" * 900), Para("short")))})
+    assert docx_unreachable(doc, 1000).pages == ()
+    found = docx_unreachable(doc, 1000, unit=BYTES)
+    # The line is "[P1#hash]", padding (25 ASCII bytes) and 900 characters of 3 bytes:
+    # 1,000 bytes hold 325 of them, whether a range or an anchor shows the line.
+    prefix = len(index_story(doc.body).block_text(1)) - 900
+    assert prefix == 25
+    assert [(r.page, r.runes, r.block_runes) for r in found.pages] == [(1, 900 - 325, 925)]
+    assert found.smallest_out_cap == 25 + 2700
 
 
 def test_the_kind_table_gives_word_one() -> None:

@@ -100,15 +100,16 @@ def test_outcap_runs_out_only_where_it_means_something() -> None:
 def test_history_records_goes_back_and_forward_and_drops_forward_calls() -> None:
     history = CallHistory()
     a, b, c = (Request(None, o) for o in (Options(), Options(pages="2-"), Options(pages="5-")))
-    history.record(a, 10)
-    history.record(b, 20)
-    history.record(b, 20)  # the same call twice is one call
+    history.record(a, "x" * 10)
+    history.record(b, "中" * 20)
+    history.record(b, "中" * 20)  # the same call twice is one call
     assert history.spent_runes() == 30 and len(history.calls) == 2
+    assert history.spent_bytes() == 10 + 60
     assert history.back() == a and history.spent_runes() == 10
     assert history.back() is None
     assert history.forward() == b and history.forward() is None
     history.back()
-    history.record(c, 5)
+    history.record(c, "x" * 5)
     assert [call.request for call in history.calls] == [a, c]
     assert history.spent_runes() == 15
 

@@ -13,11 +13,13 @@ from support.tui_support import run, settle, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from siftui.core.budget import BYTES, byte_bound
+from siftui.core.budget import BYTES, byte_bound, utf8_size
 from siftui.core.doc import Doc
+from siftui.core.kinds import render_any
 from siftui.core.render import Options, render
 from siftui.core.unreachable import unreachable
 from siftui.tui.app import SiftApp
+from siftui.tui.widgets.lines import CallsLine
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.view import ContentView
 
@@ -118,3 +120,36 @@ def test_the_unreachable_tail_is_counted_in_the_answers_unit(tmp_path: Path) -> 
         assert [page.page for page in app.answer.unreachable.pages] == [1]
 
     run(SiftApp(write_doc(doc, tmp_path)), scenario, size=(110, 34))
+
+
+def test_the_calls_line_counts_in_bytes_when_the_outcap_does(tmp_path: Path) -> None:
+    """After u, the calls line gives this answer and what was spent in bytes."""
+    chars = render(DOC, Options(pages="1", out_cap=1_000)).content
+    in_bytes = render(DOC, Options(pages="1", out_cap=1_000, unit="bytes")).content
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        app.query_one(OutCapControl).value = 1_000
+        pages = app.query_one("#pages", Input)
+        pages.value = "1"
+        pages.focus()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        line = str(app.query_one(CallsLine).render())
+        assert f"this answer {len(chars):,} runes · spent " in line
+        app.query_one(ContentView).focus()
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert app.request.options.unit == "bytes"
+        made = [call.request.options for call in app.history.calls]
+        assert made[-2:] == [
+            Options(pages="1", out_cap=1_000),
+            Options(pages="1", out_cap=1_000, unit="bytes"),
+        ]
+        spent = sum(utf8_size(render_any(DOC, options).content) for options in made)
+        assert spent > utf8_size(in_bytes)
+        line = str(app.query_one(CallsLine).render())
+        assert f"this answer {utf8_size(in_bytes):,} bytes · spent {spent:,} bytes · " in line
+        assert "runes" not in line
+
+    run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(110, 34))

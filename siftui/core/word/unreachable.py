@@ -21,10 +21,18 @@ its line's smallest grep block fits the OutCap with the shortest header, as
 the matching line (every window, or only the two end windows) or as the
 context line of a neighbour (its first 400 characters). The same assumption
 holds: the agent can aim a match at any character of a line's text.
+
+With an OutCap in bytes (a :class:`~siftui.core.budget.Unit`), the cuts fall
+where the answers' do (the longest prefix of at most ``out_cap`` bytes), a block
+fits when its UTF-8 form does and the smallest OutCap is in bytes; the runes
+stay code points of the text, as a PDF's do. What grep reaches is then a lower
+bound, counted as if the OutCap were ``out_cap // 4`` code points (at most 4
+bytes each, so such a block always fits).
 """
 
 from __future__ import annotations
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.matching import ELLIPSIS, LINE_WINDOW
 from siftui.core.unreachable import GREP_HEADER_MIN, PageReach, Unreachable
 from siftui.core.word.index import StoryIndex, index_story
@@ -36,13 +44,16 @@ _MATCH = len("> ")
 _CONTEXT = len("  ")
 
 
-def docx_unreachable(doc: DocxDoc, out_cap: int, scope: str = "body") -> Unreachable:
-    """Per paragraph, the runes no call shows at ``out_cap`` and what grep reaches."""
+def docx_unreachable(
+    doc: DocxDoc, out_cap: int, scope: str = "body", unit: Unit = CHARS
+) -> Unreachable:
+    """Per paragraph, the runes no call shows at ``out_cap`` (counted in ``unit``) and
+    what grep reaches."""
     if isinstance(out_cap, bool) or not isinstance(out_cap, int) or out_cap < 1:
         raise ValueError(f"out_cap must be a whole number >= 1, not {out_cap!r}")
     story = doc.stories.get(scope or "body")
     if story is None:
-        return Unreachable(out_cap, 0, (), 1, 0, unit="paragraph")
+        return Unreachable(out_cap, 0, (), 1, 0, unit="paragraph", budget=unit.name)
     index = index_story(story)
     reaches: list[PageReach] = []
     largest, largest_block = 0, 0
@@ -52,15 +63,17 @@ def docx_unreachable(doc: DocxDoc, out_cap: int, scope: str = "body") -> Unreach
             continue
         lines = index.lines[start:end]
         length = sum(len(text) for text in lines) + len(lines) - 1
-        if length > largest:
-            largest, largest_block = length, number
-        if length <= out_cap:
+        size = length if unit is CHARS else unit.size("\n".join(lines))
+        if size > largest:
+            largest, largest_block = size, number
+        if size <= out_cap:
             continue
-        shown = _shown_spans(index, number, start, out_cap)
+        shown = _shown_spans(index, number, start, out_cap, unit)
         hidden = length - _union_length(shown, length)
         if hidden <= 0:
             continue
-        grep = _grep_reachable(index, start, end, out_cap)
+        room = out_cap if unit is CHARS else max(out_cap // 4, 1)
+        grep = _grep_reachable(index, start, end, room)
         reaches.append(
             PageReach(
                 page=number,
@@ -76,17 +89,20 @@ def docx_unreachable(doc: DocxDoc, out_cap: int, scope: str = "body") -> Unreach
         smallest_out_cap=max(largest, 1),
         largest_block_page=largest_block,
         unit="paragraph",
+        budget=unit.name,
     )
 
 
-def _shown_spans(index: StoryIndex, number: int, start: int, out_cap: int) -> list[tuple[int, int]]:
+def _shown_spans(
+    index: StoryIndex, number: int, start: int, out_cap: int, unit: Unit
+) -> list[tuple[int, int]]:
     """Spans of block ``number``'s text that a range (its start) or an anchor with
-    window 0 (its paragraph's line's start) shows."""
-    spans = [(0, out_cap)]
+    window 0 (its paragraph's line's start) shows, each cut to ``out_cap`` in ``unit``."""
+    spans = [(0, len(unit.cut(index.block_text(number), out_cap)))]
     if number <= index.count and index.para_line[number - 1] >= 0:
         at = index.para_line[number - 1]
         offset = sum(len(text) + 1 for text in index.lines[start:at])
-        spans.append((offset, offset + out_cap))
+        spans.append((offset, offset + len(unit.cut(index.lines[at], out_cap))))
     return spans
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.agents import Agent, fit
+from siftui.core.budget import BYTES, check_unit, utf8_size
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
 from siftui.core.findings import pages_with, summary
@@ -40,6 +41,7 @@ class AuditOptions:
     agents: tuple[Agent, ...] | None = None  # None: no agents check
     use_cache: bool = True
     password: str | None = None  # tried on the PDFs that cannot be opened without one
+    unit: str = "chars"  # what the OutCap counts: code points, or UTF-8 bytes ("bytes")
 
 
 def file_sha256(path: str) -> str | None:
@@ -137,7 +139,7 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
         record.update(pages=pdf.page_count, extracted=pdf.extracted)
     else:
         record["paragraphs"] = WORD.expect(doc).stories["body"].count
-    first = kind.first_call(Options(out_cap=options.out_cap))
+    first = kind.first_call(Options(out_cap=options.out_cap, unit=options.unit))
     answer = kind.render(doc, first)
     calls = kind.walk(doc, first)
     record.update(
@@ -151,6 +153,12 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
         calls=len(calls),
         calls_runes=sum(len(call.answer.content) for call in calls),
     )
+    if options.unit == BYTES.name:  # a record in code points keeps its keys as they were
+        record.update(
+            unit=BYTES.name,
+            first_call_bytes=utf8_size(answer.content),
+            calls_bytes=sum(utf8_size(call.answer.content) for call in calls),
+        )
     if pdf is not None:
         record.update(_pdf_facts(path, pdf, loaded.unreadable, options, password))
     if options.agents is not None:
@@ -161,7 +169,7 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
 def _pdf_facts(
     path: str, doc: Doc, unreadable: Any, options: AuditOptions, password: str | None
 ) -> dict[str, Any]:
-    left_out = PDF.unreachable(doc, options.out_cap)
+    left_out = PDF.unreachable(doc, options.out_cap, unit=check_unit(options.unit))
     damaged = sorted(item.page for item in unreadable)
     facts: dict[str, Any] = {
         "unreachable_runes": left_out.runes,

@@ -67,7 +67,13 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
     every = latest(records)
     read = [r for r in every if not r.get("error")]
     refused = [r for r in every if r.get("error")]
-    out_caps = sorted({r["out_cap"] for r in read if isinstance(r.get("out_cap"), int)})
+    out_caps = sorted(
+        {
+            (r["out_cap"], r.get("unit") == "bytes")
+            for r in read
+            if isinstance(r.get("out_cap"), int)
+        }
+    )
     totals = (
         ("documents", _n(len(every))),
         ("audited", _n(len(read))),
@@ -87,7 +93,10 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
             "documents opened with the password",
             _n(sum(1 for r in read if r.get("password_worked"))),
         ),
-        ("OutCap", ", ".join(f"{cap:,}" for cap in out_caps)),
+        (
+            "OutCap",
+            ", ".join(f"{cap:,}{' bytes' if in_bytes else ''}" for cap, in_bytes in out_caps),
+        ),
     )
     shapes = Counter(r.get("first_call") for r in read)
     first = tuple((shape, _n(shapes.get(shape, 0))) for shape in ("whole", "map"))

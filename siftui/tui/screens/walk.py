@@ -29,7 +29,7 @@ from siftui.tui.kinds import AnyOptions
 def unreachable_title(found: Unreachable) -> str:
     """The line above the list of pages with an unreachable tail."""
     if not found.pages:
-        return f"Nothing is unreachable by {found.calls} at OutCap {found.out_cap:,}."
+        return f"Nothing is unreachable by {found.calls} at OutCap {found.cap(found.out_cap)}."
     line = counter_line(found)
     return (
         f"{line[0].upper()}{line[1:]}; a grep can show "

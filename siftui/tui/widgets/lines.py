@@ -12,7 +12,8 @@ HINT = "   n next · b back · f forward"
 
 
 class CallsLine(Static):
-    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes": the answer shown."""
+    """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes": the answer shown
+    (in bytes when its OutCap counts bytes)."""
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
     calls: reactive[Calls] = reactive(Calls, init=False)
@@ -28,8 +29,8 @@ class CallsLine(Static):
         if answer is None:
             self.update("", layout=False)
             return
-        runes = len(answer.rendered.content)
-        self.update(calls_text(self.calls, answer.request, runes) + HINT, layout=False)
+        content = answer.rendered.content
+        self.update(calls_text(self.calls, answer.request, content) + HINT, layout=False)
 
 
 class NoteLine(Static):
