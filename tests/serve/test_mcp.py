@@ -207,9 +207,14 @@ def test_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
     assert errors["out_cap"] == 'unknown argument "out_cap" (read_pdf takes path, pages, grep)'
 
     # One valid JSON line per call, failed ones included, in call order.
-    lines = log.read_text("utf-8").splitlines()
-    assert len(lines) == len(cases) + len(errors)
-    assert all(isinstance(json.loads(line), dict) for line in lines)
+    lines = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    assert all(isinstance(line, dict) for line in lines)
+    # A document's hidden-text findings come after its first answer, as a later line
+    # naming that call.
+    calls = [line for line in lines if "findings_of" not in line]
+    later = [line for line in lines if "findings_of" in line]
+    assert len(calls) == len(cases) + len(errors)
+    assert {line["findings_of"] for line in later} <= {call["time"] for call in calls}
     entries = read_log(log)
     answered = [e for e in entries if not e.error]
     failed = [e for e in entries if e.error]
