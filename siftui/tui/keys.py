@@ -109,6 +109,7 @@ EVIDENCE_KEYS: tuple[Key, ...] = (
     Key("b", "walk_back", "Back", "The session's previous result", "b"),
     Key("f", "walk_forward", "Forward", "The session's next result", "f"),
     Key("v", "reading", "Reading", "Exact JSON / reading layout (Enter reads a reference)", "v"),
+    Key("x", "narrow", "Narrow", "Read the piece's reference narrowed to the selected text", "x"),
     Key("c", "copy", "Copy", "Copy the result, exactly the lines siftui session prints", "c"),
     Key("j", "copy_json", "MCP JSON", "Copy the whole tool result as MCP JSON", "j"),
     Key("S", "save_script", "Save", "Save the session as a script siftui session replays", "S"),

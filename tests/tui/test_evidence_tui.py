@@ -14,6 +14,7 @@ from support.pdfs import make_square_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets.text_area import Selection
 
 from siftui.cli.evidence_preview import preview_factory
 from siftui.core.halfblocks import fitted
@@ -22,6 +23,7 @@ from siftui.tui.app import SiftApp
 from siftui.tui.evidence import exports
 from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.screen import EvidenceScreen
+from siftui.tui.evidence.session import call_text
 from siftui.tui.factory import create_app
 from siftui.tui.screens import ConfirmScreen, PathScreen
 
@@ -269,3 +271,82 @@ def test_a_page_image_is_drawn_in_half_blocks_with_its_size(
         assert not image.display
 
     run(create_app(path, evidence=preview_factory), scenario)
+
+
+def location(text: str, index: int) -> tuple[int, int]:
+    """The TextArea (row, column) of ``index`` in ``text``."""
+    before = text[:index].split("\n")
+    return len(before) - 1, len(before[-1])
+
+
+def test_x_narrows_a_reference_to_the_selected_text(pdf: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 1}')
+        screen = await made(app, pilot, 2)
+        ref = next(row.ref for row in screen._rows if row.ref)
+        view = screen.query_one("#ev-view", TextArea)
+        words = next(row.text for row in screen._rows if row.role == "text" and len(row.text) > 12)
+        quote = words[2:12]
+        start_at = view.text.index(quote)
+        view.selection = Selection(
+            location(view.text, start_at), location(view.text, start_at + len(quote))
+        )
+        await pilot.press("x")
+        screen = await made(app, pilot, 3)
+        narrowed = screen.session.made[-1]
+        arguments = {"documentId": "doc-1", "refId": ref, "quote": quote}
+        assert (narrowed.tool, narrowed.arguments) == ("pdf_evidence_read", arguments)
+        assert not narrowed.result.is_error
+        value = narrowed.result.value()
+        assert isinstance(value, dict)
+        assert "".join(piece["text"] for piece in value["pages"]) == quote
+        calls: list[tuple[str, object]] = [
+            ("pdf_open", {"path": pdf.name}),
+            ("pdf_page_read", {"documentId": "doc-1", "page": 1}),
+            ("pdf_evidence_read", arguments),
+        ]
+        assert narrowed.result.text == session_lines(pdf.parent, calls)[2]
+        typed = call_text("pdf_evidence_read", arguments)
+        assert view.border_title == typed
+        assert screen.query_one("#ev-call", Input).value == typed
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_x_without_a_selection_opens_the_call_line_and_a_missing_quote_is_refused(
+    pdf: Path,
+) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 1}')
+        screen = await made(app, pilot, 2)
+        before = screen.query_one("#ev-view", TextArea).text
+        await pilot.press("v")
+        options = screen.query_one("#ev-reading", OptionList)
+        options.highlighted = next(n for n, row in enumerate(screen._rows) if row.ref)
+        ref = screen._rows[options.highlighted].ref
+        await pilot.press("x")
+        line = screen.query_one("#ev-call", Input)
+        arguments = {"documentId": "doc-1", "refId": ref, "quote": ""}
+        assert line.has_focus and line.value == call_text("pdf_evidence_read", arguments)
+        assert len(screen.session.made) == 2  # nothing sent yet
+        await pilot.press(*("space" if c == " " else c for c in "no such words"))
+        await pilot.press("enter")
+        screen = await made(app, pilot, 3)
+        error = str(screen.query_one("#ev-error", Static).render())
+        missing = {**arguments, "quote": "no such words"}
+        assert screen.session.made[-1].arguments == missing
+        expected = session_lines(
+            pdf.parent,
+            [
+                ("pdf_open", {"path": pdf.name}),
+                ("pdf_page_read", {"documentId": "doc-1", "page": 1}),
+                ("pdf_evidence_read", missing),
+            ],
+        )[2]
+        assert expected.startswith("error: ") and "\n" not in error
+        assert error == expected.removeprefix("error: ")
+        assert screen.query_one("#ev-view", TextArea).text == before
+
+    run(create_app(pdf, evidence=preview_factory), scenario)

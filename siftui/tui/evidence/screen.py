@@ -36,6 +36,26 @@ class CallInput(Input):
 
     BINDINGS = [Binding("tab", "complete", "Complete", show=False)]  # noqa: RUF012
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cursor: int | None = None
+
+    def prefill(self, text: str, cursor: int) -> None:
+        """Focus the line holding ``text`` with the cursor at ``cursor``, for typing there."""
+        self.value = text
+        self._cursor = cursor
+        self.focus()
+
+    def on_focus(self) -> None:
+        # Input's own focus handler, run after this one, selects the whole value, so
+        # typing would replace the prefilled call: the cursor is placed once it has run.
+        if self._cursor is not None:
+            self.call_later(self._place_cursor)
+
+    def _place_cursor(self) -> None:
+        if self._cursor is not None:
+            self.cursor_position, self._cursor = self._cursor, None
+
     def action_complete(self) -> None:
         done = complete(self.value)
         self.value = done.text
@@ -180,6 +200,33 @@ class EvidenceScreen(Screen[None]):
         self.query_one("#ev-reading").display = self.reading
         self._show_image()
         self.action_focus_view()
+
+    def action_narrow(self) -> None:
+        """Read a reference narrowed to the selected text; with none, type the quote."""
+        reading = self.reading
+        if reading:
+            quote = self.get_selected_text() or ""
+        else:
+            quote = self.query_one("#ev-view", TextArea).selected_text
+        row = self._narrowed_row(quote)
+        if row is None or row.ref is None:
+            self.notify("No reference here to narrow: pick a piece or a hit.", severity="warning")
+            return
+        arguments = {"documentId": row.document or "doc-1", "refId": row.ref, "quote": quote}
+        if quote:
+            self.make("pdf_evidence_read", arguments)
+            return
+        text = call_text("pdf_evidence_read", arguments)
+        # The cursor between the empty quote's marks, where the user types it.
+        self.query_one("#ev-call", CallInput).prefill(text, len(text) - 2)
+
+    def _narrowed_row(self, quote: str) -> Row | None:
+        if self.reading:
+            highlighted = self.query_one("#ev-reading", OptionList).highlighted
+            return self._rows[highlighted] if highlighted is not None else None
+        # The JSON view names no row: the first reference whose text holds the quote.
+        refs = [row for row in self._rows if row.ref is not None]
+        return next((row for row in refs if quote and quote in row.text), refs[0] if refs else None)
 
     def _result(self) -> tuple[Made, Result] | None:
         made = self.session.current
