@@ -9,12 +9,13 @@ rendered, laid out, walked and continued (the next call), its options described,
 its document written and read as JSON and counted in runes. Code that handles
 either kind asks :func:`kind_of` (a document or options -> its entry) instead of
 testing the kind itself; siftui.sources.kinds adds how each kind is detected and
-loaded.
+loaded. The Word entry imports its layout, walk, unreachable and JSON code when
+first asked, so opening a PDF never loads them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from siftui.core.budget import CHARS, Unit
 from siftui.core.doc import Doc
@@ -23,12 +24,11 @@ from siftui.core.layout import Layout, layout_of
 from siftui.core.render import BadPages, Options, Rendered, render
 from siftui.core.unreachable import Unreachable, unreachable
 from siftui.core.walk import Call, describe_options, next_call, walk
-from siftui.core.word.docjson import docx_from_json, docx_to_json
-from siftui.core.word.layout import docx_layout_of
 from siftui.core.word.model import SCOPES, DocxDoc
 from siftui.core.word.render import BadOption, DocxOptions, render_docx
-from siftui.core.word.unreachable import docx_unreachable
-from siftui.core.word.walk import DocxCall, describe_docx_options, next_docx_call, walk_docx
+
+if TYPE_CHECKING:
+    from siftui.core.word.walk import DocxCall
 
 AnyDoc = Doc | DocxDoc
 AnyOptions = Options | DocxOptions
@@ -189,28 +189,42 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
         return render_docx(doc, options)
 
     def layout(self, rendered: Rendered, options: DocxOptions, doc: AnyDoc | None) -> Layout:
+        from siftui.core.word.layout import docx_layout_of
+
         return docx_layout_of(rendered, options, self.doc(doc))
 
     def next_call(
         self, options: DocxOptions, rendered: Rendered, doc: DocxDoc
     ) -> DocxOptions | None:
+        from siftui.core.word.walk import next_docx_call
+
         return next_docx_call(options, rendered, doc)
 
     def walk(self, doc: DocxDoc, options: DocxOptions) -> list[DocxCall]:
+        from siftui.core.word.walk import walk_docx
+
         return walk_docx(doc, options.out_cap, self.scope(options), options.unit)
 
     def unreachable(
         self, doc: DocxDoc, out_cap: int, scope: str = "body", unit: Unit = CHARS
     ) -> Unreachable:
+        from siftui.core.word.unreachable import docx_unreachable
+
         return docx_unreachable(doc, out_cap, scope if scope in SCOPES else "body", unit)
 
     def describe(self, options: DocxOptions) -> str:
+        from siftui.core.word.walk import describe_docx_options
+
         return describe_docx_options(options)
 
     def to_json(self, doc: DocxDoc, source: dict[str, Any] | None = None) -> str:
+        from siftui.core.word.docjson import docx_to_json
+
         return docx_to_json(doc, source)
 
     def from_json(self, text: str) -> DocxDoc:
+        from siftui.core.word.docjson import docx_from_json
+
         return docx_from_json(text)
 
     def runes(self, doc: DocxDoc) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -19,7 +19,6 @@ from siftui.core.budget import BYTES, CHARS, check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
-from siftui.core.word.walk import DocxCall
 from siftui.tui import hidden_flow
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
@@ -31,6 +30,9 @@ from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import tokens_text
 from siftui.tui.widgets.view import ContentView
+
+if TYPE_CHECKING:
+    from siftui.core.word.walk import DocxCall
 
 
 class Keys:

@@ -24,10 +24,8 @@ from siftui.core.kinds import (
 )
 from siftui.core.layout import AnswerKind, Layout, pages_label
 from siftui.core.render import BadGrep, BadPages, Rendered
-from siftui.core.word.index import index_story
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import DEFAULT_WINDOW, BadOption, DocxOptions
-from siftui.core.word.walk import paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.strip_model import PageFacts, docx_facts_of, facts_of
 
@@ -121,6 +119,8 @@ def shown_units(rendered: Rendered, options: AnyOptions) -> str:
         return pages_label(rendered.first, rendered.last)
     if rendered.first < 1:
         return "no paragraphs"
+    from siftui.core.word.walk import paragraphs_shown
+
     return paragraphs_shown(rendered.first, rendered.last)
 
 
@@ -167,6 +167,8 @@ def document_words(doc: AnyDoc, options: AnyOptions) -> str:
         story = word.stories.get(scope or "body")
         if story is None:
             return "doc: no such story"
+        from siftui.core.word.index import index_story
+
         story_index = index_story(story)
         where = "" if scope in ("", "body") else f" in the {scope}"
         return (

@@ -18,7 +18,6 @@ from siftui.core.findings import Inspection
 from siftui.core.layout import Layout
 from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
-from siftui.core.word.index import index_story
 from siftui.core.word.model import DocxDoc
 
 LEVELS = "▁▂▃▄▅▆▇█"
@@ -211,6 +210,8 @@ def docx_facts_of(doc: DocxDoc, scope: str = "body") -> PageFacts:
     P<n-1>, then paragraph n's line), each one's text length, whether it has no line,
     and the heading level of paragraph n. A story without paragraphs has no unit."""
     story = doc.stories[scope or "body"]
+    from siftui.core.word.index import index_story
+
     index = index_story(story)
     count = story.count
     starts, sizes = index.starts, index.sizes

@@ -167,6 +167,13 @@ NOT_AT_START = (
     "textual.widgets._markdown",
     "tomllib",
     "siftui.sources.hidden.document",
+    # The Word entry's implementation, loaded only when a Word document is asked.
+    "siftui.core.word.layout",
+    "siftui.core.word.layout_rows",
+    "siftui.core.word.layout_grep",
+    "siftui.core.word.walk",
+    "siftui.core.word.unreachable",
+    "siftui.core.word.docjson",
     "siftui.sources.log.calllog",
     "siftui.sources.log.report",
     "siftui.tui.evidence.screen",
