@@ -12,9 +12,14 @@ from support.pdfs import CORPUS, CorpusDocs, corpus_docs
 
 @pytest.fixture(scope="session", autouse=True)
 def _session_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """$XDG_CACHE_HOME in a per-session temporary directory (subprocesses inherit it)."""
+    """$XDG_CACHE_HOME in a per-run temporary directory (subprocesses inherit it), one
+    for all of the run's xdist workers: a corpus file one worker extracted is not
+    extracted again by the other (the cache is safe for processes side by side)."""
     before = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    (shared / "xdg-cache").mkdir(exist_ok=True)
+    os.environ["XDG_CACHE_HOME"] = str(shared / "xdg-cache")
     try:
         yield
     finally:

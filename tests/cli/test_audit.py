@@ -97,6 +97,7 @@ def test_one_line_per_document_from_the_library(store: Path, tmp_path: Path) -> 
         assert password["needs_password"] is True and "password" in password["error"]
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_one_worker_or_two_give_the_same_lines(store: Path, tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     _run(store, "--out", one, "--jobs", "1", "--hidden", "--no-cache")
@@ -122,6 +123,7 @@ def test_resumed_after_an_interruption(store: Path, tmp_path: Path) -> None:
     assert len(again) == len(lines) + 1 and again[-1]["path"] == str(store / "a.pdf")
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_ctrl_c_stops_cleanly_and_the_rest_is_done_later(tmp_path: Path) -> None:
     root = tmp_path / "many"
     root.mkdir()
@@ -322,6 +324,7 @@ def test_importing_the_cli_loads_no_heavy_library() -> None:
     assert done.stdout.strip() == b"[]"
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium for a screenshot")
 def test_the_page_renders_in_a_headless_browser(tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", ["some text"])

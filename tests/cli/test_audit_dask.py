@@ -38,6 +38,7 @@ def _run(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
     return done
 
 
+@pytest.mark.slow  # a Dask cluster: run by `pytest -m slow` (CI runs it)
 def test_the_cluster_gives_the_pools_lines(scheduler: str, tmp_path: Path) -> None:
     store = make_store(tmp_path / "store")
     pool, dask = tmp_path / "pool.jsonl", tmp_path / "dask.jsonl"
@@ -54,6 +55,7 @@ def test_the_cluster_gives_the_pools_lines(scheduler: str, tmp_path: Path) -> No
     assert b"Totals" in done.stdout
 
 
+@pytest.mark.slow  # a Dask cluster: run by `pytest -m slow` (CI runs it)
 def test_a_document_on_the_cluster_keeps_the_memory_bound(scheduler: str, tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", long_pages(5))
     dask = tmp_path / "dask.jsonl"  # 1 MiB of address space: nothing fits
@@ -65,6 +67,7 @@ def test_a_document_on_the_cluster_keeps_the_memory_bound(scheduler: str, tmp_pa
     assert "error" not in fine and fine["pages"] == 5  # the worker after it is a fresh one
 
 
+@pytest.mark.slow  # a Dask cluster: run by `pytest -m slow` (CI runs it)
 def test_the_workers_a_dask_task_starts_keep_the_time_bound(tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", ["text"])
     slow = Pool(AuditOptions(1000), jobs=1, seconds=0.001, fork=False)
@@ -112,6 +115,7 @@ def test_ctrl_c_stops_the_client_cleanly_and_a_rerun_finishes(
     )
 
 
+@pytest.mark.slow  # a Dask cluster: run by `pytest -m slow` (CI runs it)
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", ["text"])
     environment = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}

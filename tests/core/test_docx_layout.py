@@ -238,7 +238,7 @@ def check_grep(
             assert logged.line_pages[number] == layout.line_pages[number]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_layout_agrees_with_the_answer(case: tuple[DocxDoc, DocxOptions]) -> None:
     check_layout(*case)

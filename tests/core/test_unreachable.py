@@ -315,6 +315,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> CorpusDocs:
     return corpus_docs(tmp_path_factory)
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @pytest.mark.parametrize("name", ["pgfmanual.pdf", "lshort-zh-cn.pdf", "sample-sigconf.pdf"])
 @pytest.mark.parametrize("out_cap", [1000, 3000, 5300])
 def test_corpus_against_brute_force(corpus: CorpusDocs, name: str, out_cap: int) -> None:

@@ -37,6 +37,7 @@ from siftui.sources.output import encode_utf8
 MISSING = [tool for tool in ("tmux", "Xvfb", "xclip") if shutil.which(tool) is None]
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # the real app in tmux: run by `pytest -m slow` (CI runs it)
     pytest.mark.skipif(bool(MISSING), reason=f"not on PATH: {', '.join(MISSING)}"),
 ]
 

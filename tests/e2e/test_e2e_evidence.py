@@ -38,6 +38,7 @@ from test_e2e_tmux import tmux_app as tmux_app  # the fixture, found by its name
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # the real app in tmux: run by `pytest -m slow` (CI runs it)
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not on PATH"),
 ]
 

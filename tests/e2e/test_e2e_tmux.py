@@ -22,6 +22,7 @@ import pytest
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # the real app in tmux: run by `pytest -m slow` (CI runs it)
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not on PATH"),
 ]
 

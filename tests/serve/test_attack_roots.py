@@ -192,6 +192,7 @@ def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
     assert len(read_log(log)) == 5
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_no_call_hangs_on_a_swapped_in_fifo_and_failures_are_remembered(tmp_path: Path) -> None:
     """A FIFO swapped in while the worker extracts hangs neither the call nor later
     calls for that file, and a file that timed out is not extracted again each time."""

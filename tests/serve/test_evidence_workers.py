@@ -142,6 +142,7 @@ def test_a_pdf_that_crashes_mupdf_costs_pdf_info_one_line(tmp_path: Path) -> Non
         assert info["pages"] == 1
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_a_page_that_draws_for_minutes_is_stopped_at_the_timeout(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     root.mkdir()

@@ -69,6 +69,7 @@ def anchor(doc: DocxDoc, number: int, scope: str = "body") -> str:
     return f"P{number}#{doc.stories[scope].paragraphs[number - 1].hash}"
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @needs_corpus
 def test_read_docx_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> None:
     built = tmp_path / "built"

@@ -75,6 +75,7 @@ def test_open_takes_only_regular_files(tree: tuple[Path, Path]) -> None:
         roots.open("/dev/zero")
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_many_threads_grep_one_doc() -> None:
     """Eight threads grepping one Doc gave KeyError (the grep memo evicted without a
     lock); a tiny switch interval makes the interleaving that hit it common."""

@@ -74,6 +74,7 @@ def test_corpus_same_doc(name: str) -> None:
     assert parallel(path) == serial(path)
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_pgfmanual_same_doc_with_two_helpers() -> None:
     """The first 500 pages (the whole manual takes ~5 s each way on 2 quiet cores,
     much more on a loaded machine; bench/extract_parallel.py compares all 1,321)."""

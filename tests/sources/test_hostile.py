@@ -304,6 +304,7 @@ def test_no_read_permission_cli(tmp_path: Path) -> None:
         path.chmod(0o600)
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_big_page_pdf(tmp_path: Path) -> None:
     """One page with 2 MB of text: extracted whole, and every answer stays in the budget."""
     path = tmp_path / "big.pdf"

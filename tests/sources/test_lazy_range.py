@@ -205,6 +205,7 @@ CORPUS_RANGES = ("1", "2-4", "10-12", "3-", "5-5000", "9999")
     "name",
     [row["file"] for row in CORPUS_MANIFEST if row["file"].endswith(".pdf")],
 )
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_corpus_cold_ranges(name: str, corpus: CorpusDocs) -> None:
     """Real files: the cold range's answer is the whole extraction's, for a few ranges
     and OutCaps (the one password-protected file with its password)."""

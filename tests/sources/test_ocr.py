@@ -31,6 +31,7 @@ def test_ocr_reads_the_scanned_corpus_page() -> None:
     assert "Miss Watson" in text and "grease and clay" in text
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @needs_tesseract
 def test_only_pages_without_text_are_read_and_the_default_never_changes() -> None:
     plain = extract(sample_path())
@@ -45,6 +46,7 @@ def test_only_pages_without_text_are_read_and_the_default_never_changes() -> Non
     assert extract(sample_path()) == plain
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @needs_tesseract
 def test_the_cache_keeps_ocr_and_plain_apart(tmp_path: Path) -> None:
     if not SCAN.is_file():
@@ -81,6 +83,7 @@ def test_cli_without_tesseract_exits_1(tmp_path: Path) -> None:
     assert done.stderr.decode().count("\n") == 1 and b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @needs_tesseract
 def test_tui_toggle_reads_pages_without_text() -> None:
     from support.tui_support import run, settle, wait_until
@@ -138,6 +141,7 @@ def test_a_missing_language_lists_what_is_installed() -> None:
         extract(sample_path(), ocr=True, ocr_language="deu+eng")
 
 
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 @needs_tesseract
 def test_the_cache_keeps_languages_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if not SCAN.is_file():

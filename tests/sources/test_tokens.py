@@ -137,6 +137,7 @@ def _corrupt_xz(path: Path, name: str) -> None:
         (lambda path, name: None, "No such file"),
     ],
 )
+@pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
 def test_bad_shipped_file(
     make: Any, message: str, fresh: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -269,7 +269,7 @@ def profile(examples: int) -> settings:
     )
 
 
-@profile(6)
+@profile(3)
 @given(st.lists(actions, min_size=1, max_size=7))
 @example([("open", (3, True)), ("range", "P3..P9"), ("anchor", 4), ("window", "1")])
 @example([("open", (3, False)), ("scope", "footnotes"), ("grep", "law")])
