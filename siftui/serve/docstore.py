@@ -34,17 +34,13 @@ asked again gets the same answer at once, without a new worker.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from siftui.core.doc import Doc
-from siftui.core.kinds import PDF, WORD
 from siftui.core.render import Options
-from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
 from siftui.serve.loading import (
     Early,
@@ -52,6 +48,7 @@ from siftui.serve.loading import (
     Loaded,
     Loader,
     RangeLoader,
+    doc_bytes,
     first_answer,
     load_in_worker,
     load_range_in_worker,
@@ -60,7 +57,6 @@ from siftui.serve.spare import Spare
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress, Running, WorkerFailed, finish
 from siftui.serve.worker_evidence import Task
-from siftui.serve.worker_read import runes_of
 from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
@@ -73,9 +69,6 @@ DEFAULT_MEMORY = 2 * 1024**3
 DEFAULT_MAX_RUNES = 50_000_000
 DEFAULT_CACHE_BYTES = 1024**3
 FAILURE_SECONDS = 600.0
-INDEX_FACTOR = 3
-"""A Doc in the cache costs its pages' memory this many times: the pages, and the
-blocks, line tables and UTF-8 copies siftui.core.docindex builds for rendering and grep."""
 
 
 def default_workers() -> int:
@@ -83,18 +76,6 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-def doc_bytes(doc: Doc | DocxDoc) -> int:
-    """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
-    pdf, word = PDF.doc(doc), WORD.doc(doc)
-    text = 0
-    if pdf is not None:
-        text = sum(sys.getsizeof(page) for page in pdf.pages)
-    elif word is not None:  # its text, plus each paragraph's object and line
-        paragraphs = sum(len(story.paragraphs) for story in word.stories.values())
-        text = 4 * runes_of(word) + 200 * paragraphs
-    return INDEX_FACTOR * text + 1024
 
 
 _Key = tuple[str, str, int, int, int, int, int]
@@ -287,11 +268,7 @@ class DocStore:
         loader: Loader | None = None,
     ) -> Loaded:
         started = time.monotonic()
-        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
-            raise LoadError(
-                f"{shown}: the server is busy ({self.workers} extractions running) and none "
-                f"finished within {self.timeout:g} s; try again later"
-            )
+        self._take_slot(deadline, started, shown)
         try:
             waited = time.monotonic() - started
             try:
@@ -321,11 +298,7 @@ class DocStore:
         Its refusals, and a worker stopped or dead, are :class:`Failed`."""
         shown = clip(str(opened.real))
         started = time.monotonic()
-        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
-            raise LoadError(
-                f"{shown}: the server is busy ({self.workers} extractions running) and none "
-                f"finished within {self.timeout:g} s; try again later"
-            )
+        self._take_slot(deadline, started, shown)
         try:
             with self._lock:
                 if self._closed:
@@ -349,6 +322,14 @@ class DocStore:
             self._slots.release()
             self.warm()
         return size, result, sha256
+
+    def _take_slot(self, deadline: float, started: float, shown: str) -> None:
+        """One of the ``workers`` slots, waited for until ``deadline``, or LoadError."""
+        if not self._slots.acquire(timeout=max(0.0, deadline - started)):
+            raise LoadError(
+                f"{shown}: the server is busy ({self.workers} extractions running) and none "
+                f"finished within {self.timeout:g} s; try again later"
+            )
 
     def warm(self) -> None:
         """Starts a spare worker for the next task (siftui.serve.spare), unless one waits."""

@@ -9,6 +9,7 @@ a thread of its own and returns what the calling thread answers with.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
+from siftui.core.kinds import PDF, WORD
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
@@ -24,7 +26,7 @@ from siftui.serve.access import OpenedFile
 from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress, WorkerFailed, finish, start
-from siftui.serve.worker_read import Read
+from siftui.serve.worker_read import Read, runes_of
 from siftui.sources.load import LoadError
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ __all__ = [
     "Loaded",
     "Loader",
     "RangeLoader",
+    "doc_bytes",
     "first_answer",
     "load_in_worker",
     "load_range_in_worker",
@@ -73,6 +76,23 @@ class Loaded:
         if not self.later.known:
             return None, "", self.later
         return self.later.inspection, self.later.error, None
+
+
+INDEX_FACTOR = 3
+"""A Doc in the cache costs its pages' memory this many times: the pages, and the
+blocks, line tables and UTF-8 copies siftui.core.docindex builds for rendering and grep."""
+
+
+def doc_bytes(doc: Doc | DocxDoc) -> int:
+    """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
+    pdf, word = PDF.doc(doc), WORD.doc(doc)
+    text = 0
+    if pdf is not None:
+        text = sum(sys.getsizeof(page) for page in pdf.pages)
+    elif word is not None:  # its text, plus each paragraph's object and line
+        paragraphs = sum(len(story.paragraphs) for story in word.stories.values())
+        text = 4 * runes_of(word) + 200 * paragraphs
+    return INDEX_FACTOR * text + 1024
 
 
 Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], Loaded]
