@@ -172,7 +172,7 @@ def main(argv: list[str]) -> None:
         # The answer first: an inspection that fails, or kills this process, costs
         # the findings only.
         _send(sock, ("extracted", read, sha256))
-        found, why = inspect(name, data, sha256, time.monotonic() + inspect_seconds, skip)
+        found, why = inspect(name, data, sha256, inspect_seconds, skip)
         del data
         _send(sock, ("inspected", found, why))
     except _Refusal as refusal:

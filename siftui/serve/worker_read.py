@@ -102,20 +102,22 @@ def known_findings(sha256: str, skip: frozenset[int]) -> Inspection | None:
 
 
 def inspect(
-    name: str, data: bytes, sha256: str, deadline: float, skip: frozenset[int]
+    name: str, data: bytes, sha256: str, seconds: float, skip: frozenset[int]
 ) -> tuple[Inspection | None, str]:
-    """The hidden-text findings, bounded by ``deadline`` (the inspection's own, which
-    starts when the text has been sent), of every page but the unreadable ones
-    (``skip``); a failure costs the findings (the log says why), never the answer."""
-    from siftui.sources.extract import ExtractError
+    """The hidden-text findings, within ``seconds`` (the inspection's own, which start
+    when the text has been sent), of every page but the unreadable ones (``skip``); a
+    failure costs the findings (the log says why), never the answer."""
+    from siftui.sources.extract import ExtractError, TimedOut
     from siftui.sources.hidden.cache import cached_inspect_bytes
 
-    left = (deadline - time.monotonic()) * INSPECT_SHARE
+    left = seconds * INSPECT_SHARE  # the rest is for sending the findings back
     if left <= 0:
         return None, "no time left to inspect it for hidden text"
     try:
         found = cached_inspect_bytes(name, data, sha256=sha256, timeout=left, skip=skip)
         return found, ""
+    except TimedOut:  # said in the server's own limit, not the share the inspection had
+        return None, f"{quoted(name)}: inspection took longer than {seconds:g} s; stopped"
     except ExtractError as error:
         return None, one_line(error)
     except MemoryError:

@@ -104,9 +104,9 @@ def test_the_worker_inspects_within_the_calls_time(
     read = read_document("h.pdf", "pdf", data, time.monotonic() + 60)
     assert read.inspectable and read.inspection is None  # inspected next, answer first
     assert isinstance(read.doc, Doc) and read.doc.page_count == 11
-    late, why_late = inspect("h.pdf", data, sha, time.monotonic() - 1, frozenset())  # no time
+    late, why_late = inspect("h.pdf", data, sha, 0.0, frozenset())  # no time
     assert late is None and "no time left" in why_late
-    done, why = inspect("h.pdf", data, sha, time.monotonic() + 60, frozenset())
+    done, why = inspect("h.pdf", data, sha, 60.0, frozenset())
     assert why == "" and done is not None and len(done.findings) == 10
     assert HiddenSummary.of(done).alarm_pages == (1, 2, 3, 4, 5, 6, 7, 8, 11)
     assert HiddenSummary.of(late, why_late).error == why_late
@@ -285,7 +285,7 @@ def test_one_damaged_page_costs_only_its_own_findings(
     read = read_document("c.pdf", "pdf", data, time.monotonic() + 60)
     assert [item.page for item in read.unreadable] == [2]
     sha = hashlib.sha256(data).hexdigest()
-    inspection, why = inspect("c.pdf", data, sha, time.monotonic() + 60, frozenset({2}))
+    inspection, why = inspect("c.pdf", data, sha, 60.0, frozenset({2}))
     assert why == "" and inspection is not None
     [found] = inspection.findings
     assert (found.page, found.kind) == (3, "invisible")
