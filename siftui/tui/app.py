@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -202,14 +203,17 @@ class SiftApp(KeyActions):
     def _answered(self, outcome: Outcome) -> None:
         if outcome.request != self.request:
             return  # it answers an older request: the newest request wins
-        show_error(self, outcome.error)
-        if outcome.answer is None:
+        try:
+            show_error(self, outcome.error)
+            if outcome.answer is None:
+                return
+            if not self.answering.answered(outcome):
+                self.answer = self.extras.dress(outcome.answer)
+                return
+            self.answer = self.extras.dress(self.replay.compare(outcome.answer))
+            self.counter.made(self.answer)
+        except NoMatches:  # an answer that lands while the app quits: its widgets are gone
             return
-        if not self.answering.answered(outcome):
-            self.answer = self.extras.dress(outcome.answer)
-            return
-        self.answer = self.extras.dress(self.replay.compare(outcome.answer))
-        self.counter.made(self.answer)
 
     def apply(self, change: Change) -> None:
         """Make the state a helper worked out the app's (see ``Change`` for the order)."""
@@ -321,8 +325,12 @@ class SiftApp(KeyActions):
 
     @on(CallList.Chosen)
     def _call_chosen(self, event: CallList.Chosen) -> None:
-        self.calls = self.replay.log_calls(event.number)
-        if (change := self.replay.chosen(event.entry, event.number)) is not None:
+        try:
+            self.calls = self.replay.log_calls(event.number)
+            change = self.replay.chosen(event.entry, event.number)
+        except NoMatches:  # a followed call that lands while the app quits
+            return
+        if change is not None:
             self.opener.cancel()
             self.apply(change)
 
