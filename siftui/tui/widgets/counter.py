@@ -93,14 +93,19 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
 _VERDICT_STYLES = {"✓": "green", "⚠": "bold yellow", "✗": "bold red", "?": "dim"}
 
 
-def agents_text(answer: Answer) -> Text:
-    """Each agent's verdict, grouped by the size measured in its unit:
-    "agents: 63 tokens (o200k, as an estimate): ✓ Claude Code Read tool, ✓ … · 303 chars: ✓ …" """
+def _fits_or_why(answer: Answer) -> tuple[Text, list[Fit]]:
+    """An empty line and the agents' fits, or the line saying why there are none."""
     text = Text()
     if answer.agents is not None and answer.agents.error:
         text.append(f"agents: {answer.agents.error}", style="italic")
-        return text
-    fits = answer_fits(answer)
+        return text, []
+    return text, answer_fits(answer)
+
+
+def agents_text(answer: Answer) -> Text:
+    """Each agent's verdict, grouped by the size measured in its unit:
+    "agents: 63 tokens (o200k, as an estimate): ✓ Claude Code Read tool, ✓ … · 303 chars: ✓ …" """
+    text, fits = _fits_or_why(answer)
     if not fits:
         return text
     groups: dict[str, list[Fit]] = {}
@@ -158,11 +163,7 @@ def alerts_text(answer: Answer) -> Text:
 def agents_summary(answer: Answer) -> Text:
     """ "agents: ✗ Codex CLI shell output, ⚠ …, 5 ✓, 2 ?": who is over its cap or warning
     level, then how many fit and how many are not measured yet."""
-    text = Text()
-    if answer.agents is not None and answer.agents.error:
-        text.append(f"agents: {answer.agents.error}", style="italic")
-        return text
-    fits = answer_fits(answer)
+    text, fits = _fits_or_why(answer)
     if not fits:
         return text
     named = sorted((each for each in fits if each.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
