@@ -50,7 +50,13 @@ from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import is_whole_number
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import Extraction, UnreadablePage
-from siftui.sources.extract import Progress, check_file, extract_report, pymupdf_version
+from siftui.sources.extract import (
+    Progress,
+    check_file,
+    check_max_pages,
+    extract_report,
+    pymupdf_version,
+)
 
 FORMAT = 1
 MAGIC = b"siftui doc cache 1\n"
@@ -314,8 +320,7 @@ def cached_extract_report(
             ocr=ocr,
             ocr_language=ocr_language,
         )
-    if max_pages is not None and max_pages < 0:
-        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    check_max_pages(max_pages)
     where = check_file(path)
     store = DocCache.default() if cache is None else cache
     try:

@@ -252,6 +252,12 @@ def extract(path: str | os.PathLike[str], **keywords: Unpack[ExtractKeywords]) -
     return extract_report(path, **keywords).doc
 
 
+def check_max_pages(max_pages: int | None) -> None:
+    """ValueError for a negative ``max_pages`` (None: every page)."""
+    if max_pages is not None and max_pages < 0:
+        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+
+
 def extract_report(
     path: str | os.PathLike[str],
     *,
@@ -285,8 +291,7 @@ def extract_report(
     With ``data`` (the file's bytes, see :func:`open_document`) no helper
     process is started: they would open the file by name.
     """
-    if max_pages is not None and max_pages < 0:
-        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    check_max_pages(max_pages)
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be > 0, not {timeout}")
     deadline = None if timeout is None else time.monotonic() + timeout

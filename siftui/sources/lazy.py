@@ -27,6 +27,7 @@ from siftui.sources.extract import (
     _check_deadline,
     _nothing_readable,
     _outline,
+    check_max_pages,
     open_document,
     read_page,
 )
@@ -61,8 +62,7 @@ def read_range(
 ) -> ColdRange:
     """The pages of ``path`` (or ``data``, see open_document) that the answer to
     ``options`` (:func:`is_range`) reads, or the error the whole extraction raises."""
-    if max_pages is not None and max_pages < 0:
-        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    check_max_pages(max_pages)
     deadline = None if timeout is None else time.monotonic() + timeout
     document = open_document(path, password, data=data)
     try:

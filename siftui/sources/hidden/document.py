@@ -23,6 +23,7 @@ from siftui.sources.extract import (
     PARALLEL_MIN_PAGES,
     NotReadable,
     TimedOut,
+    check_max_pages,
     default_workers,
     open_document,
 )
@@ -64,8 +65,7 @@ def inspect_document(
     empty) are not inspected, so that one damaged page costs its own findings only;
     with ``skip``, no helper process is started either.
     """
-    if max_pages is not None and max_pages < 0:
-        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+    check_max_pages(max_pages)
     deadline = None if timeout is None else time.monotonic() + timeout
     document = open_document(path, password, data=data)
     try:
