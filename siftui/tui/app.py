@@ -28,7 +28,6 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from siftui.core.kinds import WORD, kind_of
-from siftui.core.render import Options
 from siftui.tui import background
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
@@ -44,7 +43,16 @@ from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
 from siftui.tui.opening import OpenFlow
 from siftui.tui.replay_flow import ReplayFlow
 from siftui.tui.screens.main import MainScreen
-from siftui.tui.state import KEEP, Answer, Change, Opened, Outcome, Request, answer_request
+from siftui.tui.state import (
+    KEEP,
+    START,
+    Answer,
+    Change,
+    Opened,
+    Outcome,
+    Request,
+    answer_request,
+)
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
 from siftui.tui.widgets.footer import KeyFooter
@@ -89,7 +97,7 @@ class SiftApp(KeyActions):
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
         self._replayed = log  # a log replay's calls, tail and re-runs
-        self.request = Request(None, Options())
+        self.request = START
         self.opened: Opened | None = None
         self.opener = OpenFlow(self)
         self.counter = CallCounter(self, self._counted)
@@ -173,13 +181,17 @@ class SiftApp(KeyActions):
             show_request(self, request.options)
         self.render_request()
 
-    def new_document(self) -> None:
-        """The request now names a freshly opened document: its first call is made."""
+    def new_document(self, first: Outcome | None = None) -> None:
+        """The request now names a freshly opened document: its first call is made
+        (``first``: its answer, already made by the preload, if it answers that call)."""
         assert self.opened is not None
         self.answering.opened(self.opened)
         self._counted(self.counter.clear())
         self.counter.asked(self.request)  # opening a document is the agent's first call
-        self.render_request()
+        if first is not None and first.request == self.request and first.answer is not None:
+            self._answered(first)
+        else:
+            self.render_request()
 
     def render_request(self) -> None:
         opened, request = self.opened, self.request
@@ -305,7 +317,7 @@ class SiftApp(KeyActions):
     @on(Loader.Loaded)
     def _loaded(self, event: Loader.Loaded) -> None:
         self.apply(self.opener.loaded(event, self.request))
-        self.new_document()
+        self.new_document(event.first)
 
     @on(Loader.LoadFailed)
     def _load_failed(self, event: Loader.LoadFailed) -> None:

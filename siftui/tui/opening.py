@@ -17,9 +17,8 @@ from typing import Any
 
 from textual.app import App
 
-from siftui.sources.kinds import kind_of_file
-from siftui.tui.kinds import AnyOptions, first_call
-from siftui.tui.state import KEEP, Answer, Change, Opened, Request
+from siftui.tui.kinds import AnyOptions
+from siftui.tui.state import KEEP, Answer, Change, Opened, Request, opening_options
 from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
 
@@ -51,7 +50,7 @@ class OpenFlow:
             self._before = held
         self.path = path
         self._keep_answer = keep_answer
-        kept = first_call(request.options, kind=kind_of_file(path))
+        kept = opening_options(request.options, path)
         return Change(
             Request(None, options if options is not None else kept),
             error="",

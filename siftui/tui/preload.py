@@ -1,10 +1,13 @@
-"""Opening the first document while Textual starts.
+"""Opening the first document, and answering its first call, while Textual starts.
 
 `siftui FILE` starts the CLI's loader (siftui.sources.kinds' :func:`load_any`: for
 a PDF the disk cache and the parallel extraction) in a thread before Textual is even
-imported; the app's loader then takes that result instead of starting over.
-So the first answer is on screen about as soon as `siftui render FILE` would
-print it. Nothing here imports Textual.
+imported; the same thread then answers the agent's first call on it (the request the
+app makes when a document opens, :func:`siftui.tui.state.opening_request`), as the
+render worker would. The app's loader takes both instead of starting over, and the
+app shows that answer only if it answers the request the app holds then. So the
+first answer is on screen about as soon as `siftui render FILE` would print it, and
+on a warm cache in the app's first frame. Nothing here imports Textual.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 
 from siftui.sources.cache import file_sha256
 from siftui.sources.kinds import Loaded, load_any
+from siftui.tui.state import Outcome, Source, answer_request, opening_request
 
 __all__ = ["LoadedDocument", "Preload", "load_any", "start", "take"]
 
@@ -24,7 +28,9 @@ LoadedDocument = Loaded
 
 
 class Preload:
-    """One load running in a thread; :meth:`wait` gives what it loaded or raises its error."""
+    """One load running in a thread; :meth:`wait` gives what it loaded or raises its error,
+    and :attr:`first` the answer to the document's first call (None until it is known, or
+    if answering it failed: the app's render worker then answers it)."""
 
     def __init__(self, path: Path, password: str | None) -> None:
         self.path = path
@@ -33,15 +39,26 @@ class Preload:
         self.total = 0
         self._result: tuple[str, LoadedDocument] | None = None
         self._error: BaseException | None = None
+        self.first: Outcome | None = None
         self._thread = threading.Thread(target=self._run, name="siftui-preload", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
             digest = file_sha256(self.path) if self.path.is_file() else ""
-            self._result = (digest, load_any(self.path, password=self.password, progress=self._at))
+            loaded = load_any(self.path, password=self.password, progress=self._at)
         except BaseException as error:  # handed to the loader, which reports it
             self._error = error
+            return
+        self._result = (digest, loaded)
+        request = opening_request(Source(self.path, digest))
+        # answer_request turns refusals and bugs into an Outcome's one line: never raises.
+        self.first = answer_request(request, loaded.doc, (), None)
+
+    @property
+    def finished(self) -> bool:
+        """The load (and the first answer) is done: :meth:`wait` returns at once."""
+        return not self._thread.is_alive()
 
     def _at(self, done: int, total: int) -> None:
         self.done, self.total = done, total

@@ -21,10 +21,11 @@ from rich.cells import cell_len
 
 from siftui.core.agents import Agent
 from siftui.core.layout import Layout
-from siftui.core.render import Rendered
+from siftui.core.render import Options, Rendered
 from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
+from siftui.sources.kinds import kind_of_file
 from siftui.sources.tokens import TokenCounts
 from siftui.tui.display import escape_controls
 from siftui.tui.kinds import (
@@ -73,6 +74,21 @@ class Request:
 
     source: Source | None
     options: AnyOptions
+
+
+START = Request(None, Options())
+"""The app's request before it opens anything: no document, the CLI's default options."""
+
+
+def opening_options(held: AnyOptions, path: Path) -> AnyOptions:
+    """The options of the first call on ``path`` when the app holds ``held``: the agent's
+    first call for the file's kind (no pages, range or grep), at the OutCap held."""
+    return first_call(held, kind=kind_of_file(path))
+
+
+def opening_request(source: Source, held: AnyOptions = START.options) -> Request:
+    """The request the app makes when ``source`` opens while it holds ``held``."""
+    return Request(source, opening_options(held, source.path))
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,17 @@ PDF the disk cache and the parallel extraction), which also says which pages cou
 be read (their text is empty; the strip marks them), and posts :class:`Loader.Loaded`,
 :class:`Loader.LoadFailed` or :class:`Loader.NeedsPassword`. Only the newest
 open counts: an older one finishing late posts nothing.
+
+The file `siftui FILE` names was loaded before the app started (siftui.tui.preload):
+if that load has finished when the app opens the file, the loader posts its result at
+once, with the first call's answer the preload made (no worker, no progress bar), so a
+warm cache's document is on screen in the app's first frame.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import work
@@ -26,8 +32,8 @@ from siftui.sources.extract import NeedsPassword, WrongPassword
 from siftui.sources.load import LoadError
 from siftui.tui import preload
 from siftui.tui.kinds import AnyDoc
-from siftui.tui.preload import load_any
-from siftui.tui.state import Source
+from siftui.tui.preload import Preload, load_any
+from siftui.tui.state import Outcome, Source
 
 
 class Loader(Widget):
@@ -45,12 +51,14 @@ class Loader(Widget):
             doc: AnyDoc,
             password: str | None,
             unreadable: tuple[UnreadablePage, ...] = (),
+            first: Outcome | None = None,
         ) -> None:
             super().__init__()
             self.source = source
             self.doc = doc
             self.password = password
             self.unreadable = unreadable  # the pages that could not be read
+            self.first = first  # the first call's answer, when the preload made it
 
     class LoadFailed(Message):
         def __init__(self, path: Path, message: str) -> None:
@@ -83,9 +91,13 @@ class Loader(Widget):
     def open(self, path: Path, password: str | None = None, *, ocr: bool = False) -> None:
         """Start opening ``path``; any open still running no longer counts."""
         self._serial += 1
+        started = preload.take(path, password, ocr)  # begun before Textual started
+        if started is not None and started.finished:
+            self.app.post_message(self._outcome(path, password, ocr, started))
+            return
         self.query_one(ProgressBar).update(total=None, progress=0)
         self.add_class("-busy")
-        self._load(path, password, ocr, self._serial)
+        self._load(path, password, ocr, self._serial, started)
 
     def stop(self) -> None:
         """Forget the open running now (its result is dropped)."""
@@ -103,7 +115,9 @@ class Loader(Widget):
             self.query_one(ProgressBar).update(total=event.total, progress=event.done)
 
     @work(thread=True, group="load", description="open a document")
-    def _load(self, path: Path, password: str | None, ocr: bool, serial: int) -> None:
+    def _load(
+        self, path: Path, password: str | None, ocr: bool, serial: int, started: Preload | None
+    ) -> None:
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
@@ -115,25 +129,35 @@ class Loader(Widget):
             # Posted, not called: the extraction never waits for the screen.
             self.post_message(Loader.Progress(serial, done, total))
 
-        message: Message
+        message = self._outcome(path, password, ocr, started, progress)
+        self.app.call_from_thread(self._post, serial, message)
+
+    @staticmethod
+    def _outcome(
+        path: Path,
+        password: str | None,
+        ocr: bool,
+        started: Preload | None,
+        progress: Callable[[int, int], None] = lambda done, total: None,
+    ) -> Message:
+        """What opening ``path`` comes to (waiting for ``started``, the preload, if any)."""
         try:
-            started = preload.take(path, password, ocr)  # begun before Textual started
+            first = None
             if started is not None:
                 digest, found = started.wait(progress)
+                first = started.first
             else:
                 digest = file_sha256(path) if path.is_file() else ""
                 found = load_any(path, password=password, ocr=ocr, progress=progress)
             source = Source(path, digest, ocr)
-            message = Loader.Loaded(source, found.doc, password, found.unreadable)
+            return Loader.Loaded(source, found.doc, password, found.unreadable, first)
         except LoadError as error:
             if error.reason is NeedsPassword:
-                message = Loader.NeedsPassword(path, "")
-            elif error.reason is WrongPassword:
-                message = Loader.NeedsPassword(path, "Wrong password, try again.")
-            else:
-                message = Loader.LoadFailed(path, str(error))
+                return Loader.NeedsPassword(path, "")
+            if error.reason is WrongPassword:
+                return Loader.NeedsPassword(path, "Wrong password, try again.")
+            return Loader.LoadFailed(path, str(error))
         except OSError as error:
-            message = Loader.LoadFailed(path, f"{quoted(path)}: {error.strerror or error}")
+            return Loader.LoadFailed(path, f"{quoted(path)}: {error.strerror or error}")
         except Exception as error:  # PyMuPDF failed outside its usual types: one line, go on
-            message = Loader.LoadFailed(path, report_unexpected(error, f"opening {quoted(path)}"))
-        self.app.call_from_thread(self._post, serial, message)
+            return Loader.LoadFailed(path, report_unexpected(error, f"opening {quoted(path)}"))
