@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.docx_build import p, write_docx
 from support.pdfs import make_pdf
 from support.tui_support import RecordingApp, idle, run, settle, wait_until
+from textual import events
+from textual.dom import DOMNode
 from textual.pilot import Pilot
 
 from siftui.core.doc import Doc
@@ -147,3 +150,31 @@ def test_a_preload_that_failed_is_said_in_one_line(tmp_path: Path) -> None:
         assert "damaged.pdf" in app.seen[0]
 
     run(RecordingApp(damaged), scenario)
+
+
+class RestyleRecordingApp(SiftApp):
+    """The app, keeping each node Textual restyled with its descendants."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.restyled: list[object] = []
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        self.restyled.append(node)
+        super().update_styles(node, animate)
+
+
+def test_the_first_frame_is_styled_once_and_later_resumes_restyle(tmp_path: Path) -> None:
+    """Every widget is styled as it mounts; the whole screen is not restyled again before
+    its first frame (a twentieth of the start), but it is on any later resume that asks."""
+    pdf = make_pdf(tmp_path / "manual.pdf", PAGES, title="Manual")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        assert isinstance(app, RestyleRecordingApp)
+        await settle(app, pilot)
+        main = app.screen
+        assert main not in app.restyled
+        main.post_message(events.ScreenResume())
+        await wait_until(pilot, lambda: main in app.restyled)
+
+    run(RestyleRecordingApp(pdf), scenario)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.screen import Screen
 
 
@@ -27,3 +28,13 @@ class MainScreen(Screen[int]):
         classes = breakpoint_class(width, self.app.HORIZONTAL_BREAKPOINTS or [])
         classes |= breakpoint_class(height, self.app.VERTICAL_BREAKPOINTS or [])
         self.add_class(*classes, update=False)
+        self._shown = False
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Shown the first time, every widget was styled as it was mounted, and each
+        # change since (focus, classes) restyled its own: Textual's restyle of the
+        # whole screen would do it all again before the first frame (a twentieth of the
+        # start). Coming back from a dialog, it does.
+        if not self._shown:
+            self._shown = True
+            event.refresh_styles = False
