@@ -1,0 +1,148 @@
+"""Instructions until the first frame of `siftui FILE`, warm, against a bare Textual app.
+
+    python bench/tui_open_instructions.py [PDF] [--tree DIR ...]
+
+bench/tui_open.py times the same thing on the wall clock, where a shared
+2-core machine makes single runs differ by a third; this counts the CPU
+instructions each process executes until its first frame (valgrind's callgrind,
+every thread), which repeat to about 0.3% whatever else the machine does. So a
+change of a few milliseconds to the start shows here when the stopwatch cannot
+see it. Each process runs in its own private tmux server (120x40), as the
+stopwatch's do:
+
+- bare: the bare Textual app (Header, Static, Footer), until the first refresh
+  after it mounts;
+- each tree (default: this checkout): `siftui PDF` with the document already
+  in the disk cache, until the first refresh after its first answer is set (the
+  work that starts after the first answer is painted, siftui.tui.background,
+  is left out: it is not before the first frame).
+
+Prints each count and its ratio to the bare app's. Not wall time: an
+instruction of MuPDF's sha256 on another core costs the first frame nothing, a
+Python bytecode on the main thread costs it all. Run by hand; needs tmux and
+valgrind (Debian's valgrind), about half a minute per process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from common import CORPUS, command_seconds, load
+from tui_open import BARE_APP, PYCACHE, environment
+
+HERE = Path(__file__).resolve().parents[1]
+
+BARE_FIRST_FRAME = BARE_APP.replace(
+    "        yield Footer()\n",
+    "        yield Footer()\n\n"
+    "    def on_mount(self):\n"
+    "        import os\n"
+    "        self.call_after_refresh(lambda: os._exit(0))\n",
+)
+
+SIFTUI_FIRST_FRAME = """
+import os, sys
+from siftui.tui import background, launch, preload
+
+background.start = lambda *args, **kwargs: None  # after the first frame: not counted
+started = preload.start
+
+def start(*args):
+    started(*args)
+    from siftui.tui import factory
+    from siftui.tui.app import SiftApp
+
+    watched = SiftApp.watch_answer
+
+    def watch_answer(self, answer):
+        watched(self, answer)
+        if answer is not None:
+            self.call_after_refresh(lambda: os._exit(0))
+
+    SiftApp.watch_answer = watch_answer
+
+preload.start = start
+launch.run_tui(sys.argv[1])
+"""
+
+
+def instructions(command: list[str], env: dict[str, str], out: Path, timeout: float) -> int:
+    """The instructions ``command`` executed under callgrind, in a private tmux."""
+    socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
+    log = out.with_suffix(".log")
+    valgrind = [
+        "valgrind",
+        "--tool=callgrind",
+        f"--callgrind-out-file={out}",
+        f"--log-file={log}",
+        *command,
+    ]
+
+    def tmux(*args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+        return done.stdout.decode("utf-8", "replace")
+
+    tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *valgrind)
+    start = time.monotonic()
+    try:
+        while "bench" in tmux("list-sessions", "-F", "#{session_name}"):
+            if time.monotonic() - start > timeout:
+                raise TimeoutError(f"{command} still running after {timeout:.0f} s")
+            time.sleep(0.5)
+    finally:
+        tmux("kill-server")
+    found = re.search(r"Collected : (\d+)", log.read_text(encoding="utf-8", errors="replace"))
+    if found is None:
+        raise RuntimeError(f"callgrind counted nothing: see {log}")
+    return int(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
+    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+    path = Path(args.pdf).resolve()
+    trees = [tree.resolve() for tree in args.tree or [HERE]]
+    print(f"{path.name}: instructions until the first frame (load {load()})")
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        os.chdir(scratch)  # `python -m`, and a script, put their folder first on sys.path
+        bare, driver = scratch / "bare.py", scratch / "siftui_first_frame.py"
+        bare.write_text(BARE_FIRST_FRAME, encoding="utf-8")
+        driver.write_text(SIFTUI_FIRST_FRAME, encoding="utf-8")
+        env = environment(trees[0], scratch / "bare-cache")
+        # Untimed runs write the bytecode, so no process counts compiling its sources.
+        subprocess.run([sys.executable, "-c", "import textual.app, textual.widgets"], env=env)
+        bare_count = instructions([sys.executable, str(bare)], env, scratch / "bare.out", 600)
+        print(f"  bare app: {bare_count / 1e9:.3f} G instructions")
+        for number, tree in enumerate(trees):
+            env = environment(tree, scratch / f"warm-{number}")
+            render = [sys.executable, "-m", "siftui", "render", str(path)]
+            command_seconds(render, env)  # fills the warm cache and writes the bytecode
+            out = scratch / f"tree-{number}.out"
+            count = instructions([sys.executable, str(driver), str(path)], env, out, args.timeout)
+            print(
+                f"  {tree}: {count / 1e9:.3f} G instructions = {count / bare_count:.2f}x bare "
+                f"(the wall-clock target of bench/tui_open.py is 1.5x)"
+            )
+    print(f"bytecode cache: {PYCACHE}; load after: {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
