@@ -51,9 +51,11 @@ class Preload:
             self._error = error
             return
         self._result = (digest, loaded)
-        request = opening_request(Source(self.path, digest))
-        # answer_request turns refusals and bugs into an Outcome's one line: never raises.
-        self.first = answer_request(request, loaded.doc, (), None)
+        try:
+            request = opening_request(Source(self.path, digest))
+            self.first = answer_request(request, loaded.doc, (), None)
+        except Exception:  # a bug here only costs the head start: the render worker answers
+            self.first = None
 
     @property
     def finished(self) -> bool:

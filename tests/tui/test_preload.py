@@ -135,6 +135,28 @@ def test_a_preloaded_answer_to_another_request_is_dropped(
     run(SiftApp(pdf), scenario)
 
 
+def test_a_bug_in_the_preloaded_answer_leaves_the_first_call_to_the_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, renders: list[Request]
+) -> None:
+    pdf = make_pdf(tmp_path / "manual.pdf", PAGES, title="Manual")
+
+    def broken(source: Source) -> Request:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(preload, "opening_request", broken)
+    found = started(pdf)
+    assert found.first is None
+    assert found.wait(lambda done, total: None)[1].doc == load_any(pdf).doc
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert app.answer is not None
+        assert app.answer.rendered == render(pdf_of(pdf), Options())
+        assert [request.options for request in renders] == [Options()]
+
+    run(SiftApp(pdf), scenario)
+
+
 def test_a_preload_that_failed_is_said_in_one_line(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.pdf"
     damaged.write_bytes(b"%PDF-1.7\nnot a PDF at all\n")
