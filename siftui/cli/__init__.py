@@ -11,10 +11,17 @@ import sys
 from collections.abc import Sequence
 
 from siftui import __version__
-from siftui.cli.common import EXIT_DOCUMENT, EXIT_USAGE, Parser, UsageError
+from siftui.cli.common import (
+    EXIT_DOCUMENT,
+    EXIT_USAGE,
+    Parser,
+    UsageError,
+    ocr_language_argument,
+)
 from siftui.cli.documents import cmd_extract, cmd_render, cmd_walk
 from siftui.cli.serving import cmd_log, cmd_mcp
 from siftui.core.messages import file_error, one_line, quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.sources.load import LoadError
 
 TUI_EXAMPLES = """commands:
@@ -48,6 +55,14 @@ def _tui_parser() -> argparse.ArgumentParser:
         "path", metavar="FILE", nargs="?", help="a document (default: the bundled sample)"
     )
     parser.add_argument("--password", default=None, help="the document's password")
+    parser.add_argument(
+        "--ocr-lang",
+        type=ocr_language_argument,
+        default=DEFAULT_OCR_LANGUAGE,
+        metavar="LANG",
+        help="the languages t (OCR of pages without text) reads, as Tesseract's codes: "
+        "eng (default), deu, deu+eng",
+    )
     parser.add_argument("--version", action="version", version=f"siftui {__version__}")
     return parser
 
@@ -66,7 +81,9 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     from siftui.cli.evidence_preview import preview_factory  # `e`: the server's own tools
     from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
 
-    return run_tui(args.path, password=args.password, evidence=preview_factory)
+    return run_tui(
+        args.path, password=args.password, evidence=preview_factory, ocr_language=args.ocr_lang
+    )
 
 
 def _cmd_sample_path(argv: Sequence[str]) -> int:

@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from siftui.core.kinds import WORD, kind_of
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui import background
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
@@ -93,6 +94,7 @@ class SiftApp(KeyActions):
         password: str | None = None,
         log: LogReplay | None = None,
         evidence: PreviewFactory | None = None,
+        ocr_language: str = DEFAULT_OCR_LANGUAGE,
     ) -> None:
         super().__init__()
         self._start = (Path(path) if path is not None else None, password)
@@ -105,6 +107,7 @@ class SiftApp(KeyActions):
         self.exports = Exports(self)
         self.replay = ReplayFlow(self, log.rerun if log is not None else None)
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
+        self.ocr_language = ocr_language  # in these languages (Tesseract's codes)
         self.extras = Extras(self, self, self._redress)  # found after an answer is painted
         self.keys = Keys(self, self, self.exports, self.extras)
         self.evidence = EvidenceFlow(self, evidence)  # `e`: the evidence tools on this PDF
@@ -140,7 +143,7 @@ class SiftApp(KeyActions):
             yield TokenLine(id="tokens").data_bind(SiftApp.answer)
             yield PageStrip(id="strip").data_bind(SiftApp.answer)
             yield CallsLine(id="calls-line").data_bind(SiftApp.answer, SiftApp.calls)
-            yield Loader(id="loader")
+            yield Loader(id="loader", ocr_language=self.ocr_language)
         yield ReplayStatus(id="replay")
         yield NoteLine(id="note").data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)

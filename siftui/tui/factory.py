@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence.model import PreviewFactory
 from siftui.tui.evidence_rerun import LogReplay
@@ -31,10 +32,13 @@ def create_app(
     path: str | Path | None = None,
     password: str | None = None,
     evidence: PreviewFactory | None = None,
+    *,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
 ) -> SiftApp:
-    """The app for ``path`` (the bundled sample when None); ``evidence`` answers `e`."""
+    """The app for ``path`` (the bundled sample when None); ``evidence`` answers `e`;
+    ``ocr_language``: what `t` reads (Tesseract's codes)."""
     if path is None:
         from siftui.sources.sample import sample_path
 
         path = sample_path()
-    return SiftApp(path, password, evidence=evidence)
+    return SiftApp(path, password, evidence=evidence, ocr_language=ocr_language)

@@ -190,10 +190,11 @@ class Keys:
             return None
         from siftui.sources.extract import ocr_unavailable_reason
 
-        if not ocr and (reason := ocr_unavailable_reason()) is not None:
+        language = self.held.ocr_language
+        if not ocr and (reason := ocr_unavailable_reason(language)) is not None:
             app.notify(reason, title="OCR", severity="error", timeout=8)
             return None
-        app.notify("OCR on: reading pages without text ..." if not ocr else "OCR off")
+        app.notify(f"OCR on ({language}): reading pages without text ..." if not ocr else "OCR off")
         return not ocr
 
     def pdf_only(self, what: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui import preload
 from siftui.tui.evidence.model import PreviewFactory
 
@@ -15,9 +16,13 @@ if TYPE_CHECKING:
 
 
 def run_tui(
-    path: str | None, password: str | None = None, evidence: PreviewFactory | None = None
+    path: str | None,
+    password: str | None = None,
+    evidence: PreviewFactory | None = None,
+    ocr_language: str = DEFAULT_OCR_LANGUAGE,
 ) -> int:
-    """Run the app until the user quits; the exit code of the process.
+    """Run the app until the user quits; the exit code of the process (``ocr_language``:
+    what `t` reads, Tesseract's codes).
 
     The document starts loading before Textual is imported (siftui.tui.preload).
     """
@@ -28,7 +33,7 @@ def run_tui(
     preload.start(Path(path), password)
     from siftui.tui.factory import create_app
 
-    result = create_app(path, password, evidence).run()
+    result = create_app(path, password, evidence, ocr_language=ocr_language).run()
     return 0 if result is None else int(result)
 
 

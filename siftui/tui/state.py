@@ -184,6 +184,9 @@ class Held(Protocol):
     @property
     def ocr(self) -> bool: ...
 
+    @property
+    def ocr_language(self) -> str: ...
+
     def propose(self, options: AnyOptions, *, call: bool = False, typed: bool = False) -> None: ...
 
     def open_document(

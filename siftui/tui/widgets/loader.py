@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from siftui.core.messages import quoted
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.cache import file_sha256
 from siftui.sources.errors import report_unexpected
@@ -77,9 +78,10 @@ class Loader(Widget):
             self.path = path
             self.error = error
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, ocr_language: str = DEFAULT_OCR_LANGUAGE) -> None:
         super().__init__(id=id)
         self._serial = 0
+        self._ocr_language = ocr_language  # what an open with OCR reads (Tesseract's codes)
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(show_eta=False)
@@ -93,7 +95,7 @@ class Loader(Widget):
         self._serial += 1
         started = preload.take(path, password, ocr)  # begun before Textual started
         if started is not None and started.finished:
-            self.app.post_message(self._outcome(path, password, ocr, started))
+            self.app.post_message(self._outcome(path, password, ocr, started, self._ocr_language))
             return
         self.query_one(ProgressBar).update(total=None, progress=0)
         self.add_class("-busy")
@@ -129,7 +131,7 @@ class Loader(Widget):
             # Posted, not called: the extraction never waits for the screen.
             self.post_message(Loader.Progress(serial, done, total))
 
-        message = self._outcome(path, password, ocr, started, progress)
+        message = self._outcome(path, password, ocr, started, self._ocr_language, progress)
         self.app.call_from_thread(self._post, serial, message)
 
     @staticmethod
@@ -138,9 +140,11 @@ class Loader(Widget):
         password: str | None,
         ocr: bool,
         started: Preload | None,
+        ocr_language: str,
         progress: Callable[[int, int], None] = lambda done, total: None,
     ) -> Message:
-        """What opening ``path`` comes to (waiting for ``started``, the preload, if any)."""
+        """What opening ``path`` comes to (waiting for ``started``, the preload, if any;
+        ``ocr``: reading pages without text in ``ocr_language``)."""
         try:
             first = None
             if started is not None:
@@ -148,7 +152,9 @@ class Loader(Widget):
                 first = started.first
             else:
                 digest = file_sha256(path) if path.is_file() else ""
-                found = load_any(path, password=password, ocr=ocr, progress=progress)
+                found = load_any(
+                    path, password=password, ocr=ocr, ocr_language=ocr_language, progress=progress
+                )
             source = Source(path, digest, ocr)
             return Loader.Loaded(source, found.doc, password, found.unreadable, first)
         except LoadError as error:
