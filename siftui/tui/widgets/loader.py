@@ -95,7 +95,9 @@ class Loader(Widget):
         self._serial += 1
         started = preload.take(path, password, ocr)  # begun before Textual started
         if started is not None and started.finished:
-            self.app.post_message(self._outcome(path, password, ocr, started, self._ocr_language))
+            self._post(
+                self._serial, self._outcome(path, password, ocr, started, self._ocr_language)
+            )
             return
         self.query_one(ProgressBar).update(total=None, progress=0)
         self.add_class("-busy")
@@ -107,9 +109,11 @@ class Loader(Widget):
         self.remove_class("-busy")
 
     def _post(self, serial: int, message: Message) -> None:
+        # To the app, whose handlers take it: bubbling up from here would wait for each
+        # ancestor's queue, after the first frame (50 ms at start).
         if serial == self._serial:
             self.remove_class("-busy")
-            self.post_message(message)
+            self.app.post_message(message)
 
     def on_loader_progress(self, event: Loader.Progress) -> None:
         event.stop()
