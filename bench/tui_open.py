@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from common import CORPUS, command_seconds, load
@@ -93,13 +94,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def screen_seconds(
-    command: list[str], env: dict[str, str], ready: object, timeout: float
-) -> tuple[float, float]:
-    """From starting ``command`` in tmux until ``ready(screen)`` holds: the wall time, and
-    the CPU time the process used by then (its own, not its children's), which the
-    machine's load changes far less."""
-    assert callable(ready)
+def private_tmux(env: dict[str, str]) -> Callable[..., str]:
+    """A tmux server of its own (no configuration, ``env`` its environment): the function
+    that runs a tmux command on it and returns what the command printed."""
     socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
 
     def tmux(*args: str) -> str:
@@ -111,6 +108,17 @@ def screen_seconds(
         )
         return done.stdout.decode("utf-8", "replace")
 
+    return tmux
+
+
+def screen_seconds(
+    command: list[str], env: dict[str, str], ready: object, timeout: float
+) -> tuple[float, float]:
+    """From starting ``command`` in tmux until ``ready(screen)`` holds: the wall time, and
+    the CPU time the process used by then (its own, not its children's), which the
+    machine's load changes far less."""
+    assert callable(ready)
+    tmux = private_tmux(env)
     start = time.perf_counter()
     size = ("-x", "120", "-y", "40")
     tmux("new-session", "-d", "-s", "bench", "-c", os.getcwd(), *size, *command)

@@ -20,7 +20,9 @@ stopwatch's do:
   when the app mounts, which on two cores it is not: the driver waits for it
   before going on, so the count is the work of the path a real start takes.
 
-Prints each count and its ratio to the bare app's. Not wall time: an
+Each command runs once untimed first, so no count includes compiling a module
+(the bytecode goes to bench/tui_open.py's private PYTHONPYCACHEPREFIX). Prints
+each count and its ratio to the bare app's. Not wall time: an
 instruction of MuPDF's sha256 on another core costs the first frame nothing, a
 Python bytecode on the main thread costs it all. Run by hand; needs tmux and
 valgrind (Debian's valgrind), about half a minute per process.
@@ -31,15 +33,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 from common import CORPUS, command_seconds, load
-from tui_open import BARE_APP, PYCACHE, environment
+from tui_open import BARE_APP, PYCACHE, environment, private_tmux
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -87,28 +87,10 @@ launch.run_tui(sys.argv[1])
 )
 
 
-def instructions(command: list[str], env: dict[str, str], out: Path, timeout: float) -> int:
-    """The instructions ``command`` executed under callgrind, in a private tmux."""
-    socket = f"siftui-bench-{uuid.uuid4().hex[:10]}"
-    log = out.with_suffix(".log")
-    valgrind = [
-        "valgrind",
-        "--tool=callgrind",
-        f"--callgrind-out-file={out}",
-        f"--log-file={log}",
-        *command,
-    ]
-
-    def tmux(*args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", socket, "-f", "/dev/null", *args],
-            capture_output=True,
-            env=env,
-            check=False,
-        )
-        return done.stdout.decode("utf-8", "replace")
-
-    tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *valgrind)
+def run_to_end(command: list[str], env: dict[str, str], timeout: float) -> None:
+    """Run ``command`` in a private tmux (120x40) until it exits."""
+    tmux = private_tmux(env)
+    tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *command)
     start = time.monotonic()
     try:
         while "bench" in tmux("list-sessions", "-F", "#{session_name}"):
@@ -117,6 +99,15 @@ def instructions(command: list[str], env: dict[str, str], out: Path, timeout: fl
             time.sleep(0.5)
     finally:
         tmux("kill-server")
+
+
+def instructions(command: list[str], env: dict[str, str], out: Path, timeout: float) -> int:
+    """The instructions ``command`` executed under callgrind. It runs once untimed first,
+    so the count never includes compiling a module the process imports."""
+    run_to_end(command, env, timeout)
+    log = out.with_suffix(".log")
+    callgrind = ["--tool=callgrind", f"--callgrind-out-file={out}", f"--log-file={log}"]
+    run_to_end(["valgrind", *callgrind, *command], env, timeout)
     found = re.search(r"Collected : (\d+)", log.read_text(encoding="utf-8", errors="replace"))
     if found is None:
         raise RuntimeError(f"callgrind counted nothing: see {log}")
@@ -139,14 +130,12 @@ def main() -> int:
         bare.write_text(BARE_FIRST_FRAME, encoding="utf-8")
         driver.write_text(SIFTUI_FIRST_FRAME, encoding="utf-8")
         env = environment(trees[0], scratch / "bare-cache")
-        # Untimed runs write the bytecode, so no process counts compiling its sources.
-        subprocess.run([sys.executable, "-c", "import textual.app, textual.widgets"], env=env)
         bare_count = instructions([sys.executable, str(bare)], env, scratch / "bare.out", 600)
         print(f"  bare app: {bare_count / 1e9:.3f} G instructions")
         for number, tree in enumerate(trees):
             env = environment(tree, scratch / f"warm-{number}")
             render = [sys.executable, "-m", "siftui", "render", str(path)]
-            command_seconds(render, env)  # fills the warm cache and writes the bytecode
+            command_seconds(render, env)  # fills the warm cache
             out = scratch / f"tree-{number}.out"
             count = instructions([sys.executable, str(driver), str(path)], env, out, args.timeout)
             print(
