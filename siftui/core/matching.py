@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import re2
-
 from siftui.core.budget import CHARS, Unit
 from siftui.core.text import without_surrogates
 
@@ -33,6 +31,7 @@ __all__ = [
     "grep_header",
     "joined_regex",
     "match_line",
+    "re2_module",
     "search_line",
     "window",
 ]
@@ -56,8 +55,15 @@ class GrepResult:
     note: str
 
 
+def re2_module() -> Any:
+    """google-re2, imported at the first grep, not when a TUI or server starts (about 4 ms)."""
+    import re2
+
+    return re2
+
+
 def _options(case_sensitive: bool) -> Any:
-    options = re2.Options()
+    options = re2_module().Options()
     options.log_errors = False
     options.case_sensitive = case_sensitive
     return options
@@ -73,6 +79,7 @@ def compile_pattern(pattern: str) -> Any:
     except UnicodeEncodeError:
         raise BadGrep("invalid grep: pattern is not valid UTF-8") from None
     case_sensitive = any(ch.isupper() for ch in pattern)
+    re2 = re2_module()
     try:
         return re2.compile(pattern, _options(case_sensitive))
     except re2.error as error:
@@ -114,6 +121,7 @@ def joined_regex(pattern: str) -> Any:
         return None
     options = _options(any(ch.isupper() for ch in pattern))
     options.never_nl = True
+    re2 = re2_module()
     try:
         return re2.compile(("(?m)" + pattern).encode("utf-8"), options)
     except re2.error:

@@ -12,10 +12,9 @@ from textual.notifications import Notify
 
 from siftui.tui.evidence.flow import EvidenceFlow
 from siftui.tui.key_actions import Keys
-from siftui.tui.replay_flow import ReplayFlow
+from siftui.tui.replay_flow import ReplayFlow, calls_of
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.replay import CallList
 
 
 class KeyActions(App[int]):
@@ -76,7 +75,7 @@ class KeyActions(App[int]):
         self.keys.open()
 
     def action_follow_log(self) -> None:
-        self.query_one(CallList).toggle_follow()
+        calls_of(self).toggle_follow()
 
     def action_log_report(self) -> None:
         self.replay.report()

@@ -29,7 +29,6 @@ from textual.widgets import Header, Static
 
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
-from siftui.tui import background
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.clipboard import CopyReport
@@ -42,7 +41,7 @@ from siftui.tui.key_actions import Keys
 from siftui.tui.keys import available, bindings, system_commands
 from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
 from siftui.tui.opening import OpenFlow
-from siftui.tui.replay_flow import ReplayFlow
+from siftui.tui.replay_flow import ReplayFlow, call_list, calls_of
 from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import (
     KEEP,
@@ -61,7 +60,7 @@ from siftui.tui.widgets.lines import CallsLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.replay import CallChecked, CallChosen, LogFollowed, ReplayStatus
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
@@ -130,9 +129,7 @@ class SiftApp(KeyActions):
     def compose(self) -> ComposeResult:
         yield Header()
         if self._replayed is not None:
-            yield CallList(
-                self._replayed.entries, self._replayed.tail, follow=self._replayed.follow
-            )
+            yield call_list(self._replayed)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
             yield Static("", id="request-error", classes="error")
@@ -158,7 +155,7 @@ class SiftApp(KeyActions):
         path, password = self._start
         if self._replayed is not None:
             self.sub_title = f"call log: {plural(len(self._replayed.entries), 'call')}"
-            self.query_one(CallList).focus()
+            calls_of(self).focus()
         elif path is not None:
             self.open_document(path, password)
 
@@ -268,6 +265,8 @@ class SiftApp(KeyActions):
         self.sub_title = answer.name
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
+            from siftui.tui import background  # after the first frame: its imports too
+
             self.call_after_refresh(background.start, self, self, self.extras, opened, plain)
         self.call_after_refresh(self.extras.after, answer)
 
@@ -338,8 +337,8 @@ class SiftApp(KeyActions):
         yield from super().get_system_commands(screen)
         yield from system_commands(self)
 
-    @on(CallList.Chosen)
-    def _call_chosen(self, event: CallList.Chosen) -> None:
+    @on(CallChosen)
+    def _call_chosen(self, event: CallChosen) -> None:
         try:
             self.calls = self.replay.log_calls(event.number)
             change = self.replay.chosen(event.entry, event.number)
@@ -349,8 +348,8 @@ class SiftApp(KeyActions):
             self.opener.cancel()
             self.apply(change)
 
-    @on(CallList.Checked)
-    def _call_checked(self, event: CallList.Checked) -> None:
+    @on(CallChecked)
+    def _call_checked(self, event: CallChecked) -> None:
         """The chosen call's file is checked: make the call again (opening it if needed)."""
         again = self.replay.checked(event.entry, event.number, event.digest, self.opened)
         if isinstance(again, Change):
@@ -379,6 +378,6 @@ class SiftApp(KeyActions):
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
 
-    @on(CallList.Followed)
-    def _followed(self, event: CallList.Followed) -> None:
+    @on(LogFollowed)
+    def _followed(self, event: LogFollowed) -> None:
         self.sub_title = self.replay.followed(event.added, event.following, event.skipped)

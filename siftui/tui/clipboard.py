@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import pyperclip
-
 from siftui.sources.output import encode_utf8
 
 # Many terminals drop OSC 52 payloads past roughly this many base64 bytes
@@ -30,6 +28,8 @@ def copy_system(text: str) -> str | None:
     What is copied is what ``siftui render`` prints: a lone surrogate (not
     encodable) becomes U+FFFD, one for one, as in :func:`siftui.sources.output.encode_utf8`.
     """
+    import pyperclip  # at the first copy, not at the start (with ctypes: about 3 ms)
+
     text = encode_utf8(text).decode("utf-8")
     try:
         pyperclip.copy(text)

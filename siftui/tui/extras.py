@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -25,8 +25,10 @@ from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF
 from siftui.core.unreachable import Unreachable
 from siftui.sources.errors import report_unexpected
-from siftui.sources.tokens import TokenCounts
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
+
+if TYPE_CHECKING:
+    from siftui.sources.tokens import TokenCounts
 
 REACH_CACHE = 32
 COUNTS_CACHE = 16

@@ -9,9 +9,13 @@ siftui.core.agents labels it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from siftui.core.agents import Fit, TokenCount, fit
-from siftui.sources.tokens import TokenCounts
 from siftui.tui.state import Answer
+
+if TYPE_CHECKING:
+    from siftui.sources.tokens import TokenCounts
 
 COUNTING = "counting tokens …"
 

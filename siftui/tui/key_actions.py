@@ -19,7 +19,6 @@ from siftui.core.budget import BYTES, CHARS, check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
-from siftui.tui import hidden_flow
 from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
@@ -207,6 +206,8 @@ class Keys:
 
     def hidden(self) -> None:
         if self.acting_on("list hidden text") is not None and self.pdf_only("Hidden text"):
+            from siftui.tui import hidden_flow  # its screen's modules: at the first `h`
+
             hidden_flow.list_hidden(self.app, self.held, self.extras)
 
     def help(self) -> None:

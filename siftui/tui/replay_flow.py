@@ -27,12 +27,29 @@ from siftui.sources.errors import report_unexpected
 from siftui.tui.evidence_rerun import SessionReruns
 from siftui.tui.history import Calls, Spent
 from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.replay import ReplayStatus
 
 if TYPE_CHECKING:
     from siftui.sources.log.calllog import LogEntry
     from siftui.sources.log.rerun import RerunFactory
+    from siftui.tui.evidence_rerun import LogReplay
     from siftui.tui.report_model import Node
+    from siftui.tui.widgets.call_list import CallList
+
+
+def call_list(log: LogReplay) -> CallList:
+    """The list of ``log``'s calls. Its module (a DataTable) is imported only here, when
+    a log is replayed: a document's start does not pay for it."""
+    from siftui.tui.widgets.call_list import CallList
+
+    return CallList(log.entries, log.tail, follow=log.follow)
+
+
+def calls_of(app: App[Any]) -> CallList:
+    """The replay's call list (NoMatches when the app replays no log)."""
+    from siftui.tui.widgets.call_list import CallList
+
+    return app.query_one("#call-log", CallList)
 
 
 class ReplayFlow:
@@ -46,7 +63,7 @@ class ReplayFlow:
         """The sub-title after calls were read from a followed log (and its bad lines said)."""
         for problem in skipped[:3]:
             self.app.notify(f"{problem} (skipped)", severity="warning")
-        total = len(self.app.query_one(CallList).entries)
+        total = len(calls_of(self.app).entries)
         return f"call log: {total} calls" + (" (following)" if following else "")
 
     def log_calls(self, number: int) -> Calls:
@@ -56,7 +73,7 @@ class ReplayFlow:
                 Request(Source(Path(entry.path), entry.sha256 or ""), entry.call_options),
                 entry.received.content if entry.received is not None else "",
             )
-            for entry in self.app.query_one(CallList).entries
+            for entry in calls_of(self.app).entries
         )
         runes = sum(call.runes for call in spent[:number])
         size = sum(call.bytes for call in spent[:number])
@@ -64,7 +81,7 @@ class ReplayFlow:
 
     def step(self, *, back: bool) -> None:
         """`b` / `f` in a replay: the log's call before or after the one chosen."""
-        calls = self.app.query_one(CallList)
+        calls = calls_of(self.app)
         number = calls.cursor_row + 1 + (-1 if back else 1)
         if not 1 <= number <= len(calls.entries):
             self.app.notify(f"Already at the log's {'first' if back else 'last'} call.")
@@ -90,11 +107,11 @@ class ReplayFlow:
             self._where = f"{self._where}: the agent got an error: {entry.message}"
             self.status(self._where, warning=True)
             if self.reruns.applies(entry):
-                self.reruns.verdict(self.app.query_one(CallList).entries, number, self._said)
+                self.reruns.verdict(calls_of(self.app).entries, number, self._said)
             return None
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         if self.reruns.applies(entry):
-            entries = self.app.query_one(CallList).entries
+            entries = calls_of(self.app).entries
             self.reruns.verdict(entries, number, self._said)
         else:
             self.status(
@@ -171,11 +188,10 @@ class ReplayFlow:
     def report(self) -> None:
         """The log's report, made in a worker, then its screen."""
         app = self.app
-        lists = app.query(CallList)
-        if not lists:
+        if not app.query("#call-log"):
             app.notify("The report is of a call log: open one with siftui log FILE.")
             return
-        calls = lists.first()
+        calls = calls_of(app)
         entries = list(calls.entries)
         # Said only when it takes a while (documents to extract): a quick report just opens.
         slow = app.set_timer(

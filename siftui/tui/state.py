@@ -15,18 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.cells import cell_len
 
-from siftui.core.agents import Agent
 from siftui.core.layout import Layout
 from siftui.core.render import Options, Rendered
 from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
 from siftui.sources.kinds import kind_of_file
-from siftui.sources.tokens import TokenCounts
 from siftui.tui.display import escape_controls
 from siftui.tui.kinds import (
     REFUSALS,
@@ -39,6 +37,10 @@ from siftui.tui.kinds import (
     render_any,
 )
 from siftui.tui.strip_model import PageFacts
+
+if TYPE_CHECKING:  # the tokenizers and the agents' table load after the first frame
+    from siftui.core.agents import Agent
+    from siftui.sources.tokens import TokenCounts
 
 
 @dataclass(frozen=True)

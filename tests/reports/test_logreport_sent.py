@@ -21,7 +21,8 @@ from siftui.sources.log.report import report, report_json
 from siftui.sources.log.report_text import report_text
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.call_list import CallList
+from siftui.tui.widgets.replay import ReplayStatus
 
 
 def served_log(root: Path, calls: list[tuple[dict[str, object], str]]) -> list[LogEntry]:

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from siftui.sources.log.follow import LogTail
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
-from siftui.tui.widgets.replay import CallList
+from siftui.tui.widgets.call_list import CallList
 
 DELAYS: list[float] = []
 

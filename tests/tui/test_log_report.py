@@ -29,7 +29,8 @@ from siftui.tui.factory import create_log_app
 from siftui.tui.keys import system_commands
 from siftui.tui.report_model import NO_DOCUMENT, Node, report_tree
 from siftui.tui.screens import LogReportScreen
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.call_list import CallList
+from siftui.tui.widgets.replay import ReplayStatus
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from siftui.sources.log.calllog import read_log
 from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.call_list import CallList
+from siftui.tui.widgets.replay import ReplayStatus
 
 
 def logged(tmp_path: Path) -> Path:

@@ -18,8 +18,9 @@ from siftui.sources.extract import extract
 from siftui.sources.log.calllog import LogEntry, entry_to_line, read_log
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
+from siftui.tui.widgets.call_list import CallList
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.replay import CallList, ReplayStatus
+from siftui.tui.widgets.replay import ReplayStatus
 
 CALLS = (("", "", 300), ("2-3", "", 400), ("", "line", 250))
 

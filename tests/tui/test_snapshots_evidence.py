@@ -24,7 +24,7 @@ from siftui.sources.log.follow import LogTail
 from siftui.tui.app import SiftApp
 from siftui.tui.evidence.screen import EvidenceScreen
 from siftui.tui.factory import create_app, create_log_app
-from siftui.tui.widgets.replay import CallList
+from siftui.tui.widgets.call_list import CallList
 
 SnapCompare = Callable[..., bool]
 SIZE = (110, 34)

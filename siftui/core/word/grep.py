@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import re2
-
 from siftui.core import matching
 from siftui.core.budget import CHARS, Unit
 from siftui.core.matching import GrepResult
@@ -58,7 +56,7 @@ def _spans(regex: Any) -> Callable[[bytes, int], int | None]:
     object's Match() gives the spans directly; the public API is the fallback.
     """
     compiled = getattr(regex, "_regexp", None)
-    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    anchor = getattr(getattr(matching.re2_module(), "_Anchor", None), "UNANCHORED", None)
     if compiled is not None and anchor is not None and hasattr(compiled, "Match"):
 
         def fast(data: bytes, position: int) -> int | None:

@@ -17,12 +17,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import ProgressBar
 
 from siftui.core.messages import quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
@@ -35,6 +34,9 @@ from siftui.tui import preload
 from siftui.tui.kinds import AnyDoc
 from siftui.tui.preload import Preload, load_any
 from siftui.tui.state import Outcome, Source
+
+if TYPE_CHECKING:
+    from textual.widgets import ProgressBar
 
 
 class Loader(Widget):
@@ -83,8 +85,17 @@ class Loader(Widget):
         self._serial = 0
         self._ocr_language = ocr_language  # what an open with OCR reads (Tesseract's codes)
 
-    def compose(self) -> ComposeResult:
-        yield ProgressBar(show_eta=False)
+    def _bar(self) -> ProgressBar:
+        """The progress bar, made at the first open that has to wait: an open the cache
+        answers at once never shows one, so a warm start neither imports nor mounts it."""
+        from textual.widgets import ProgressBar
+
+        bars = self.query(ProgressBar)
+        if bars:
+            return bars.first()
+        bar = ProgressBar(show_eta=False)
+        self.mount(bar)
+        return bar
 
     @property
     def busy(self) -> bool:
@@ -99,7 +110,7 @@ class Loader(Widget):
                 self._serial, self._outcome(path, password, ocr, started, self._ocr_language)
             )
             return
-        self.query_one(ProgressBar).update(total=None, progress=0)
+        self._bar().update(total=None, progress=0)
         self.add_class("-busy")
         self._load(path, password, ocr, self._serial, started)
 
@@ -118,7 +129,7 @@ class Loader(Widget):
     def on_loader_progress(self, event: Loader.Progress) -> None:
         event.stop()
         if event.serial == self._serial:
-            self.query_one(ProgressBar).update(total=event.total, progress=event.done)
+            self._bar().update(total=event.total, progress=event.done)
 
     @work(thread=True, group="load", description="open a document")
     def _load(

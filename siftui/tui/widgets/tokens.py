@@ -6,14 +6,18 @@ screen, never blocks, and an old count never lands beside a newer answer.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from siftui.sources.tokens import TokenCounts, token_counts
 from siftui.tui.state import Answer
+
+if TYPE_CHECKING:
+    from siftui.sources.tokens import TokenCounts
 
 CACHE_SIZE = 16
 
@@ -88,6 +92,8 @@ class TokenLine(Static):
 
     @work(thread=True, exclusive=True, group="tokens", description="count the answer's tokens")
     def _count(self, content: str) -> None:
+        from siftui.sources.tokens import token_counts  # after the first frame, not at start
+
         counts = token_counts(content)
         self.app.call_from_thread(self._counted, content, counts)
 
