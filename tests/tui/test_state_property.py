@@ -41,6 +41,7 @@ from siftui.tui.screens import PathScreen
 from siftui.tui.strip_model import docx_facts_of, facts_of, page_kinds
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.view import ContentView
 
 PAGES = ["", "2", "3-5", "1-", "9-2", "x", "0" * 40 + "2", "40", "2-3"]
@@ -132,9 +133,9 @@ async def act(app: RecordingApp, pilot: Any, action: Action, files: list[Path], 
     if kind == "pages":
         app.query_one("#pages", Input).value = value
     elif kind in ("grep", "range", "window", "scope"):
-        app.query_one(f"#{kind}", Input).value = value
+        app.query_one(RequestBar).field(kind).value = value  # made at the first use
     elif kind == "anchor":
-        app.query_one("#anchor", Input).value = anchor_of(value) if value else ""
+        app.query_one(RequestBar).field("anchor").value = anchor_of(value) if value else ""
     elif kind == "outcap":
         app.query_one(OutCapControl).value = value
     elif kind == "key":

@@ -9,6 +9,8 @@ Grep and Scope (docs/WORD.md). The bar holds no request: each edit is posted as
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -34,32 +36,26 @@ class RequestBar(Horizontal):
     class Submitted(Message):
         """Enter in a field: the request as it stands is a call."""
 
-    def on_mount(self) -> None:
-        # A narrow terminal hides the labels: the tooltips still name the fields.
-        for field in self.query(Input):
-            field.tooltip = (field.id or "").capitalize()
-
     def compose(self) -> ComposeResult:
-        yield Label("Pages", classes="field-label pdf-only")
-        yield Input(placeholder="a-b, a or a-", id="pages", compact=True, classes="pdf-only")
-        yield Label("Range", classes="field-label word-only")
-        yield Input(placeholder="Pa..Pb, Pa, Pa..", id="range", compact=True, classes="word-only")
-        yield Label("Anchor", classes="field-label word-only")
-        yield Input(placeholder="P<n>#<hash>", id="anchor", compact=True, classes="word-only")
-        yield Label("Window", classes="field-label word-only")
-        yield Input(
-            placeholder="6", id="window", compact=True, classes="word-only", restrict=r"[0-9]*"
+        yield from _field("Pages", "a-b, a or a-", id="pages", classes="pdf-only")
+        yield from _field("Grep", "RE2 pattern (smart case)", id="grep")
+
+    def _word_fields(self) -> None:
+        """Mount a Word document's fields, the first time one is shown: a PDF's start
+        (most starts) makes neither their four Inputs nor their labels."""
+        if self.query("#range"):
+            return
+        grep_label = self.query_one("#grep-label", Label)
+        self.mount_all(
+            [
+                *_field("Range", "Pa..Pb, Pa, Pa..", id="range", classes="word-only"),
+                *_field("Anchor", "P<n>#<hash>", id="anchor", classes="word-only"),
+                *_field("Window", "6", id="window", classes="word-only", restrict=r"[0-9]*"),
+            ],
+            before=grep_label,
         )
-        yield Label("Grep", classes="field-label")
-        yield Input(placeholder="RE2 pattern (smart case)", id="grep", compact=True)
-        yield Label("Scope", classes="field-label word-only")
-        yield Input(
-            placeholder="body",
-            id="scope",
-            compact=True,
-            classes="word-only",
-            suggester=SuggestFromList(SCOPES, case_sensitive=False),
-        )
+        suggest = SuggestFromList(SCOPES, case_sensitive=False)
+        self.mount_all(_field("Scope", "body", id="scope", classes="word-only", suggester=suggest))
 
     @property
     def word(self) -> bool:
@@ -69,6 +65,8 @@ class RequestBar(Horizontal):
     def show(self, values: dict[str, str], *, word: bool) -> None:
         """Show a request: the fields of its kind, with its values (an Input set to its
         own value posts nothing, so the request is not proposed again)."""
+        if word:
+            self._word_fields()
         self.set_class(word, "-word")
         for name, value in values.items():
             field = self.query_one(f"#{name}", Input)
@@ -76,6 +74,8 @@ class RequestBar(Horizontal):
                 field.value = value
 
     def field(self, name: str) -> Input:
+        if name in WORD_FIELDS:
+            self._word_fields()
         return self.query_one(f"#{name}", Input)
 
     @on(Input.Changed)
@@ -88,3 +88,21 @@ class RequestBar(Horizontal):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.post_message(self.Submitted())
+
+
+def _field(
+    label: str, placeholder: str, *, id: str, classes: str = "", **options: Any
+) -> tuple[Label, Input]:
+    """A field's label and its Input. A narrow terminal hides the labels: the tooltip
+    still names the field."""
+    return (
+        Label(label, id=f"{id}-label", classes=f"field-label {classes}".strip()),
+        Input(
+            placeholder=placeholder,
+            id=id,
+            compact=True,
+            classes=classes,
+            tooltip=label,
+            **options,
+        ),
+    )
