@@ -29,7 +29,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         started.append(1)
         return sha256(*args)
 
-    monkeypatch.setattr(cache_module.hashlib, "sha256", counting)
+    monkeypatch.setattr(hashlib, "sha256", counting)
     return started
 
 
