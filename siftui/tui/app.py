@@ -14,6 +14,7 @@ Only the app assigns its state: its helpers read it and return what it becomes.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -150,6 +151,7 @@ class SiftApp(KeyActions):
         return MainScreen(id="_default")
 
     def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)  # `siftui FILE` starts without it (siftui.cli)
         show_error(self, "")
         self.query_one(ReplayStatus).display = False
         path, password = self._start
@@ -265,10 +267,13 @@ class SiftApp(KeyActions):
         self.sub_title = answer.name
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
-            from siftui.tui import background  # after the first frame: its imports too
-
-            self.call_after_refresh(background.start, self, self, self.extras, opened, plain)
+            self.call_after_refresh(self._after_work, opened, plain)
         self.call_after_refresh(self.extras.after, answer)
+
+    def _after_work(self, opened: Opened, plain: Opened | None) -> None:
+        from siftui.tui import background  # after the first frame: its imports too
+
+        background.start(self, self, self.extras, opened, plain)
 
     @on(RequestBar.Edited)
     def _field_edited(self, event: RequestBar.Edited) -> None:
