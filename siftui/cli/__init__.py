@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from siftui import __version__
 from siftui.cli.common import (
@@ -19,8 +20,6 @@ from siftui.cli.common import (
     UsageError,
     ocr_language_argument,
 )
-from siftui.cli.documents import cmd_extract, cmd_render, cmd_walk
-from siftui.cli.serving import cmd_log, cmd_mcp
 from siftui.core.messages import file_error, one_line, quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.sources.load import LoadError
@@ -109,40 +108,32 @@ def _cmd_sample_path(argv: Sequence[str]) -> int:
     return 0
 
 
-def _cmd_inspect(argv: Sequence[str]) -> int:
-    from siftui.cli.inspecting import cmd_inspect
+COMMANDS = {
+    "render": "siftui.cli.documents:cmd_render",
+    "extract": "siftui.cli.documents:cmd_extract",
+    "mcp": "siftui.cli.serving:cmd_mcp",
+    "walk": "siftui.cli.documents:cmd_walk",
+    "log": "siftui.cli.serving:cmd_log",
+    "inspect": "siftui.cli.inspecting:cmd_inspect",
+    "audit": "siftui.cli.audit:cmd_audit",
+    "session": "siftui.cli.session:cmd_session",
+    "sample-path": "siftui.cli:_cmd_sample_path",
+}
+"""Each command and the function that runs it ("module:function"), imported when the
+command is run: each command, the TUI first, imports only its own modules."""
 
-    return cmd_inspect(argv)
 
-
-def _cmd_audit(argv: Sequence[str]) -> int:
-    from siftui.cli.audit import cmd_audit
-
-    return cmd_audit(argv)
-
-
-def _cmd_session(argv: Sequence[str]) -> int:
-    from siftui.cli.session import cmd_session
-
-    return cmd_session(argv)
+def _command(name: str) -> Callable[[Sequence[str]], int]:
+    module, function = COMMANDS[name].split(":")
+    found: Callable[[Sequence[str]], int] = getattr(importlib.import_module(module), function)
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = {
-        "render": cmd_render,
-        "extract": cmd_extract,
-        "mcp": cmd_mcp,
-        "walk": cmd_walk,
-        "log": cmd_log,
-        "inspect": _cmd_inspect,
-        "audit": _cmd_audit,
-        "session": _cmd_session,
-        "sample-path": _cmd_sample_path,
-    }
     try:
-        if arguments and arguments[0] in commands:
-            return commands[arguments[0]](arguments[1:])
+        if arguments and arguments[0] in COMMANDS:
+            return _command(arguments[0])(arguments[1:])
         return _cmd_tui(arguments)
     except UsageError as error:
         print(f"siftui: error: {quoted(str(error))}", file=sys.stderr)
