@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from siftui.core.render import DEFAULT_OUT_CAP
-from siftui.tui.evidence.model import Result
 
 if TYPE_CHECKING:
     from siftui.serve.host import ToolHost
     from siftui.serve.tool_api import Answer
     from siftui.sources.log.rerun import Received, Setting
+    from siftui.tui.evidence.model import Result
 
 
 def mcp_json(answer: Answer) -> str:
@@ -34,6 +34,7 @@ def mcp_json(answer: Answer) -> str:
 def result_of(answer: Answer) -> Result:
     from siftui.serve.evidence.script import answer_lines
     from siftui.serve.tool_api import ImageBlock, TextBlock
+    from siftui.tui.evidence.model import Result
 
     texts = (
         (answer.message,)

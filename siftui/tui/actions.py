@@ -6,24 +6,38 @@ widget), and one notification at a time. The actions that change the app's state
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import App
 from textual.notifications import Notify
 
-from siftui.tui.evidence.flow import EvidenceFlow
-from siftui.tui.key_actions import Keys
-from siftui.tui.replay_flow import ReplayFlow, calls_of
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
+
+if TYPE_CHECKING:
+    from siftui.tui.evidence.flow import EvidenceFlow
+    from siftui.tui.key_actions import Keys
+    from siftui.tui.replay_flow import ReplayFlow
 
 
 class KeyActions(App[int]):
     """``action_*`` for the keys of siftui/tui/keys.py that act through a helper."""
 
-    keys: Keys
-    replay: ReplayFlow
-    evidence: EvidenceFlow
     opened: Opened | None
+
+    # The app's helpers, made when first used (siftui.tui.app).
+    @property
+    def keys(self) -> Keys:
+        raise NotImplementedError
+
+    @property
+    def replay(self) -> ReplayFlow:
+        raise NotImplementedError
+
+    @property
+    def evidence(self) -> EvidenceFlow:
+        raise NotImplementedError
 
     @on(Notify)
     def _one_toast(self) -> None:
@@ -75,6 +89,8 @@ class KeyActions(App[int]):
         self.keys.open()
 
     def action_follow_log(self) -> None:
+        from siftui.tui.replay_flow import calls_of
+
         calls_of(self).toggle_follow()
 
     def action_log_report(self) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,17 +33,12 @@ from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
-from siftui.tui.clipboard import CopyReport
 from siftui.tui.display import plural
-from siftui.tui.evidence.flow import EvidenceFlow, PreviewFactory
-from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
-from siftui.tui.key_actions import Keys
 from siftui.tui.keys import available, bindings, system_commands
 from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
 from siftui.tui.opening import OpenFlow
-from siftui.tui.replay_flow import ReplayFlow, call_list, calls_of
 from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import (
     KEEP,
@@ -67,7 +63,13 @@ from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
+    from siftui.tui.clipboard import CopyReport
+    from siftui.tui.evidence.flow import EvidenceFlow
+    from siftui.tui.evidence.model import PreviewFactory
     from siftui.tui.evidence_rerun import LogReplay
+    from siftui.tui.exporting import Exports
+    from siftui.tui.key_actions import Keys
+    from siftui.tui.replay_flow import ReplayFlow
 
     pass
 
@@ -104,17 +106,42 @@ class SiftApp(KeyActions):
         self.opener = OpenFlow(self)
         self.counter = CallCounter(self, self._counted)
         self.answering = Answering()
-        self.exports = Exports(self)
-        self.replay = ReplayFlow(self, log.rerun if log is not None else None)
+        self._evidence_factory = evidence
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self.ocr_language = ocr_language  # in these languages (Tesseract's codes)
         self.extras = Extras(self, self, self._redress)  # found after an answer is painted
-        self.keys = Keys(self, self, self.exports, self.extras)
-        self.evidence = EvidenceFlow(self, evidence)  # `e`: the evidence tools on this PDF
+
+    # The helpers of keys, exports, a replay and the evidence preview are made (and their
+    # modules imported) when first used: a start needs none of them before its first frame.
+
+    @cached_property
+    def keys(self) -> Keys:
+        from siftui.tui.key_actions import Keys
+
+        return Keys(self, self, lambda: self.exports, self.extras)
+
+    @cached_property
+    def exports(self) -> Exports:
+        from siftui.tui.exporting import Exports
+
+        return Exports(self)
+
+    @cached_property
+    def replay(self) -> ReplayFlow:
+        from siftui.tui.replay_flow import ReplayFlow
+
+        return ReplayFlow(self, self._replayed.rerun if self._replayed is not None else None)
+
+    @cached_property
+    def evidence(self) -> EvidenceFlow:
+        """`e`: the evidence tools on the PDF open."""
+        from siftui.tui.evidence.flow import EvidenceFlow
+
+        return EvidenceFlow(self, self._evidence_factory)
 
     @property
     def last_copy(self) -> CopyReport | None:
-        return self.exports.last_copy
+        return self.exports.last_copy if "exports" in self.__dict__ else None
 
     @property
     def history(self) -> CallHistory:
@@ -130,6 +157,8 @@ class SiftApp(KeyActions):
     def compose(self) -> ComposeResult:
         yield Header()
         if self._replayed is not None:
+            from siftui.tui.replay_flow import call_list  # a replay's only
+
             yield call_list(self._replayed)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
@@ -157,6 +186,8 @@ class SiftApp(KeyActions):
         path, password = self._start
         if self._replayed is not None:
             self.sub_title = f"call log: {plural(len(self._replayed.entries), 'call')}"
+            from siftui.tui.replay_flow import calls_of  # a replay's only
+
             calls_of(self).focus()
         elif path is not None:
             self.open_document(path, password)
@@ -224,7 +255,10 @@ class SiftApp(KeyActions):
             if not self.answering.answered(outcome):
                 self.answer = self.extras.dress(outcome.answer)
                 return
-            self.answer = self.extras.dress(self.replay.compare(outcome.answer))
+            answer = outcome.answer
+            if self._replayed is not None:  # a live answer beside the logged one
+                answer = self.replay.compare(answer)
+            self.answer = self.extras.dress(answer)
             self.counter.made(self.answer)
         except NoMatches:  # an answer that lands while the app quits: its widgets are gone
             return

@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.app import SiftApp
-from siftui.tui.evidence.model import PreviewFactory
-from siftui.tui.evidence_rerun import LogReplay
 
 if TYPE_CHECKING:
     from siftui.sources.log.calllog import LogEntry
     from siftui.sources.log.follow import LogTail
     from siftui.sources.log.rerun import RerunFactory
+    from siftui.tui.evidence.model import PreviewFactory
 
 
 def create_log_app(
@@ -25,6 +24,8 @@ def create_log_app(
 ) -> SiftApp:
     """The app replaying the calls of an MCP call log (``tail``: its file, to follow;
     ``rerun``: how to re-run an evidence session, the CLI's factory)."""
+    from siftui.tui.evidence_rerun import LogReplay
+
     return SiftApp(None, None, LogReplay(entries, tail, follow and tail is not None, rerun))
 
 

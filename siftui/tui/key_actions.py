@@ -9,6 +9,7 @@ makes it; none reads options back out of a widget.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,6 @@ from siftui.core.budget import BYTES, CHARS, check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
-from siftui.tui.exporting import Exports
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
 from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any
@@ -32,13 +32,16 @@ from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from siftui.core.word.walk import DocxCall
+    from siftui.tui.exporting import Exports
 
 
 class Keys:
     """The keys of an app (``app``: Textual's services; ``held``: its state, to read)."""
 
-    def __init__(self, app: App[Any], held: Held, exports: Exports, extras: Extras) -> None:
-        self.app, self.held, self.exports, self.extras = app, held, exports, extras
+    def __init__(
+        self, app: App[Any], held: Held, exports: Callable[[], Exports], extras: Extras
+    ) -> None:
+        self.app, self.held, self._exports, self.extras = app, held, exports, extras
 
     def acting_on(self, doing: str) -> Answer | None:
         """The answer shown, or None with a message saying why there is none to act on."""
@@ -56,11 +59,11 @@ class Keys:
 
     def copy(self, *, as_json: bool = False) -> None:
         if (answer := self.acting_on("copy")) is not None:
-            self.exports.copy(answer, as_json=as_json)
+            self._exports().copy(answer, as_json=as_json)
 
     def save(self) -> None:
         if (answer := self.acting_on("save")) is not None:
-            self.exports.save(answer)
+            self._exports().save(answer)
 
     def focus(self, field: str) -> None:
         """Focus a field of the request bar: ``pages`` (a Word document's range),

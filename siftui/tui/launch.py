@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui import preload
-from siftui.tui.evidence.model import PreviewFactory
 
 if TYPE_CHECKING:
     from siftui.sources.log.calllog import LogEntry
     from siftui.sources.log.follow import LogTail
     from siftui.sources.log.rerun import RerunFactory
+    from siftui.tui.evidence.model import PreviewFactory
 
 
 def run_tui(

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from support.pdfs import make_pdf
 
-# Each is imported when first used: a log replay's call list (a DataTable), the copy
-# (pyperclip, ctypes), the grep (RE2), the tokenizers and the after-work (once the
-# first answer is painted), the loader's progress bar (an open that has to wait).
+# Each is imported when first used: a log replay's call list (a DataTable) and its flow,
+# the copy (pyperclip, ctypes), the grep (RE2), the tokenizers and the after-work (once
+# the first answer is painted), the loader's progress bar (an open that has to wait),
+# the other commands, the keys' helpers, the evidence preview.
 LATER = (
     "siftui.tui.widgets.call_list",
     "textual.widgets._data_table",
@@ -24,6 +25,13 @@ LATER = (
     "textual.widgets._progress_bar",
     "siftui.cli.documents",
     "siftui.cli.serving",
+    "siftui.tui.key_actions",
+    "siftui.tui.exporting",
+    "siftui.tui.clipboard",
+    "siftui.tui.replay_flow",
+    "siftui.tui.evidence_rerun",
+    "siftui.tui.evidence.flow",
+    "siftui.tui.evidence.model",
 )
 
 FIRST_FRAME = """
