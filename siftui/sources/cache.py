@@ -340,14 +340,12 @@ def cached_extract_report(
     cache: DocCache | None = None,
     ocr: bool = False,
     ocr_language: str = DEFAULT_OCR_LANGUAGE,
-    helpers_only: bool = False,
 ) -> Extraction:
     """``extract_report()`` through the disk cache: the same Doc and unreadable pages,
     the same errors.
 
     A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
-    false, the cache is neither read nor written. ``helpers_only``: see
-    :func:`~siftui.sources.extract.extract_report`.
+    false, the cache is neither read nor written.
     """
     if not use_cache or password is not None:
         return extract_report(
@@ -358,7 +356,6 @@ def cached_extract_report(
             timeout=timeout,
             ocr=ocr,
             ocr_language=ocr_language,
-            helpers_only=helpers_only,
         )
     check_max_pages(max_pages)
     where = check_file(path)
@@ -374,7 +371,6 @@ def cached_extract_report(
             timeout=timeout,
             ocr=ocr,
             ocr_language=ocr_language,
-            helpers_only=helpers_only,
         )
     language = ocr_language if ocr else None
     key = cache_key(digest, max_pages, language)
@@ -391,7 +387,6 @@ def cached_extract_report(
         timeout=timeout,
         ocr=ocr,
         ocr_language=ocr_language,
-        helpers_only=helpers_only,
     )
     try:
         unchanged = file_identity(where) == before

@@ -240,7 +240,6 @@ class ExtractKeywords(TypedDict, total=False):
     ocr: bool
     ocr_language: str
     data: bytes | None
-    helpers_only: bool
 
 
 def extract(path: str | os.PathLike[str], **keywords: Unpack[ExtractKeywords]) -> Doc:
@@ -271,7 +270,6 @@ def extract_report(
     ocr: bool = False,
     ocr_language: str = DEFAULT_OCR_LANGUAGE,
     data: bytes | None = None,
-    helpers_only: bool = False,
 ) -> Extraction:
     """The Doc of the contract, and the pages of it that could not be read.
 
@@ -292,12 +290,6 @@ def extract_report(
     it is checked between pages, and helper processes are killed.
     With ``data`` (the file's bytes, see :func:`open_document`) no helper
     process is started: they would open the file by name.
-
-    ``helpers_only``: when helper processes are used, ``workers`` of them read
-    every page and this process only hands out chunks and gathers them. For a
-    caller that shares this process with an interface (the TUI): PyMuPDF holds
-    Python's lock while it reads a page, so pages read here would take turns with
-    the interface's own work instead of running beside it.
     """
     check_max_pages(max_pages)
     if timeout is not None and not timeout > 0:
@@ -315,21 +307,11 @@ def extract_report(
         extracted = page_count if max_pages is None else min(page_count, max_pages)
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, extracted // CHUNK_PAGES - 1))
-        if helpers_only:
-            helpers += 1  # the process that would read beside them
         if data is not None:
             helpers = 0
         if extracted >= parallel_min_pages and helpers > 0 and may_start_processes():
             pages, failed = extract_parallel(
-                document,
-                path,
-                password,
-                extracted,
-                helpers,
-                progress,
-                deadline,
-                timeout,
-                read_here=not helpers_only,
+                document, path, password, extracted, helpers, progress, deadline, timeout
             )
         else:
             pages, failed = [], {}

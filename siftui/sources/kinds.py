@@ -70,7 +70,6 @@ def load_any(
     ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
     answering: Options | None = None,
-    helpers_only: bool = False,
 ) -> Loaded:
     """The document at ``source`` (a path), or in ``source`` (its bytes, ``name`` naming
     it), loaded as ``kind`` (default: the kind detected).
@@ -81,9 +80,7 @@ def load_any(
     Word document has none of them. ``answering`` (a PDF from a path): the one
     request the Doc is for; a page range on a file the cache does not hold gets a
     partial Doc, good for that answer only
-    (:func:`siftui.sources.load.load_doc_report`). ``helpers_only``: a large PDF's
-    pages are all read by helper processes (:func:`~siftui.sources.extract.extract_report`),
-    for a caller beside an interface.
+    (:func:`siftui.sources.load.load_doc_report`).
     """
     if isinstance(source, bytes):
         kind = kind_of_bytes(name, source) if kind is None else kind
@@ -111,6 +108,5 @@ def load_any(
         ocr_language=ocr_language,
         progress=progress,
         answering=answering,
-        helpers_only=helpers_only,
     )
     return Loaded(found.doc, found.unreadable)

@@ -111,7 +111,6 @@ def load_doc_report(
     ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
     answering: Options | None = None,
-    helpers_only: bool = False,
 ) -> Extraction:
     """A Doc JSON as it is, or a document extracted through the disk cache
     (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it),
@@ -124,9 +123,7 @@ def load_doc_report(
     answer exactly, and is good for nothing else; nothing is cached.
 
     A Word document is refused: MuPDF opens some, but its text is not the
-    projection an agent gets (DOCX.md), which `siftui render` and read_docx give.
-
-    ``helpers_only``: see :func:`~siftui.sources.extract.extract_report`."""
+    projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
     try:
         check_file(path)
         if kind_of_file(path) is WORD:
@@ -149,7 +146,6 @@ def load_doc_report(
             ocr=ocr,
             ocr_language=ocr_language,
             progress=progress,
-            helpers_only=helpers_only,
         )
     except ExtractError as error:
         raise LoadError(str(error), type(error)) from None

@@ -131,7 +131,7 @@ def share_chunks(
     pages: int,
     helpers: int,
     *,
-    work: Callable[[int], None] | None,
+    work: Callable[[int], None],
     received: Callable[[int, tuple[Any, ...]], None],
     failure: Callable[[tuple[Any, ...]], Exception],
     check: Callable[[], None],
@@ -148,8 +148,7 @@ def share_chunks(
     each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
     This process looks for helpers' messages after every page. An ("error", ...)
     message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
-    a helper did not send back (it died) is left to the caller. With ``work`` None,
-    this process takes no chunk: it hands them all out and gathers them.
+    a helper did not send back (it died) is left to the caller.
     """
     from multiprocessing.connection import wait
 
@@ -197,15 +196,14 @@ def share_chunks(
             started.append(helper)
             running.append(helper)
             helper.conn.send(opening)
-        while work is not None and (start := claim()) >= 0:
+        while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, pages)):
                 check()
                 work(number)
                 if running:
                     receive(wait([h.conn for h in running], 0))
-        if work is not None:
-            for helper in [h for h in running if not h.chunks]:  # still starting: not needed
-                stop(helper)
+        for helper in [h for h in running if not h.chunks]:  # still starting: not needed
+            stop(helper)
         while running:
             check()
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -227,8 +225,6 @@ def extract_parallel(
     progress: Progress | None,
     deadline: float | None,
     timeout: float | None,
-    *,
-    read_here: bool = True,
 ) -> tuple[list[str], dict[int, str]]:
     """This process and ``helpers`` helper processes extract chunks of pages:
     the texts, and why each page that could not be read (1-based) could not.
@@ -236,8 +232,7 @@ def extract_parallel(
     This process starts at once, taking chunks from the front; a helper, once
     it has opened the file (~0.3 s), gets the next two chunks (so it never
     waits for an answer) and one more for each it sends back. Chunks a helper
-    could not finish (it died) are done here at the end. Without ``read_here``
-    this process reads no page but those: the helpers read them all.
+    could not finish (it died) are done here at the end.
     """
     texts: list[str | None] = [None] * extracted
     failed: dict[int, str] = {}
@@ -267,7 +262,7 @@ def extract_parallel(
         (os.fspath(path), password, extracted),
         extracted,
         helpers,
-        work=read if read_here else None,
+        work=read,
         received=received,
         failure=lambda message: _ERRORS.get(message[1], NotReadable)(message[2]),
         check=lambda: _check_deadline(path, deadline, timeout),

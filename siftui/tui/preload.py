@@ -46,11 +46,7 @@ class Preload:
     def _run(self) -> None:
         try:
             digest = file_sha256(self.path) if self.path.is_file() else ""
-            # Pages read in this thread would take turns with Textual's start for
-            # Python's lock (PyMuPDF holds it): helper processes read them all.
-            loaded = load_any(
-                self.path, password=self.password, progress=self._at, helpers_only=True
-            )
+            loaded = load_any(self.path, password=self.password, progress=self._at)
         except BaseException as error:  # handed to the loader, which reports it
             self._error = error
             return

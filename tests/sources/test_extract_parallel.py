@@ -24,7 +24,6 @@ from siftui.sources.extract import (
     TimedOut,
     WrongPassword,
     extract,
-    read_page,
 )
 
 PASSWORD = "pw-parallel"
@@ -200,30 +199,3 @@ def test_unguarded_main_script_runs_once(many: Path, tmp_path: Path) -> None:
         [sys.executable, str(script)], capture_output=True, timeout=60, check=False
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, b"90\n", b"")
-
-
-def test_helpers_only_reads_no_page_here(many: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """For a caller beside an interface (the TUI): the helpers read every page, the
-    same Doc comes back, and progress still ends at E."""
-    read_here: list[int] = []
-    real = read_page
-
-    def counting(document: object, number: int) -> tuple[str, str | None]:
-        read_here.append(number)
-        return real(document, number)
-
-    monkeypatch.setattr(parallel_module, "read_page", counting)
-    calls: list[int] = []
-    doc = parallel(many, helpers_only=True, progress=lambda done, total: calls.append(done))
-    assert doc == serial(many)
-    assert read_here == [] and calls[-1] == 90
-    read_here.clear()
-    assert parallel(many) == doc  # the default: this process reads pages too
-    assert read_here
-
-
-def test_helpers_only_with_helpers_that_die_reads_here(
-    many: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(parallel_module, "_HELPER_CODE", "import os; os._exit(3)")
-    assert parallel(many, helpers_only=True) == serial(many)

@@ -71,35 +71,3 @@ def test_a_slow_open_shows_its_progress_then_hides(
         assert app.query_one(Loader).region.height == 0
 
     run(SiftApp(pdf), scenario)
-
-
-def test_the_tui_loads_with_helper_processes_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """PyMuPDF holds Python's lock while it reads a page: the preload and the loader
-    ask for every page of a large PDF to be read by helper processes, so the reading
-    never takes turns with the interface."""
-    from siftui.tui.widgets import loader as loader_module
-
-    pdf = make_pdf(tmp_path / "a.pdf", PAGES, title="Any")
-    asked: list[object] = []
-    real = preload.load_any
-
-    def recording(path: Path, **keywords: Any) -> Any:
-        asked.append(keywords.get("helpers_only"))
-        return real(path, **keywords)
-
-    monkeypatch.setattr(preload, "load_any", recording)
-    monkeypatch.setattr(loader_module, "load_any", recording)
-    preload.start(pdf, None)
-    found = preload._pending
-    assert found is not None
-    found.wait(lambda done, total: None)
-    assert preload.take(pdf, None, False) is found
-
-    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
-        await settle(app, pilot)  # no preload left: the loader's worker loads it
-        assert app.answer is not None
-
-    run(SiftApp(pdf), scenario)
-    assert asked == [True, True]

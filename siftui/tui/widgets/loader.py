@@ -167,13 +167,8 @@ class Loader(Widget):
                 first = started.first
             else:
                 digest = file_sha256(path) if path.is_file() else ""
-                found = load_any(  # helper processes read the pages: see siftui.tui.preload
-                    path,
-                    password=password,
-                    ocr=ocr,
-                    ocr_language=ocr_language,
-                    progress=progress,
-                    helpers_only=True,
+                found = load_any(
+                    path, password=password, ocr=ocr, ocr_language=ocr_language, progress=progress
                 )
             source = Source(path, digest, ocr)
             return Loader.Loaded(source, found.doc, password, found.unreadable, first)
