@@ -171,7 +171,8 @@ class SiftApp(KeyActions):
             yield PageStrip(id="strip").data_bind(SiftApp.answer)
             yield CallsLine(id="calls-line").data_bind(SiftApp.answer, SiftApp.calls)
             yield Loader(id="loader", ocr_language=self.ocr_language)
-        yield ReplayStatus(id="replay")
+        if self._replayed is not None:  # how a replayed call compares: a replay's only
+            yield ReplayStatus(id="replay")
         yield NoteLine(id="note").data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)
         yield KeyFooter(compact=True)
@@ -182,7 +183,6 @@ class SiftApp(KeyActions):
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # `siftui FILE` starts without it (siftui.cli)
         show_error(self, "")
-        self.query_one(ReplayStatus).display = False
         path, password = self._start
         if self._replayed is not None:
             self.sub_title = f"call log: {plural(len(self._replayed.entries), 'call')}"

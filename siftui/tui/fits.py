@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from siftui.core.agents import Fit, TokenCount, fit
 from siftui.tui.state import Answer
 
 if TYPE_CHECKING:
+    from siftui.core.agents import Fit, TokenCount
     from siftui.sources.tokens import TokenCounts
 
 COUNTING = "counting tokens …"
@@ -39,6 +39,8 @@ def answer_fits(answer: Answer) -> list[Fit]:
     """Each agent's verdict on the answer shown ([] without an agents table)."""
     if answer.agents is None or not answer.agents.table:
         return []
+    from siftui.core.agents import fit  # with the agents' table, after the first frame
+
     counts = answer.counts
     content = answer.rendered.content
     if counts is not None and counts.runes != len(content):

@@ -205,6 +205,7 @@ NOT_AT_START = (
     "siftui.tui.evidence_rerun",
     "siftui.tui.evidence.flow",
     "siftui.tui.evidence.model",
+    "siftui.core.agents",  # with the agents' table, loaded after the first frame
 )
 
 

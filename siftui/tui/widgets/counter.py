@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from siftui.core.agents import Fit
 from siftui.core.budget import BYTES, byte_bound, check_unit
 from siftui.core.layout import AnswerKind
 from siftui.core.unreachable import counter_line as unreachable_line
@@ -15,6 +16,9 @@ from siftui.tui.fits import answer_fits, measured
 from siftui.tui.kinds import document_words, shown_units
 from siftui.tui.state import Answer
 from siftui.tui.widgets.view import hidden_of
+
+if TYPE_CHECKING:
+    from siftui.core.agents import Fit
 
 BAR_CELLS = 20
 
