@@ -29,7 +29,6 @@ from siftui.sources.extract import (
     pymupdf_version,
 )
 from siftui.sources.kinds import kind_of_file
-from siftui.sources.lazy import is_range, read_range
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
@@ -131,13 +130,16 @@ def load_doc_report(
         if is_doc_json(path):
             found = read_doc_json_report(path)
             return found if max_pages is None else found.first_pages(max_pages)
-        if answering is not None and is_range(answering) and not ocr:
-            hit = None
-            if use_cache and password is None:
-                hit = cached_report(path, max_pages=max_pages)
-            if hit is not None:
-                return hit
-            return read_range(path, answering, max_pages=max_pages, password=password).found
+        if answering is not None and not ocr:  # one call to answer: the CLI's and MCP's
+            from siftui.sources.lazy import is_range, read_range
+
+            if is_range(answering):
+                hit = None
+                if use_cache and password is None:
+                    hit = cached_report(path, max_pages=max_pages)
+                if hit is not None:
+                    return hit
+                return read_range(path, answering, max_pages=max_pages, password=password).found
         return cached_extract_report(
             path,
             max_pages=max_pages,

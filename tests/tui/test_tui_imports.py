@@ -206,6 +206,7 @@ NOT_AT_START = (
     "siftui.tui.evidence.flow",
     "siftui.tui.evidence.model",
     "siftui.core.agents",  # with the agents' table, loaded after the first frame
+    "siftui.sources.lazy",  # a one-call Doc, for the CLI and the server
 )
 
 
