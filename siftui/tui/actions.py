@@ -1,4 +1,4 @@
-"""The app's base: the key actions that only hand the key on (to
+"""The app's base: the key actions and messages that only hand on (to
 :class:`~siftui.tui.key_actions.Keys`, the replay, the evidence preview or a
 widget), and one notification at a time. The actions that change the app's state
 (`b` / `f`, `t`) stay in siftui/tui/app.py, the one place that assigns it.
@@ -12,8 +12,12 @@ from textual import on
 from textual.app import App
 from textual.notifications import Notify
 
+from siftui.tui.extras import Extras
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.replay import LogFollowed
+from siftui.tui.widgets.tokens import TokenLine
+from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from siftui.tui.evidence.flow import EvidenceFlow
@@ -25,6 +29,7 @@ class KeyActions(App[int]):
     """``action_*`` for the keys of siftui/tui/keys.py that act through a helper."""
 
     opened: Opened | None
+    extras: Extras
 
     # The app's helpers, made when first used (siftui.tui.app).
     @property
@@ -38,6 +43,18 @@ class KeyActions(App[int]):
     @property
     def evidence(self) -> EvidenceFlow:
         raise NotImplementedError
+
+    @on(TokenLine.Counted)
+    def _tokens_counted(self, event: TokenLine.Counted) -> None:
+        self.extras.counted(event.content, event.counts)
+
+    @on(ContentView.LineChosen)
+    def _line_chosen(self, event: ContentView.LineChosen) -> None:
+        self.keys.line_chosen(event.unit)
+
+    @on(LogFollowed)
+    def _followed(self, event: LogFollowed) -> None:
+        self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
 
     @on(Notify)
     def _one_toast(self) -> None:

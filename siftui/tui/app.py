@@ -57,7 +57,7 @@ from siftui.tui.widgets.lines import CallsLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.tui.widgets.replay import CallChecked, CallChosen, LogFollowed, ReplayStatus
+from siftui.tui.widgets.replay import CallChecked, CallChosen, ReplayStatus
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
@@ -70,8 +70,6 @@ if TYPE_CHECKING:
     from siftui.tui.exporting import Exports
     from siftui.tui.key_actions import Keys
     from siftui.tui.replay_flow import ReplayFlow
-
-    pass
 
 
 class SiftApp(KeyActions):
@@ -141,7 +139,7 @@ class SiftApp(KeyActions):
 
     @property
     def last_copy(self) -> CopyReport | None:
-        return self.exports.last_copy if "exports" in self.__dict__ else None
+        return self.exports.last_copy if "exports" in self.__dict__ else None  # none made yet
 
     @property
     def history(self) -> CallHistory:
@@ -323,17 +321,9 @@ class SiftApp(KeyActions):
         options = replace(self.request.options, out_cap=event.value)
         self.propose(options, call=event.call, typed=True)
 
-    @on(TokenLine.Counted)
-    def _tokens_counted(self, event: TokenLine.Counted) -> None:
-        self.extras.counted(event.content, event.counts)
-
     @on(PageStrip.Selected)
     def _strip_selected(self, event: PageStrip.Selected) -> None:
         self.propose(units_call(self.request.options, event.first, event.last), call=True)
-
-    @on(ContentView.LineChosen)
-    def _line_chosen(self, event: ContentView.LineChosen) -> None:
-        self.keys.line_chosen(event.unit)
 
     # ------------------------------------------------------------- opening
 
@@ -416,7 +406,3 @@ class SiftApp(KeyActions):
         if (ocr := self.keys.toggled_ocr()) is not None and opened is not None:
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
-
-    @on(LogFollowed)
-    def _followed(self, event: LogFollowed) -> None:
-        self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
