@@ -12,7 +12,6 @@ from textual import on
 from textual.app import App
 from textual.notifications import Notify
 
-from siftui.tui.extras import Extras
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import LogFollowed
@@ -21,6 +20,7 @@ from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from siftui.tui.evidence.flow import EvidenceFlow
+    from siftui.tui.extras import Extras
     from siftui.tui.key_actions import Keys
     from siftui.tui.replay_flow import ReplayFlow
 

@@ -139,7 +139,7 @@ class SiftApp(KeyActions):
 
     @property
     def last_copy(self) -> CopyReport | None:
-        return self.exports.last_copy if "exports" in self.__dict__ else None  # none made yet
+        return self.exports.last_copy
 
     @property
     def history(self) -> CallHistory:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.worker import get_current_worker
 
 from siftui.core.kinds import kind_of
@@ -188,10 +189,11 @@ class ReplayFlow:
     def report(self) -> None:
         """The log's report, made in a worker, then its screen."""
         app = self.app
-        if not app.query("#call-log"):
+        try:
+            calls = calls_of(app)
+        except NoMatches:
             app.notify("The report is of a call log: open one with siftui log FILE.")
             return
-        calls = calls_of(app)
         entries = list(calls.entries)
         # Said only when it takes a while (documents to extract): a quick report just opens.
         slow = app.set_timer(

@@ -35,10 +35,6 @@ class CallList(DataTable[str | Text]):
     }
     """
 
-    Chosen = CallChosen
-    Checked = CallChecked
-    Followed = LogFollowed
-
     def __init__(
         self, entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
     ) -> None:
@@ -63,7 +59,7 @@ class CallList(DataTable[str | Text]):
             self.notify("This replay has no log file to follow.", severity="warning")
             return
         self.following = not self.following
-        self.post_message(self.Followed(0, self.following, []))
+        self.post_message(LogFollowed(0, self.following, []))
 
     def _poll(self) -> None:
         if not self.following or self.tail is None:
@@ -73,7 +69,7 @@ class CallList(DataTable[str | Text]):
             first = len(self.entries) + 1
             self.entries.extend(entries)
             self._add_rows(entries, first)
-            self.post_message(self.Followed(len(entries), True, skipped))
+            self.post_message(LogFollowed(len(entries), True, skipped))
             if entries and not self.moved:
                 self._placed = self.row_count - 1
                 self.move_cursor(row=self._placed)
@@ -106,7 +102,7 @@ class CallList(DataTable[str | Text]):
 
     def _choose(self, index: int) -> None:
         entry = self.entries[index]
-        self.post_message(self.Chosen(entry, index + 1))
+        self.post_message(CallChosen(entry, index + 1))
         if entry.rendered is not None:
             self._check(entry, index + 1)
 
@@ -126,4 +122,4 @@ class CallList(DataTable[str | Text]):
             digest: str | None = file_sha256(entry.path)
         except OSError:
             digest = None
-        self.app.call_from_thread(self.post_message, self.Checked(entry, number, digest))
+        self.app.call_from_thread(self.post_message, CallChecked(entry, number, digest))

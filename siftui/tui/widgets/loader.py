@@ -106,9 +106,7 @@ class Loader(Widget):
         self._serial += 1
         started = preload.take(path, password, ocr)  # begun before Textual started
         if started is not None and started.finished:
-            self._post(
-                self._serial, self._outcome(path, password, ocr, started, self._ocr_language)
-            )
+            self._post(self._serial, self._outcome(path, password, ocr, started))
             return
         self._bar().update(total=None, progress=0)
         self.add_class("-busy")
@@ -146,20 +144,19 @@ class Loader(Widget):
             # Posted, not called: the extraction never waits for the screen.
             self.post_message(Loader.Progress(serial, done, total))
 
-        message = self._outcome(path, password, ocr, started, self._ocr_language, progress)
+        message = self._outcome(path, password, ocr, started, progress)
         self.app.call_from_thread(self._post, serial, message)
 
-    @staticmethod
     def _outcome(
+        self,
         path: Path,
         password: str | None,
         ocr: bool,
         started: Preload | None,
-        ocr_language: str,
         progress: Callable[[int, int], None] = lambda done, total: None,
     ) -> Message:
         """What opening ``path`` comes to (waiting for ``started``, the preload, if any;
-        ``ocr``: reading pages without text in ``ocr_language``)."""
+        ``ocr``: reading pages without text in the loader's OCR languages)."""
         try:
             first = None
             if started is not None:
@@ -168,7 +165,11 @@ class Loader(Widget):
             else:
                 digest = file_sha256(path) if path.is_file() else ""
                 found = load_any(
-                    path, password=password, ocr=ocr, ocr_language=ocr_language, progress=progress
+                    path,
+                    password=password,
+                    ocr=ocr,
+                    ocr_language=self._ocr_language,
+                    progress=progress,
                 )
             source = Source(path, digest, ocr)
             return Loader.Loaded(source, found.doc, password, found.unreadable, first)
