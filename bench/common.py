@@ -1,7 +1,9 @@
-"""What the benchmark scripts share: where the corpus is, the load, a stopwatch."""
+"""What the benchmark scripts share: where the corpus is, the load, a stopwatch, the
+checkouts compared."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import time
@@ -9,6 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+HERE = Path(__file__).resolve().parents[1]
+"""This checkout: the one measured when no --tree is given."""
+
+
+def add_tree_option(parser: argparse.ArgumentParser) -> None:
+    """``--tree DIR``, again for each siftui checkout to compare in one run."""
+    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+
+
+def trees(args: argparse.Namespace) -> list[Path]:
+    """The checkouts ``--tree`` named, resolved (default: this one)."""
+    return [tree.resolve() for tree in args.tree or [HERE]]
 
 
 def load() -> str:

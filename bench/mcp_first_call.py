@@ -28,10 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from common import CORPUS, load
+from common import CORPUS, add_tree_option, load, trees
 from mcp import ClientSession, StdioServerParameters, stdio_client
-
-HERE = Path(__file__).resolve().parents[1]
 
 
 def findings_logged(log: Path) -> bool:
@@ -80,16 +78,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+    add_tree_option(parser)
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
     path = Path(args.pdf).resolve()
-    trees = [tree.resolve() for tree in args.tree or [HERE]]
+    checkouts = trees(args)
     print(f"{path.name}: first read_pdf call with --log, empty cache (load {load()})")
-    answers: dict[Path, list[float]] = {tree: [] for tree in trees}
-    findings: dict[Path, list[float]] = {tree: [] for tree in trees}
+    answers: dict[Path, list[float]] = {tree: [] for tree in checkouts}
+    findings: dict[Path, list[float]] = {tree: [] for tree in checkouts}
     for run in range(1, args.runs + 1):
-        for tree in trees:
+        for tree in checkouts:
             answer, found = one_run(tree, path, args.timeout)
             answers[tree].append(answer)
             findings[tree].append(found)
@@ -98,7 +96,7 @@ def main() -> int:
                 f"{found:6.2f} s (load {load()})",
                 flush=True,
             )
-    for tree in trees:
+    for tree in checkouts:
         print(
             f"{tree}: median answer {statistics.median(answers[tree]):.2f} s, "
             f"findings {statistics.median(findings[tree]):.2f} s"

@@ -40,10 +40,9 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from common import CORPUS, command_seconds, load
+from common import CORPUS, add_tree_option, command_seconds, load, trees
 
 POLL = 0.02
-HERE = Path(__file__).resolve().parents[1]
 
 BARE_APP = """
 from textual.app import App
@@ -139,12 +138,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+    add_tree_option(parser)
     parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
     parser.add_argument("--timeout", type=float, default=180)
     args = parser.parse_args()
     path = Path(args.pdf).resolve()
-    trees = [tree.resolve() for tree in args.tree or [HERE]]
+    checkouts = trees(args)
     print(f"{path.name}: time to first content (load {load()})")
     times: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -153,7 +152,9 @@ def main() -> int:
         os.chdir(scratch)
         bare = Path(scratch) / "bare.py"
         bare.write_text(BARE_APP, encoding="utf-8")
-        warm_caches = {tree: Path(scratch) / f"warm-{number}" for number, tree in enumerate(trees)}
+        warm_caches = {
+            tree: Path(scratch) / f"warm-{number}" for number, tree in enumerate(checkouts)
+        }
         for tree, cache in warm_caches.items():
             render = [sys.executable, "-m", "siftui", "render", str(path)]
             command_seconds(render, environment(tree, cache))  # fills the warm cache
@@ -161,19 +162,19 @@ def main() -> int:
         ready = siftui_ready(path.name)
         bare_ready = lambda screen: "bare app ready" in screen  # noqa: E731
         # Untimed: writes the bytecode of every module each command imports.
-        env = environment(trees[0], Path(scratch) / "bare-cache")
+        env = environment(checkouts[0], Path(scratch) / "bare-cache")
         screen_seconds([sys.executable, str(bare)], env, bare_ready, args.timeout)
         for tree, cache in warm_caches.items():
             screen_seconds(tui, environment(tree, cache), ready, args.timeout)
         for run in range(1, args.runs + 1):
-            env = environment(trees[0], Path(scratch) / "bare-cache")
+            env = environment(checkouts[0], Path(scratch) / "bare-cache")
             seconds, cpu = screen_seconds(
                 [sys.executable, str(bare)], env, bare_ready, args.timeout
             )
             times.setdefault(("bare", ""), []).append(seconds)
             times.setdefault(("bare cpu", ""), []).append(cpu)
             line = [f"run {run}: bare {seconds:5.2f} s ({cpu:.2f} s CPU)"]
-            for tree in trees:
+            for tree in checkouts:
                 env = environment(tree, warm_caches[tree])
                 seconds, cpu = screen_seconds(tui, env, ready, args.timeout)
                 times.setdefault(("warm", str(tree)), []).append(seconds)
@@ -196,7 +197,7 @@ def main() -> int:
     median = {key: statistics.median(values) for key, values in times.items()}
     bare_median, bare_cpu = median["bare", ""], median["bare cpu", ""]
     print(f"median bare app {bare_median:.2f} s ({bare_cpu:.2f} s CPU)")
-    for tree in trees:
+    for tree in checkouts:
         warm = median["warm", str(tree)]
         print(f"{tree}:")
         ratio = warm / bare_median

@@ -40,10 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CORPUS, command_seconds, load
+from common import CORPUS, add_tree_option, command_seconds, load, trees
 from tui_open import BARE_APP, PYCACHE, environment, private_tmux
-
-HERE = Path(__file__).resolve().parents[1]
 
 # Both stop once the terminal has been handed the first frame that shows what is asked
 # of it (its bytes written by Textual's driver), as the stopwatch stops when tmux shows it.
@@ -137,11 +135,11 @@ def instructions(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pdf", nargs="?", default=str(CORPUS / "pgfmanual.pdf"))
-    parser.add_argument("--tree", type=Path, action="append", help="a siftui checkout")
+    add_tree_option(parser)
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args()
     path = Path(args.pdf).resolve()
-    trees = [tree.resolve() for tree in args.tree or [HERE]]
+    checkouts = trees(args)
     print(f"{path.name}: instructions until the first frame (load {load()})")
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
@@ -149,7 +147,7 @@ def main() -> int:
         bare, driver = scratch / "bare.py", scratch / "siftui_first_frame.py"
         bare.write_text(BARE_FIRST_FRAME, encoding="utf-8")
         driver.write_text(SIFTUI_FIRST_FRAME, encoding="utf-8")
-        env = environment(trees[0], scratch / "bare-cache")
+        env = environment(checkouts[0], scratch / "bare-cache")
         bare_count, bare_main = instructions(
             [sys.executable, str(bare)], env, scratch / "bare.out", 600
         )
@@ -157,7 +155,7 @@ def main() -> int:
             f"  bare app: {bare_count / 1e9:.3f} G instructions, "
             f"main thread {bare_main / 1e9:.3f} G"
         )
-        for number, tree in enumerate(trees):
+        for number, tree in enumerate(checkouts):
             env = environment(tree, scratch / f"warm-{number}")
             render = [sys.executable, "-m", "siftui", "render", str(path)]
             command_seconds(render, env)  # fills the warm cache
