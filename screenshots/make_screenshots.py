@@ -35,8 +35,8 @@ from siftui.tui.app import SiftApp
 from siftui.tui.evidence.screen import EvidenceScreen
 from siftui.tui.factory import create_app, create_log_app
 from siftui.tui.screens import PasswordScreen, WalkScreen
-from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.call_list import CallList
+from siftui.tui.widgets.outcap import OutCapControl
 
 SIZE = (120, 36)
 Step = Callable[[SiftApp, Pilot[int]], Awaitable[None]]
