@@ -9,13 +9,14 @@ rendered, laid out, walked and continued (the next call), its options described,
 its document written and read as JSON and counted in runes. Code that handles
 either kind asks :func:`kind_of` (a document or options -> its entry) instead of
 testing the kind itself; siftui.sources.kinds adds how each kind is detected and
-loaded. The Word entry imports its layout, walk, unreachable and JSON code when
-first asked, so opening a PDF never loads them.
+loaded. The Word entry imports its model, renderer, layout, walk, unreachable and
+JSON code when first asked, so opening a PDF never loads them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+import sys
+from typing import TYPE_CHECKING, Any, Generic, TypeGuard, TypeVar, Union
 
 from siftui.core.budget import CHARS, Unit
 from siftui.core.doc import Doc
@@ -24,17 +25,20 @@ from siftui.core.layout import Layout, layout_of
 from siftui.core.render import BadPages, Options, Rendered, render
 from siftui.core.unreachable import Unreachable, unreachable
 from siftui.core.walk import Call, describe_options, next_call, walk
-from siftui.core.word.model import SCOPES, DocxDoc
-from siftui.core.word.render import BadOption, DocxOptions, render_docx
+from siftui.core.word import BadOption
 
 if TYPE_CHECKING:
+    from siftui.core.word.model import DocxDoc
+    from siftui.core.word.render import DocxOptions
     from siftui.core.word.walk import DocxCall
 
-AnyDoc = Doc | DocxDoc
-AnyOptions = Options | DocxOptions
+# Named, not imported, so that a PDF never loads the Word model (Union: "X" | "Y" is
+# not a type at run time).
+AnyDoc = Union[Doc, "DocxDoc"]
+AnyOptions = Union[Options, "DocxOptions"]
 
-DocT = TypeVar("DocT", Doc, DocxDoc)
-OptionsT = TypeVar("OptionsT", Options, DocxOptions)
+DocT = TypeVar("DocT", Doc, "DocxDoc")
+OptionsT = TypeVar("OptionsT", Options, "DocxOptions")
 
 
 class DocumentKind(Generic[DocT, OptionsT]):
@@ -47,31 +51,45 @@ class DocumentKind(Generic[DocT, OptionsT]):
     name: str
     unit: str
     has_pages: bool
-    doc_type: type[DocT]
-    options_type: type[OptionsT]
+
+    @property
+    def doc_type(self) -> type[DocT]:
+        raise NotImplementedError
+
+    @property
+    def options_type(self) -> type[OptionsT]:
+        raise NotImplementedError
+
+    def is_doc(self, value: object) -> TypeGuard[DocT]:
+        """Whether ``value`` is a document of this kind."""
+        return isinstance(value, self.doc_type)
+
+    def is_options(self, value: object) -> TypeGuard[OptionsT]:
+        """Whether ``value`` is options of this kind."""
+        return isinstance(value, self.options_type)
 
     def doc(self, value: object) -> DocT | None:
         """``value`` if it is a document of this kind, else None."""
-        return value if isinstance(value, self.doc_type) else None
+        return value if self.is_doc(value) else None
 
     def options(self, value: object) -> OptionsT | None:
         """``value`` if it is options of this kind, else None."""
-        return value if isinstance(value, self.options_type) else None
+        return value if self.is_options(value) else None
 
     def expect(self, value: object) -> DocT:
         """``value``, which is a document of this kind (TypeError otherwise)."""
-        if not isinstance(value, self.doc_type):
+        if not self.is_doc(value):
             raise TypeError(f"not a {self.name} document: {type(value).__name__}")
         return value
 
     def options_of(self, value: object) -> OptionsT:
         """``value``, which is options of this kind (TypeError otherwise)."""
-        if not isinstance(value, self.options_type):
+        if not self.is_options(value):
             raise TypeError(f"not a {self.name} document's options: {type(value).__name__}")
         return value
 
     def owns(self, value: object) -> bool:
-        return isinstance(value, (self.doc_type, self.options_type))
+        return self.is_doc(value) or self.is_options(value)
 
     def first_call(self, options: AnyOptions) -> OptionsT:
         """The agent's first call (no range, pages or grep) at the OutCap of ``options``."""
@@ -126,8 +144,14 @@ class PdfKind(DocumentKind[Doc, Options]):
     name = "pdf"
     unit = "page"
     has_pages = True
-    doc_type = Doc
-    options_type = Options
+
+    @property
+    def doc_type(self) -> type[Doc]:
+        return Doc
+
+    @property
+    def options_type(self) -> type[Options]:
+        return Options
 
     def first_call(self, options: AnyOptions) -> Options:
         return Options(out_cap=options.out_cap, unit=options.unit)
@@ -165,27 +189,52 @@ class PdfKind(DocumentKind[Doc, Options]):
         return sum(len(page) for page in doc.pages)
 
 
-class WordKind(DocumentKind[DocxDoc, DocxOptions]):
+class WordKind(DocumentKind["DocxDoc", "DocxOptions"]):
     name = "docx"
     unit = "paragraph"
     has_pages = False
-    doc_type = DocxDoc
-    options_type = DocxOptions
+
+    @property
+    def doc_type(self) -> type[DocxDoc]:
+        from siftui.core.word.model import DocxDoc
+
+        return DocxDoc
+
+    @property
+    def options_type(self) -> type[DocxOptions]:
+        from siftui.core.word.render import DocxOptions
+
+        return DocxOptions
+
+    # Neither a Word document nor its options exist before their module is loaded: asking
+    # whether a value is one (every PDF call asks) loads nothing.
+    def is_doc(self, value: object) -> TypeGuard[DocxDoc]:
+        return "siftui.core.word.model" in sys.modules and super().is_doc(value)
+
+    def is_options(self, value: object) -> TypeGuard[DocxOptions]:
+        return "siftui.core.word.render" in sys.modules and super().is_options(value)
 
     def scope(self, options: AnyOptions) -> str:
         """The story ``options`` ask (the body for a PDF's options or an unknown story)."""
-        asked = options.scope if isinstance(options, DocxOptions) else "body"
-        return asked if asked in SCOPES else "body"
+        if not self.is_options(options):
+            return "body"
+        from siftui.core.word.model import SCOPES
+
+        return options.scope if options.scope in SCOPES else "body"
 
     def first_call(self, options: AnyOptions) -> DocxOptions:
         # The scope is kept when the document has such a story (an unknown one, typed
         # while the file opened, has no first call: the body does).
-        return DocxOptions(scope=self.scope(options), out_cap=options.out_cap, unit=options.unit)
+        return self.options_type(
+            scope=self.scope(options), out_cap=options.out_cap, unit=options.unit
+        )
 
     def refusal(self) -> Exception:
         return BadOption("pages= is for PDFs; a Word document is read by range or anchor")
 
     def render(self, doc: DocxDoc, options: DocxOptions) -> Rendered:
+        from siftui.core.word.render import render_docx
+
         return render_docx(doc, options)
 
     def layout(self, rendered: Rendered, options: DocxOptions, doc: AnyDoc | None) -> Layout:
@@ -208,6 +257,7 @@ class WordKind(DocumentKind[DocxDoc, DocxOptions]):
     def unreachable(
         self, doc: DocxDoc, out_cap: int, scope: str = "body", unit: Unit = CHARS
     ) -> Unreachable:
+        from siftui.core.word.model import SCOPES
         from siftui.core.word.unreachable import docx_unreachable
 
         return docx_unreachable(doc, out_cap, scope if scope in SCOPES else "body", unit)

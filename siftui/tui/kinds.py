@@ -9,7 +9,7 @@ its widgets ask here instead of testing the kind themselves.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from siftui.core.docindex import index_of
 from siftui.core.kinds import (
@@ -24,10 +24,13 @@ from siftui.core.kinds import (
 )
 from siftui.core.layout import AnswerKind, Layout, pages_label
 from siftui.core.render import BadGrep, BadPages, Rendered
-from siftui.core.word.model import DocxDoc
-from siftui.core.word.render import DEFAULT_WINDOW, BadOption, DocxOptions
+from siftui.core.word import BadOption
 from siftui.tui.display import plural
 from siftui.tui.strip_model import PageFacts, docx_facts_of, facts_of
+
+if TYPE_CHECKING:  # a Word document's modules load with the first one (siftui.core.kinds)
+    from siftui.core.word.model import DocxDoc
+    from siftui.core.word.render import DocxOptions
 
 __all__ = [
     "REFUSALS",
@@ -91,7 +94,7 @@ def units_call(options: AnyOptions, first: int, last: int) -> AnyOptions:
     word = WORD.options(options)
     if word is not None:
         asked = f"P{first}" if first == last else f"P{first}..P{last}"
-        return DocxOptions(range=asked, scope=word.scope, out_cap=word.out_cap)
+        return WORD.options_type(range=asked, scope=word.scope, out_cap=word.out_cap)
     pages = str(first) if first == last else f"{first}-{last}"
     return replace(PDF.options_of(options), pages=pages)
 
@@ -108,7 +111,7 @@ def anchor_call(options: DocxOptions, doc: DocxDoc, number: int) -> DocxOptions 
     if story is None or not 1 <= number <= story.count:
         return None
     anchor = f"P{number}#{story.paragraphs[number - 1].hash}"
-    return DocxOptions(
+    return WORD.options_type(
         anchor=anchor, window=options.window, scope=options.scope, out_cap=options.out_cap
     )
 
@@ -200,6 +203,8 @@ def with_field(options: AnyOptions, name: str, text: str) -> AnyOptions:
             return replace(pdf, pages=text)
         return replace(pdf, grep=text) if name == "grep" else pdf
     options = WORD.options_of(options)
+    from siftui.core.word.render import DEFAULT_WINDOW
+
     if name == "window":
         digits = text.strip()
         if not digits:
@@ -221,6 +226,8 @@ def field_values(options: AnyOptions) -> dict[str, str]:
     if pdf is not None:
         return {"pages": pdf.pages, "grep": pdf.grep}
     options = WORD.options_of(options)
+    from siftui.core.word.render import DEFAULT_WINDOW
+
     return {
         "range": options.range,
         "anchor": options.anchor,

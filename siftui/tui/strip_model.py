@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from math import ceil
+from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
@@ -18,7 +19,9 @@ from siftui.core.findings import Inspection
 from siftui.core.layout import Layout
 from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
-from siftui.core.word.model import DocxDoc
+
+if TYPE_CHECKING:  # loaded with a Word document's first open (siftui.core.kinds)
+    from siftui.core.word.model import DocxDoc
 
 LEVELS = "▁▂▃▄▅▆▇█"
 

@@ -170,7 +170,12 @@ NOT_AT_START = (
     "textual.widgets._markdown",
     "tomllib",
     "siftui.sources.hidden.document",
-    # The Word entry's implementation, loaded only when a Word document is asked.
+    # The Word entry's implementation, loaded only when a Word document is asked (its
+    # model and renderer too: a PDF's start creates none of their classes).
+    "siftui.core.word.model",
+    "siftui.core.word.render",
+    "siftui.core.word.index",
+    "siftui.core.word.grep",
     "siftui.core.word.layout",
     "siftui.core.word.layout_rows",
     "siftui.core.word.layout_grep",

@@ -14,6 +14,7 @@ from siftui.core.answer import DEFAULT_OUT_CAP, Rendered
 from siftui.core.budget import Unit, check_unit
 from siftui.core.matching import BadGrep, compile_pattern
 from siftui.core.text import collapse_whitespace, typed_number
+from siftui.core.word import BadOption
 from siftui.core.word.grep import docx_grep
 from siftui.core.word.index import StoryIndex, index_story, measured_sizes
 from siftui.core.word.model import SCOPES, DocxDoc, Story
@@ -42,10 +43,6 @@ INSTRUCTION = (
 )
 _RANGE = re.compile(r"[Pp]([0-9]+)(\.\.(?:[Pp]([0-9]+))?)?", re.ASCII)
 _ANCHOR = re.compile(r"[Pp]([0-9]+)#([0-9A-Fa-f]{4})", re.ASCII)
-
-
-class BadOption(ValueError):
-    """A range, anchor, window or scope WORD.md rejects; the message is shown as is."""
 
 
 @dataclass(frozen=True)

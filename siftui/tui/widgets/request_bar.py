@@ -18,8 +18,6 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label
 
-from siftui.core.word.model import SCOPES
-
 WORD_FIELDS = ("range", "anchor", "window", "scope")
 PDF_FIELDS = ("pages",)
 
@@ -54,6 +52,8 @@ class RequestBar(Horizontal):
             ],
             before=grep_label,
         )
+        from siftui.core.word.model import SCOPES
+
         suggest = SuggestFromList(SCOPES, case_sensitive=False)
         self.mount_all(_field("Scope", "body", id="scope", classes="word-only", suggester=suggest))
 
