@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
+
 # C0 controls show as their Unicode "control picture" (U+2400 + code).
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"  # ␡
@@ -36,6 +38,13 @@ def escape_controls(line: str) -> str:
     if _UNSAFE.search(line) is None:
         return line
     return _UNSAFE.sub(lambda found: _escape_char(found.group()), line)
+
+
+def shown_width(line: str) -> int:
+    """The terminal cells ``line`` takes once escaped (:func:`escape_controls`)."""
+    safe = escape_controls(line)
+    # Escaped ASCII is printable, one cell a character; asking Rich costs a call a line.
+    return len(safe) if safe.isascii() else cell_len(safe)
 
 
 def plural(count: int, word: str) -> str:

@@ -17,15 +17,13 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from rich.cells import cell_len
-
 from siftui.core.layout import Layout
 from siftui.core.render import Options, Rendered
 from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
 from siftui.sources.kinds import kind_of_file
-from siftui.tui.display import escape_controls
+from siftui.tui.display import shown_width
 from siftui.tui.kinds import (
     REFUSALS,
     AnyDoc,
@@ -216,14 +214,14 @@ def make_answer(
     request: Request, doc: AnyDoc, rendered: Rendered, facts: PageFacts | None = None
 ) -> Answer:
     layout = layout_any(rendered, request.options, doc)
-    width = max((cell_len(escape_controls(line)) for line in layout.lines), default=0)
+    width = max(map(shown_width, layout.lines), default=0)
     return Answer(request, rendered, layout, width, doc, facts_any(doc, request.options, facts))
 
 
 def logged_answer(request: Request, rendered: Rendered) -> Answer:
     """An answer as a call log holds it, drawn without its document."""
     layout = layout_any(rendered, request.options)
-    width = max((cell_len(escape_controls(line)) for line in layout.lines), default=0)
+    width = max(map(shown_width, layout.lines), default=0)
     return Answer(request, rendered, layout, width, None, None, logged=True)
 
 

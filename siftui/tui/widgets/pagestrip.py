@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -125,13 +126,20 @@ class PageStrip(Widget, can_focus=True):
         strip = Text(no_wrap=True, overflow="crop")
         marks = Text(no_wrap=True, overflow="crop")
         drawn = self.current_cells()
+        # Neighbours drawn alike are one run of glyphs: a thousand-page strip is a few
+        # spans, each style asked of the stylesheet once.
+        styles: dict[tuple[str, bool, bool], Style] = {}
+        runs: list[tuple[str, tuple[str, bool, bool]]] = []
         for number, cell in enumerate(drawn):
-            style = self.get_component_rich_style(f"pagestrip--{_style_of(cell)}")
-            if cell.heading:  # on top of the kind's colour, which it keeps
-                style += self.get_component_rich_style("pagestrip--heading", partial=True)
-            if number == self.cursor and self.has_focus:
-                style += self.get_component_rich_style("pagestrip--cursor")
-            strip.append(cell.glyph, style)
+            key = (_style_of(cell), bool(cell.heading), number == self.cursor and self.has_focus)
+            if key not in styles:
+                styles[key] = self._cell_style(*key)
+            if runs and runs[-1][1] == key:
+                runs[-1] = (runs[-1][0] + cell.glyph, key)
+            else:
+                runs.append((cell.glyph, key))
+        for glyphs, key in runs:
+            strip.append(glyphs, styles[key])
         cap_cell = next(
             (
                 n
@@ -157,6 +165,14 @@ class PageStrip(Widget, can_focus=True):
         else:
             marks.append_text(legend)
         return Text("\n", no_wrap=True).join([strip, marks])
+
+    def _cell_style(self, name: str, heading: bool, cursor: bool) -> Style:
+        style = self.get_component_rich_style(f"pagestrip--{name}")
+        if heading:  # on top of the kind's colour, which it keeps
+            style += self.get_component_rich_style("pagestrip--heading", partial=True)
+        if cursor:
+            style += self.get_component_rich_style("pagestrip--cursor")
+        return style
 
     def _legend(self, capped: bool) -> Text:
         legend = Text(no_wrap=True)

@@ -69,6 +69,20 @@ class ContentView(ScrollView, can_focus=True):
         self._pattern: Any = None
         self._hidden: HiddenMarks = NONE
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+        self._base: Style | None = None
+
+    def _forget_drawn(self) -> None:
+        """Drop the lines drawn so far and the style they were drawn in."""
+        self._strips.clear()
+        self._base = None
+
+    @property
+    def _base_style(self) -> Style:
+        # Textual computes a widget's style from every ancestor at each ask: once a
+        # frame's line, once per style change here.
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -83,7 +97,7 @@ class ContentView(ScrollView, can_focus=True):
         self._hidden = hidden_of(answer)
         if answer is not None and old is not None and answer.same_as(old):
             # The same answer, dressed with what a worker found: keep the place in it.
-            self._strips.clear()
+            self._forget_drawn()
             self.refresh()
             return
         self._layout = answer.layout if answer is not None else None
@@ -94,7 +108,7 @@ class ContentView(ScrollView, can_focus=True):
                 self._pattern = compile_pattern(answer.options.grep)
             except BadGrep:
                 self._pattern = None  # the answer came from it, so this cannot happen
-        self._strips.clear()
+        self._forget_drawn()
         self.refresh_bindings()
         self.virtual_size = Size(answer.width if answer else 0, len(self._lines))
         self.scroll_home(animate=False)
@@ -105,18 +119,18 @@ class ContentView(ScrollView, can_focus=True):
         return action != "choose_top" or self._word
 
     def watch_ocr_pages(self) -> None:
-        self._strips.clear()
+        self._forget_drawn()
         self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._strips.clear()
+        self._forget_drawn()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         number = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style
         if number >= len(self._lines):
             return Strip.blank(width, base)
         key = (number, width)
@@ -134,7 +148,7 @@ class ContentView(ScrollView, can_focus=True):
         assert layout is not None
         line = self._lines[number]
         role = layout.roles[number]
-        style = self.rich_style + self._style(role.value)
+        style = self._base_style + self._style(role.value)
         if role is Role.MARKER and layout.marker_page(number) in self.ocr_pages:
             style += self._style("ocr")
         spans: list[tuple[int, int, str]] = [
