@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
-from siftui.core.findings import Finding, counter_line
-from siftui.core.findings import marks as place
 from siftui.core.layout import AnswerKind, Layout, Role
+
+if TYPE_CHECKING:  # findings exist once the hidden-text scan has run: it loads them
+    from siftui.core.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,10 @@ class HiddenMarks:
 
     def counter_line(self) -> str:
         """ "hidden text: 3 spans on 2 pages (412 runes) in this answer" ("" for none)."""
+        if not self.shown:
+            return ""
+        from siftui.core.findings import counter_line
+
         return counter_line(self.shown)
 
     def kind_at(self, line: int, column: int) -> str:
@@ -78,6 +84,8 @@ def _block_marks(
     layout: Layout, doc: Doc, by_page: dict[int, list[Finding]], lines: dict[int, list[Mark]]
 ) -> None:
     """Page blocks: a marker line, a blank line, then the page's stripped text, line by line."""
+    from siftui.core.findings import marks as place
+
     for number, role in enumerate(layout.roles):
         if role is not Role.MARKER:
             continue

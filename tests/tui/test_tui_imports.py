@@ -177,6 +177,8 @@ NOT_AT_START = (
     "siftui.core.word.index",
     "siftui.core.word.grep",
     "siftui.core.word.layout",
+    # Hidden-text findings: made by the scan, which runs after the first frame.
+    "siftui.core.findings",
     "siftui.core.word.layout_rows",
     "siftui.core.word.layout_grep",
     "siftui.core.word.walk",
