@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.tui_support import long_doc, run, settle, wait_until, write_doc
+from rich.console import Console
+from support.tui_support import long_doc, run, settle, uneven_doc, wait_until, write_doc
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
@@ -18,7 +19,7 @@ from siftui.tui.screens import WalkScreen
 from siftui.tui.state import Request
 from siftui.tui.strip_model import PageState, cells, facts_of, page_kinds
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.pagestrip import PageStrip, _style_of
 
 DOC = Doc("T", 6, ("a" * 100, "", "b" * 300, "c" * 50, "d" * 2000))
 
@@ -187,3 +188,31 @@ def test_walk_screen_lists_the_walk_and_asks_a_chosen_call(tmp_path: Path) -> No
         assert app.answer is not None and app.answer.options == expected[2].options
 
     run(SiftApp(path), scenario, size=(120, 40))
+
+
+def test_the_strip_draws_each_cell_in_its_own_style(tmp_path: Path) -> None:
+    """Like cells are drawn as one run: each character is still its cell's glyph in its
+    cell's style (kind, heading, the cursor on focus), on a strip of many kinds."""
+    path = write_doc(uneven_doc(), tmp_path)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        strip = app.query_one(PageStrip)
+        for options, cursor in ((Options(pages="2-4"), -1), (Options(grep="a|c"), 3)):
+            app.propose(options)
+            await settle(app, pilot)
+            strip.focus()
+            strip.cursor = cursor
+            await pilot.pause()
+            drawn = strip.current_cells()
+            row = strip.render().split("\n")[0]
+            console = Console(width=200)
+            assert row.plain == "".join(cell.glyph for cell in drawn)
+            kinds = {cell.kind for cell in drawn}
+            assert len(kinds) >= 2, kinds  # several runs, not one
+            for number, cell in enumerate(drawn):
+                name = _style_of(cell)
+                expected = strip._cell_style(name, bool(cell.heading), number == cursor)
+                assert row.get_style_at_offset(console, number) == expected, (number, cell)
+
+    run(SiftApp(path), scenario, size=(100, 32))
