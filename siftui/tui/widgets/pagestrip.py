@@ -6,6 +6,8 @@ their kind's colour, and the tooltips and legend name paragraphs (P12-P20)."""
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
 from typing import ClassVar
 
 from rich.style import Style
@@ -127,19 +129,16 @@ class PageStrip(Widget, can_focus=True):
         marks = Text(no_wrap=True, overflow="crop")
         drawn = self.current_cells()
         # Neighbours drawn alike are one run of glyphs: a thousand-page strip is a few
-        # spans, each style asked of the stylesheet once.
-        styles: dict[tuple[str, bool, bool], Style] = {}
-        runs: list[tuple[str, tuple[str, bool, bool]]] = []
-        for number, cell in enumerate(drawn):
-            key = (_style_of(cell), bool(cell.heading), number == self.cursor and self.has_focus)
-            if key not in styles:
-                styles[key] = self._cell_style(*key)
-            if runs and runs[-1][1] == key:
-                runs[-1] = (runs[-1][0] + cell.glyph, key)
-            else:
-                runs.append((cell.glyph, key))
-        for glyphs, key in runs:
-            strip.append(glyphs, styles[key])
+        # spans, each one's style asked of the stylesheet once.
+        cursor = self.cursor if self.has_focus else -1
+        looks = [
+            (_style_of(cell), bool(cell.heading), number == cursor, cell.glyph)
+            for number, cell in enumerate(drawn)
+        ]
+        for (name, heading, on_cursor), run in groupby(looks, key=itemgetter(0, 1, 2)):
+            strip.append(
+                "".join(look[3] for look in run), self._cell_style(name, heading, on_cursor)
+            )
         cap_cell = next(
             (
                 n
