@@ -324,7 +324,7 @@ def _unlink(where: str) -> None:
         os.unlink(where)
 
 
-def file_identity(path: Path) -> tuple[int, int, int, int]:
+def file_identity(path: Path) -> tuple[int, ...]:
     info = path.stat()
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
@@ -388,13 +388,22 @@ def cached_extract_report(
         ocr=ocr,
         ocr_language=ocr_language,
     )
+    store_if_unchanged(store, key, where, before, found)
+    return found
+
+
+def store_if_unchanged(
+    store: DocCache, key: str, where: Path, before: tuple[int, ...], found: Extraction
+) -> None:
+    """Put ``found`` under ``key`` unless the file is no longer as it was (``before``,
+    its :func:`file_identity` when the reading began): a file written to while it was
+    read may not hold the pages its hash names."""
     try:
         unchanged = file_identity(where) == before
     except OSError:
-        unchanged = False
-    if unchanged:  # written to while it was read: its hash may not be these pages'
+        return
+    if unchanged:
         store.put(key, found.doc, found.unreadable)
-    return found
 
 
 def _lookup(

@@ -13,6 +13,7 @@ where ``failed`` lists (page, reason) for the chunk's pages MuPDF could not read
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,9 +38,9 @@ from siftui.sources.extract import (
 def may_start_processes() -> bool:
     # A daemonic multiprocessing process may not have children;
     # it is bounded by its parent already: stay in one process there.
-    import multiprocessing
-
-    return not multiprocessing.current_process().daemon
+    # Such a process has imported multiprocessing; no other need pay for its import.
+    multiprocessing = sys.modules.get("multiprocessing")
+    return multiprocessing is None or not multiprocessing.current_process().daemon
 
 
 _HELPER_CODE = (
@@ -112,7 +113,8 @@ def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]
         conn.close()
 
 
-_ERRORS: dict[str, type[ExtractError]] = {
+# The extraction's errors by name, as a helper process reports them.
+ERRORS_BY_NAME: dict[str, type[ExtractError]] = {
     kind.__name__: kind
     for kind in (NotFound, NotAFile, NotReadable, NeedsPassword, WrongPassword, NoPages)
 }
@@ -264,7 +266,7 @@ def extract_parallel(
         helpers,
         work=read,
         received=received,
-        failure=lambda message: _ERRORS.get(message[1], NotReadable)(message[2]),
+        failure=lambda message: ERRORS_BY_NAME.get(message[1], NotReadable)(message[2]),
         check=lambda: _check_deadline(path, deadline, timeout),
         deadline=deadline,
     )

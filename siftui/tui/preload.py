@@ -16,7 +16,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from siftui.sources.cache import file_sha256
+from siftui.sources.cache import cached_report, file_sha256
+from siftui.sources.extract_process import ExtractionProcess, ProcessGone
 from siftui.sources.kinds import Loaded, load_any
 from siftui.tui.state import Outcome, Source, answer_request, opening_request
 
@@ -45,8 +46,7 @@ class Preload:
 
     def _run(self) -> None:
         try:
-            digest = file_sha256(self.path) if self.path.is_file() else ""
-            loaded = load_any(self.path, password=self.password, progress=self._at)
+            digest, loaded = self._load()
         except BaseException as error:  # handed to the loader, which reports it
             self._error = error
             return
@@ -56,6 +56,25 @@ class Preload:
             self.first = answer_request(request, loaded.doc, (), None)
         except Exception:  # a bug here only costs the head start: the render worker answers
             self.first = None
+
+    def _load(self) -> tuple[str, LoadedDocument]:
+        """The file's sha256 and what was loaded: a PDF the cache does not hold is read
+        in a process of its own, so the interface starting in this process never waits
+        for MuPDF, nor MuPDF for it (siftui.sources.extract_process)."""
+        if self.password is None and self.path.is_file():
+            hit = cached_report(self.path)
+            if hit is not None:
+                return file_sha256(self.path), Loaded(hit.doc, hit.unreadable)
+        process = ExtractionProcess.start(self.path, self.password)
+        if process is not None:
+            digest = file_sha256(self.path)
+            try:
+                found = process.result(self._at)
+                return digest, Loaded(found.doc, found.unreadable)
+            except ProcessGone:
+                pass  # read here instead, as without a process
+        digest = file_sha256(self.path) if self.path.is_file() else ""
+        return digest, load_any(self.path, password=self.password, progress=self._at)
 
     @property
     def finished(self) -> bool:

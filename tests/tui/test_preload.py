@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from support.docx_build import p, write_docx
-from support.pdfs import make_pdf
+from support.pdfs import make_encrypted_pdf, make_pdf
 from support.tui_support import RecordingApp, idle, run, settle, wait_until
 from textual import events
 from textual.dom import DOMNode
@@ -20,7 +20,10 @@ from siftui.core.doc import Doc
 from siftui.core.render import Options, render
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import DocxOptions, render_docx
+from siftui.sources.extract import NeedsPassword
+from siftui.sources.extract_process import ExtractionProcess, ProcessGone
 from siftui.sources.kinds import load_any
+from siftui.sources.load import LoadError
 from siftui.tui import app as app_module
 from siftui.tui import preload
 from siftui.tui.app import SiftApp
@@ -172,6 +175,75 @@ def test_a_preload_that_failed_is_said_in_one_line(tmp_path: Path) -> None:
         assert "damaged.pdf" in app.seen[0]
 
     run(RecordingApp(damaged), scenario)
+
+
+@pytest.fixture
+def processes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The files the preload started an extraction process for."""
+    seen: list[Path] = []
+    real = ExtractionProcess.start.__func__  # type: ignore[attr-defined]
+
+    def recording(cls: type[ExtractionProcess], path: Path, password: str | None) -> object:
+        seen.append(path)
+        return real(cls, path, password)
+
+    monkeypatch.setattr(ExtractionProcess, "start", classmethod(recording))
+    return seen
+
+
+def test_a_pdf_the_cache_lacks_is_read_in_a_process_of_its_own(
+    tmp_path: Path, processes: list[Path]
+) -> None:
+    """So the interface, starting meanwhile in this process, never takes turns with
+    MuPDF for Python's lock; what is loaded is what load_any loads."""
+    pdf = make_pdf(tmp_path / "cold.pdf", PAGES, title="Cold")
+    found = started(pdf)
+    assert processes == [pdf]
+    assert found.wait(lambda done, total: None)[1].doc == load_any(pdf).doc
+    assert found.first is not None and found.first.answer is not None
+
+
+def test_a_pdf_the_cache_holds_starts_no_process(tmp_path: Path, processes: list[Path]) -> None:
+    pdf = make_pdf(tmp_path / "warm.pdf", PAGES, title="Warm")
+    load_any(pdf)  # now in the cache
+    found = started(pdf)
+    assert processes == []
+    assert found.wait(lambda done, total: None)[1].doc == load_any(pdf).doc
+
+
+def test_a_word_document_is_read_here(tmp_path: Path, processes: list[Path]) -> None:
+    docx = write_docx(tmp_path / "terms.docx", p("Clause 1."))
+    found = started(docx)
+    assert found.wait(lambda done, total: None)[1].doc == load_any(docx).doc
+    assert processes == [docx]  # asked, and refused: a Word document is read here
+
+
+def test_a_process_that_is_gone_leaves_the_reading_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, processes: list[Path]
+) -> None:
+    def gone(self: ExtractionProcess, progress: object) -> None:
+        self.cancel()
+        raise ProcessGone("killed")
+
+    monkeypatch.setattr(ExtractionProcess, "result", gone)
+    pdf = make_pdf(tmp_path / "orphan.pdf", PAGES, title="Orphan")
+    found = started(pdf)
+    assert processes == [pdf]
+    assert found.wait(lambda done, total: None)[1].doc == load_any(pdf).doc
+
+
+def test_a_locked_file_asks_for_its_password_as_before(
+    tmp_path: Path, processes: list[Path]
+) -> None:
+    locked = make_encrypted_pdf(tmp_path / "locked.pdf")
+    found = started(locked)
+    assert processes == [locked]
+    with pytest.raises(LoadError) as raised:
+        found.wait(lambda done, total: None)
+    assert raised.value.reason is NeedsPassword
+    with pytest.raises(LoadError) as directly:
+        load_any(locked)
+    assert str(raised.value) == str(directly.value)
 
 
 class RestyleRecordingApp(SiftApp):

@@ -1,0 +1,192 @@
+"""A PDF's first extraction in a process of its own, for a caller whose own thread must
+stay responsive (the TUI's first open: siftui.tui.preload).
+
+MuPDF holds Python's interpreter lock while it reads a page, so pages read in a thread of
+the TUI's process take turns with the interface: every millisecond the interface spends
+starting delays the reading by as much (measured on pgfmanual: 0.65 s more than `siftui
+render` for the same extraction). Here the reading runs in a helper process (which shares
+its chunks with its own helpers, as `siftui render` does) and hands the pages over whole.
+
+The protocol, over a socket pair, each message a pickle after its length (8 bytes, big
+endian; not multiprocessing's connections, whose import alone costs the TUI's start
+12 ms): to the helper (path, password); from it ("progress",
+done, total) at most every PROGRESS_SECONDS and at the end, then ("loaded", doc,
+unreadable), ("failed", error name, message) for the extraction's own one-line errors,
+or ("crashed", message) for anything else. After "loaded" the helper writes the disk
+cache's entry (never with a password), so the caller has the pages before the cache
+does; a caller that quits before then leaves the entry unwritten, never half written.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import socket
+import struct
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from siftui.core.messages import one_line
+from siftui.core.unreadable import Extraction
+from siftui.sources.extract import NotReadable, Progress
+
+__all__ = ["ExtractionProcess", "ProcessGone", "extraction_main"]
+
+PROGRESS_SECONDS = 0.1
+
+_CODE = (
+    "import sys; from siftui.sources.extract_process import extraction_main; "
+    "extraction_main(int(sys.argv[1]))"
+)
+
+
+class ProcessGone(Exception):
+    """The helper died, could not be talked to, or failed outside the extraction's
+    errors: the caller extracts in its own process instead (and so gets the real error)."""
+
+
+class ExtractionProcess:
+    """An extraction running in a helper process: :meth:`result` waits for it."""
+
+    def __init__(self, process: subprocess.Popen[bytes], conn: socket.socket) -> None:
+        self._process = process
+        self._conn = conn
+
+    @classmethod
+    def start(cls, path: Path, password: str | None) -> ExtractionProcess | None:
+        """The extraction of the PDF at ``path``, started; None when there is no such
+        extraction to start (a Word document, a Doc JSON, not a regular file) or no
+        process can be started: the caller loads in its own process."""
+        from siftui.core.kinds import PDF
+        from siftui.sources.helper import start_python_helper
+        from siftui.sources.kinds import kind_of_file
+        from siftui.sources.load import is_doc_json
+        from siftui.sources.parallel import may_start_processes
+
+        try:
+            if not path.is_file() or kind_of_file(path) is not PDF or is_doc_json(path):
+                return None
+            if not may_start_processes():
+                return None
+            process, conn = start_python_helper(_CODE)
+        except OSError:
+            return None
+        found = cls(process, conn)
+        try:
+            send(conn, (os.fspath(path), password))
+        except OSError:
+            found.cancel()
+            return None
+        return found
+
+    def result(self, progress: Progress) -> Extraction:
+        """The extraction, calling ``progress(done, total)`` as pages are read.
+
+        Raises :class:`~siftui.sources.load.LoadError` with the line `siftui render`
+        gives for the same file, or :class:`ProcessGone`."""
+        from siftui.sources.load import LoadError
+        from siftui.sources.parallel import ERRORS_BY_NAME
+
+        try:
+            while True:
+                message = receive(self._conn)
+                if message[0] == "progress":
+                    progress(message[1], message[2])
+                elif message[0] == "loaded":
+                    self._conn.close()
+                    # It writes the cache now: reaped when it is done, never killed.
+                    threading.Thread(target=self._process.wait, daemon=True).start()
+                    return Extraction(message[1], message[2])
+                elif message[0] == "failed":
+                    raise LoadError(message[2], ERRORS_BY_NAME.get(message[1], NotReadable))
+                else:
+                    raise ProcessGone(str(message[1]))
+        except (EOFError, OSError) as error:
+            raise ProcessGone(one_line(error) or "the extraction process ended") from None
+        except BaseException:
+            self.cancel()
+            raise
+
+    def cancel(self) -> None:
+        """Stop the extraction (an answer found elsewhere, or the caller gave up)."""
+        self._conn.close()
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+
+
+def extraction_main(fd: int) -> None:
+    """The helper: extract, hand the pages over, then write the cache's entry."""
+    from siftui.sources.cache import (
+        DocCache,
+        cache_key,
+        file_identity,
+        file_sha256,
+        store_if_unchanged,
+    )
+    from siftui.sources.extract import ExtractError, check_file, extract_report
+
+    conn = socket.socket(fileno=fd)
+    sent = [0.0]
+
+    def tell(message: tuple[Any, ...]) -> bool:
+        try:
+            send(conn, message)
+        except OSError:  # the caller is gone
+            return False
+        return True
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done >= total or now - sent[0] >= PROGRESS_SECONDS:
+            sent[0] = now
+            send(conn, ("progress", done, total))  # the caller is gone: OSError ends it
+
+    try:
+        path, password = receive(conn)
+        where = check_file(path)
+        before = file_identity(where)
+        found = extract_report(where, password=password, progress=progress)
+    except ExtractError as error:
+        tell(("failed", type(error).__name__, str(error)))
+        return
+    except (EOFError, OSError):  # the caller is gone
+        return
+    except Exception as error:  # a MuPDF surprise: the caller reads the file itself
+        tell(("crashed", one_line(error)))
+        return
+    handed = tell(("loaded", found.doc, found.unreadable))
+    conn.close()
+    if handed and password is None:
+        try:
+            digest = file_sha256(where)
+        except OSError:
+            return
+        store_if_unchanged(DocCache.default(), cache_key(digest, None), where, before, found)
+
+
+def send(conn: socket.socket, message: tuple[Any, ...]) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    conn.sendall(struct.pack("!Q", len(data)))
+    conn.sendall(data)
+
+
+def receive(conn: socket.socket) -> Any:
+    """The next message; EOFError when the other end closed."""
+    (size,) = struct.unpack("!Q", _exactly(conn, 8))
+    return pickle.loads(_exactly(conn, size))
+
+
+def _exactly(conn: socket.socket, size: int) -> bytearray:
+    data = bytearray(size)
+    view = memoryview(data)
+    got = 0
+    while got < size:
+        count = conn.recv_into(view[got:])
+        if count == 0:
+            raise EOFError("the other end closed the connection")
+        got += count
+    return data
