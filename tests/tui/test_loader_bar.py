@@ -1,6 +1,7 @@
-"""The loader's progress bar exists only for an open that has to wait: a warm start
-(the preload finished) never imports nor mounts it; a slow open shows it, with the
-progress the extraction reports, and hides it when the document is open."""
+"""The loader's line shows only while an open has to wait: a warm start (the preload
+finished) never shows it; a slow open shows the file, the pages read and a bar, drawn
+by the loader alone (a page read repaints one line, never the layout), and hides it
+when the document is open."""
 
 from __future__ import annotations
 
@@ -10,21 +11,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
 from support.pdfs import make_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
-from textual.widgets import ProgressBar
 
 from siftui.core.unreadable import Extraction
 from siftui.sources import load as loader
 from siftui.tui import preload
 from siftui.tui.app import SiftApp
-from siftui.tui.widgets.loader import Loader
+from siftui.tui.widgets.loader import BAR_WIDTH, Loader, progress_line
 
 PAGES = [f"Page {n}: what the agent reads." for n in range(1, 5)]
 
 
-def test_a_warm_start_mounts_no_progress_bar(tmp_path: Path) -> None:
+def test_a_warm_start_never_shows_the_loader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pdf = make_pdf(tmp_path / "warm.pdf", PAGES, title="Warm")
     preload.start(pdf, None)
     found = preload._pending
@@ -34,10 +37,20 @@ def test_a_warm_start_mounts_no_progress_bar(tmp_path: Path) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
 
+    shown: list[bool] = []
+    real_open = Loader.open
+
+    def open_and_look(loader: Loader, *args: Any, **kwargs: Any) -> None:
+        real_open(loader, *args, **kwargs)
+        shown.append(loader.busy)
+
+    monkeypatch.setattr(Loader, "open", open_and_look)
+
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
         assert app.answer is not None
-        assert not app.query(ProgressBar)
+        assert shown == [False]  # the open posted its result at once: no line, no worker
+        assert not [worker for worker in app.workers if worker.group == "load"]
 
     run(SiftApp(pdf), scenario)
 
@@ -58,12 +71,14 @@ def test_a_slow_open_shows_its_progress_then_hides(
     monkeypatch.setattr(loader, "load_doc_report", slow)
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        loader = app.query_one(Loader)
         try:
-            await wait_until(pilot, lambda: bool(app.query(ProgressBar)))
-            bar = app.query_one(ProgressBar)
-            await wait_until(pilot, lambda: bar.total == 4 and bar.progress == 1)
-            await wait_until(pilot, lambda: bar.region.height == 1)  # on screen
-            assert app.query_one(Loader).busy
+            await wait_until(pilot, lambda: loader.progress == (1, 4))
+            await wait_until(pilot, lambda: loader.region.height == 1)  # on screen
+            assert loader.busy
+            line = loader.render().plain
+            assert line.startswith("opening slow.pdf · page 1 of 4  ━")
+            assert line.endswith("25%") and len(line) <= loader.size.width
         finally:
             release.set()
         await settle(app, pilot)
@@ -71,3 +86,28 @@ def test_a_slow_open_shows_its_progress_then_hides(
         assert app.query_one(Loader).region.height == 0
 
     run(SiftApp(pdf), scenario)
+
+
+READ, UNREAD = Style(color="blue"), Style(color="grey50")
+
+
+def test_the_line_names_the_file_then_the_pages_then_the_bar() -> None:
+    assert progress_line("a.pdf", 0, 0, 80, READ, UNREAD).plain == "opening a.pdf …"
+    line = progress_line("a.pdf", 1, 4, 80, READ, UNREAD)
+    head = "opening a.pdf · page 1 of 4  "
+    assert line.plain == head + "━" * BAR_WIDTH + "  25%"
+    read = [span for span in line.spans if span.style == READ]
+    unread = [span for span in line.spans if span.style == UNREAD]
+    assert [(span.start, span.end) for span in read] == [(len(head), len(head) + 8)]
+    assert [(span.start, span.end) for span in unread] == [(len(head) + 8, len(head) + BAR_WIDTH)]
+    whole = progress_line("a.pdf", 1_321, 1_321, 80, READ, UNREAD).plain
+    assert whole.endswith("━" * BAR_WIDTH + " 100%") and "page 1,321 of 1,321" in whole
+
+
+def test_a_narrow_line_drops_the_bar_before_the_pages() -> None:
+    assert progress_line("a.pdf", 3, 9, 30, READ, UNREAD).plain == "opening a.pdf · page 3 of 9"
+    narrow = progress_line("a.pdf", 3, 9, 45, READ, UNREAD).plain
+    assert narrow.startswith("opening a.pdf · page 3 of 9  ━") and len(narrow) <= 45
+    assert progress_line("a.pdf", 9, 4, 80, READ, UNREAD).plain.startswith(
+        "opening a.pdf · page 4 of 4"
+    )  # never more pages read than there are

@@ -193,8 +193,8 @@ NOT_AT_START = (
     "siftui.tui.screens.walk",
     # Each imported when first used: a log replay's call list (a DataTable) and its
     # flow, the copy (pyperclip, ctypes), the grep (RE2), the tokenizers and the
-    # after-work (once the first answer is painted), the loader's progress bar (an
-    # open that has to wait), the other commands, the keys' helper, the evidence flow.
+    # after-work (once the first answer is painted), the other commands, the keys'
+    # helper, the evidence flow.
     "siftui.tui.widgets.call_list",
     "textual.widgets._data_table",
     "pyperclip",
@@ -202,7 +202,6 @@ NOT_AT_START = (
     "siftui.sources.tokens",
     "siftui.tui.background",
     "siftui.tui.hidden_flow",
-    "textual.widgets._progress_bar",
     "siftui.cli.documents",
     "siftui.cli.serving",
     "siftui.tui.key_actions",

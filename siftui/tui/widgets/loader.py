@@ -1,4 +1,4 @@
-"""Opening a document off the UI thread: a progress bar and three messages.
+"""Opening a document off the UI thread: a progress line and three messages.
 
 The loader uses :func:`siftui.tui.preload.load_any`, the CLI's own loaders (for a
 PDF the disk cache and the parallel extraction), which also says which pages could not
@@ -17,10 +17,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import ClassVar
 
+from rich.style import Style
+from rich.text import Text
 from textual import work
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from siftui.core.messages import quoted
@@ -35,17 +38,25 @@ from siftui.tui.kinds import AnyDoc
 from siftui.tui.preload import Preload, load_any
 from siftui.tui.state import Outcome, Source
 
-if TYPE_CHECKING:
-    from textual.widgets import ProgressBar
+BAR_WIDTH = 30
 
 
 class Loader(Widget):
-    """A progress bar while a document opens; hidden otherwise."""
+    """One line while a document opens (its name, the pages read, a bar); hidden
+    otherwise. It draws itself: a page read repaints this line only, never the
+    screen's layout (Textual's ProgressBar, four widgets whose label changes width,
+    cost the app's thread a fifth of a second while pgfmanual opened)."""
 
     DEFAULT_CSS = """
     Loader { height: 1; display: none; }
     Loader.-busy { display: block; }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"loader--read", "loader--unread"}
+
+    opening: reactive[str] = reactive("")
+    """The name of the file being opened."""
+    progress: reactive[tuple[int, int]] = reactive((0, 0))
+    """(pages read, pages to read) of the open running now; (0, 0) until it says."""
 
     class Loaded(Message):
         def __init__(
@@ -85,17 +96,14 @@ class Loader(Widget):
         self._serial = 0
         self._ocr_language = ocr_language  # what an open with OCR reads (Tesseract's codes)
 
-    def _bar(self) -> ProgressBar:
-        """The progress bar, made at the first open that has to wait: an open the cache
-        answers at once never shows one, so a warm start neither imports nor mounts it."""
-        from textual.widgets import ProgressBar
-
-        bars = self.query(ProgressBar)
-        if bars:
-            return bars.first()
-        bar = ProgressBar(show_eta=False)
-        self.mount(bar)
-        return bar
+    def render(self) -> Text:
+        return progress_line(
+            self.opening,
+            *self.progress,
+            self.size.width,
+            self.get_component_rich_style("loader--read", partial=True),
+            self.get_component_rich_style("loader--unread", partial=True),
+        )
 
     @property
     def busy(self) -> bool:
@@ -108,7 +116,7 @@ class Loader(Widget):
         if started is not None and started.finished:
             self._post(self._serial, self._outcome(path, password, ocr, started))
             return
-        self._bar().update(total=None, progress=0)
+        self.opening, self.progress = path.name, (0, 0)
         self.add_class("-busy")
         self._load(path, password, ocr, self._serial, started)
 
@@ -127,7 +135,7 @@ class Loader(Widget):
     def on_loader_progress(self, event: Loader.Progress) -> None:
         event.stop()
         if event.serial == self._serial:
-            self._bar().update(total=event.total, progress=event.done)
+            self.progress = (event.done, event.total)
 
     @work(thread=True, group="load", description="open a document")
     def _load(
@@ -183,3 +191,22 @@ class Loader(Widget):
             return Loader.LoadFailed(path, f"{quoted(path)}: {error.strerror or error}")
         except Exception as error:  # PyMuPDF failed outside its usual types: one line, go on
             return Loader.LoadFailed(path, report_unexpected(error, f"opening {quoted(path)}"))
+
+
+def progress_line(name: str, done: int, total: int, width: int, read: Style, unread: Style) -> Text:
+    """ "opening NAME · page DONE of TOTAL", then a bar of the pages read and the share,
+    in ``width`` cells (the bar, then the share, left out when they do not fit)."""
+    line = Text(f"opening {name}", no_wrap=True, overflow="ellipsis")
+    if total <= 0:
+        line.append(" …")
+        return line
+    line.append(f" · page {min(done, total):,} of {total:,}")
+    share = min(done, total) / total
+    bar = max(0, min(BAR_WIDTH, width - line.cell_len - 7))
+    if bar >= 5:
+        filled = round(bar * share)
+        line.append("  ")
+        line.append("━" * filled, read)
+        line.append("━" * (bar - filled), unread)
+        line.append(f" {int(share * 100):3d}%")
+    return line
