@@ -85,11 +85,11 @@ class Preload:
         self.done, self.total = done, total
 
     def wait(self, progress: Callable[[int, int], None]) -> tuple[str, LoadedDocument]:
-        """The file's sha256 and what was loaded, calling ``progress`` while waiting."""
+        """The file's sha256 and what was loaded, calling ``progress`` while waiting (an
+        exception it raises stops the waiting, not the load)."""
         while self._thread.is_alive():
             self._thread.join(0.05)
-            if self.total:
-                progress(self.done, self.total)
+            progress(self.done, self.total)  # (0, 0) until the load says; it may raise
         if self._error is not None:
             raise self._error
         assert self._result is not None

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from rich.style import Style
 from support.pdfs import make_pdf
-from support.tui_support import run, settle, wait_until
+from support.tui_support import open_with_o, run, settle, wait_until
 from textual.pilot import Pilot
 
 from siftui.core.unreadable import Extraction
@@ -111,3 +111,96 @@ def test_a_narrow_line_drops_the_bar_before_the_pages() -> None:
     assert progress_line("a.pdf", 9, 4, 80, READ, UNREAD).plain.startswith(
         "opening a.pdf · page 4 of 4"
     )  # never more pages read than there are
+
+
+class EndlessLoad:
+    """A load that reads "page" after page for up to a minute, telling its progress, and
+    notes whether it was stopped (its progress raised) before its end."""
+
+    def __init__(self) -> None:
+        self.reading = threading.Event()
+        self.stopped = threading.Event()
+        self.ended = threading.Event()
+
+    def __call__(self, *args: Any, progress: Any = None, **kwargs: Any) -> Extraction:
+        try:
+            for page in range(6_000):
+                progress(page + 1, 6_000)
+                self.reading.set()
+                time.sleep(0.01)
+        except Exception:
+            self.stopped.set()
+            raise
+        finally:
+            self.ended.set()
+        raise AssertionError("read to the end")
+
+
+def test_quitting_during_an_open_stops_its_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`q` while a long document opens quits at once: the loader's worker gives up at
+    the next page instead of holding the app's exit until the last one."""
+    pdf = make_pdf(tmp_path / "long.pdf", PAGES, title="Long")
+    endless = EndlessLoad()
+    monkeypatch.setattr(loader, "load_doc_report", endless)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, endless.reading.is_set)
+        await pilot.press("q")
+
+    run(SiftApp(pdf), scenario)
+    assert endless.ended.wait(30) and endless.stopped.is_set()
+
+
+def test_a_newer_open_stops_the_older_ones_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = make_pdf(tmp_path / "first.pdf", PAGES, title="First")
+    second = make_pdf(tmp_path / "second.pdf", PAGES, title="Second")
+    endless = EndlessLoad()
+    real = loader.load_doc_report
+
+    def either(path: Path, *args: Any, **kwargs: Any) -> Extraction:
+        load = endless if Path(path) == first else real
+        return load(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_doc_report", either)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await wait_until(pilot, endless.reading.is_set)
+        await open_with_o(app, pilot, second)
+        await settle(app, pilot)
+        assert endless.ended.wait(30) and endless.stopped.is_set()
+        assert app.answer is not None and app.answer.request.source is not None
+        assert app.answer.request.source.path == second
+
+    run(SiftApp(first), scenario)
+
+
+def test_waiting_for_the_preload_stops_when_asked_and_the_load_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loader waits for the preload through its progress; an exception from it ends
+    the wait (the app quits), not the load, which another open of the file may take."""
+    pdf = make_pdf(tmp_path / "held.pdf", PAGES, title="Held")
+    release = threading.Event()
+    real = preload.load_any
+
+    def held(*args: Any, **kwargs: Any) -> object:
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(preload, "load_any", held)
+    monkeypatch.setattr(preload.ExtractionProcess, "start", lambda path, password: None)
+    found = preload.Preload(pdf, None)
+
+    def give_up(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        found.wait(give_up)
+    assert not found.finished
+    release.set()
+    digest, loaded = found.wait(lambda done, total: None)
+    assert digest and loaded.doc.pages[0].startswith("Page 1") and found.first is not None

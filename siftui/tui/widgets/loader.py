@@ -25,6 +25,7 @@ from textual import work
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.worker import get_current_worker
 
 from siftui.core.messages import quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
@@ -39,6 +40,11 @@ from siftui.tui.preload import Preload, load_any
 from siftui.tui.state import Outcome, Source
 
 BAR_WIDTH = 30
+
+
+class OpenCancelled(Exception):
+    """The open's worker was cancelled (the app quits, or a newer open took over): it
+    stops waiting and reading at the next page, so quitting never waits for a load."""
 
 
 class Loader(Widget):
@@ -121,8 +127,9 @@ class Loader(Widget):
         self._load(path, password, ocr, self._serial, started)
 
     def stop(self) -> None:
-        """Forget the open running now (its result is dropped)."""
+        """Forget the open running now (its result is dropped, its reading stopped)."""
         self._serial += 1
+        self.workers.cancel_group(self, "load")
         self.remove_class("-busy")
 
     def _post(self, serial: int, message: Message) -> None:
@@ -137,13 +144,18 @@ class Loader(Widget):
         if event.serial == self._serial:
             self.progress = (event.done, event.total)
 
-    @work(thread=True, group="load", description="open a document")
+    @work(thread=True, group="load", exclusive=True, description="open a document")
     def _load(
         self, path: Path, password: str | None, ocr: bool, serial: int, started: Preload | None
     ) -> None:
+        worker = get_current_worker()
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise OpenCancelled
+            if total <= 0:
+                return
             # A repaint per page would cost more than the page itself: 5 updates a second.
             now = time.monotonic()
             if now - last[0] < 0.2 and done < total:
@@ -152,7 +164,10 @@ class Loader(Widget):
             # Posted, not called: the extraction never waits for the screen.
             self.post_message(Loader.Progress(serial, done, total))
 
-        message = self._outcome(path, password, ocr, started, progress)
+        try:
+            message = self._outcome(path, password, ocr, started, progress)
+        except OpenCancelled:
+            return
         self.app.call_from_thread(self._post, serial, message)
 
     def _outcome(
@@ -189,6 +204,8 @@ class Loader(Widget):
             return Loader.LoadFailed(path, str(error))
         except OSError as error:
             return Loader.LoadFailed(path, f"{quoted(path)}: {error.strerror or error}")
+        except OpenCancelled:
+            raise
         except Exception as error:  # PyMuPDF failed outside its usual types: one line, go on
             return Loader.LoadFailed(path, report_unexpected(error, f"opening {quoted(path)}"))
 
