@@ -16,8 +16,10 @@ from support.pdfs import make_pdf
 from support.tui_support import open_with_o, run, settle, wait_until
 from textual.pilot import Pilot
 
+from siftui.core.doc import Doc
 from siftui.core.unreadable import Extraction
 from siftui.sources import load as loader
+from siftui.sources.extract_process import ExtractionProcess
 from siftui.tui import preload
 from siftui.tui.app import SiftApp
 from siftui.tui.widgets.loader import BAR_WIDTH, Loader, progress_line
@@ -192,7 +194,7 @@ def test_waiting_for_the_preload_stops_when_asked_and_the_load_goes_on(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(preload, "load_any", held)
-    monkeypatch.setattr(preload.ExtractionProcess, "start", lambda path, password: None)
+    monkeypatch.setattr(ExtractionProcess, "start", lambda path, password: None)
     found = preload.Preload(pdf, None)
 
     def give_up(done: int, total: int) -> None:
@@ -203,4 +205,5 @@ def test_waiting_for_the_preload_stops_when_asked_and_the_load_goes_on(
     assert not found.finished
     release.set()
     digest, loaded = found.wait(lambda done, total: None)
-    assert digest and loaded.doc.pages[0].startswith("Page 1") and found.first is not None
+    assert isinstance(loaded.doc, Doc) and loaded.doc.pages[0].startswith("Page 1")
+    assert digest and found.first is not None
