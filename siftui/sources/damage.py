@@ -18,7 +18,7 @@ ATTACHMENTS_ONLY = (
 REPAIRED_NO_PAGES = "damaged or truncated: MuPDF repaired it and found no pages"
 
 _ERROR_CODE = re.compile(r"^code=-?[0-9]+: ")
-_FAILED_TO_OPEN = re.compile(r"^Failed to open file '.*' as type ([^ ]+?)\.?$", re.S)
+_FAILED_TO_OPEN = re.compile(r"^Failed to open file '.*' as type ([^ ]*?)\.?$", re.S)
 _MUPDF_ERROR = re.compile(r"^[a-z ]*error: ")
 
 
@@ -40,7 +40,10 @@ def open_failure(error: BaseException, path: str | os.PathLike[str], noted: str)
     if failed is None:
         return reason.replace(f"'{where}'", "the file")
     kind = failed.group(1).upper()
-    said = f"MuPDF cannot open it as {'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
+    if kind:
+        said = f"MuPDF cannot open it as {'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
+    else:  # no suffix to go by and no header it knows
+        said = "MuPDF cannot tell what kind of document it is"
     first = first_error(noted, where)
     return f"{said}: {first}" if first else said
 

@@ -248,3 +248,13 @@ def test_not_a_document_names_no_path_twice(tmp_path: Path) -> None:
         "(MuPDF cannot open it as a PDF: cannot find version marker)"
     )
     assert message.count(str(path)) == 1
+
+
+def test_a_file_without_a_suffix_is_not_called_a_dot(tmp_path: Path) -> None:
+    """MuPDF says "as type ." when the name gives no type and the bytes no header."""
+    path = write(tmp_path, "notes", NOT_A_PDF)
+    with pytest.raises(NotReadable) as caught:
+        extract(path)
+    assert str(caught.value) == (
+        f"{path}: not a document siftui can read (MuPDF cannot tell what kind of document it is)"
+    )
