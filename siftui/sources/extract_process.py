@@ -9,12 +9,12 @@ its chunks with its own helpers, as `siftui render` does) and hands the pages ov
 
 The protocol, over a socket pair, each message a pickle after its length (8 bytes, big
 endian; not multiprocessing's connections, whose import alone costs the TUI's start
-12 ms): to the helper (path, password); from it ("progress",
-done, total) at most every PROGRESS_SECONDS and at the end, then ("loaded", doc,
-unreadable), ("failed", error name, message) for the extraction's own one-line errors,
-or ("crashed", message) for anything else. After "loaded" the helper writes the disk
-cache's entry (never with a password), so the caller has the pages before the cache
-does; a caller that quits before then leaves the entry unwritten, never half written.
+12 ms): to the helper (path, password); from it ("progress", done, total) at most every
+PROGRESS_SECONDS and at the end, then ("loaded", doc, unreadable), ("failed", error
+name, message) for the extraction's own one-line errors, or ("crashed", message) for
+anything else. After "loaded" the helper writes the disk cache's entry (never with a
+password), so the caller has the pages before the cache does; a caller that quits
+before then leaves the entry unwritten, never half written.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ class ExtractionProcess:
                 else:
                     raise ProcessGone(str(message[1]))
         except (EOFError, OSError) as error:
+            self.cancel()
             raise ProcessGone(one_line(error) or "the extraction process ended") from None
         except BaseException:
             self.cancel()

@@ -61,20 +61,20 @@ class Preload:
         """The file's sha256 and what was loaded: a PDF the cache does not hold is read
         in a process of its own, so the interface starting in this process never waits
         for MuPDF, nor MuPDF for it (siftui.sources.extract_process)."""
-        if self.password is None and self.path.is_file():
-            hit = cached_report(self.path)
+        path, password = self.path, self.password
+        digest = file_sha256(path) if path.is_file() else ""
+        if digest and password is None:
+            hit = cached_report(path)  # a settled file's digest is remembered: read once
             if hit is not None:
-                return file_sha256(self.path), Loaded(hit.doc, hit.unreadable)
-        process = ExtractionProcess.start(self.path, self.password)
+                return digest, Loaded(hit.doc, hit.unreadable)
+        process = ExtractionProcess.start(path, password)
         if process is not None:
-            digest = file_sha256(self.path)
             try:
                 found = process.result(self._at)
                 return digest, Loaded(found.doc, found.unreadable)
             except ProcessGone:
                 pass  # read here instead, as without a process
-        digest = file_sha256(self.path) if self.path.is_file() else ""
-        return digest, load_any(self.path, password=self.password, progress=self._at)
+        return digest, load_any(path, password=password, progress=self._at)
 
     @property
     def finished(self) -> bool:
