@@ -400,3 +400,57 @@ def test_word_document_range_and_anchor_copy(tmux_app: TmuxApp) -> None:
     assert re.fullmatch(r"P[0-9]+#[0-9a-f]{4}", anchor), anchor
     assert tmux_app.copy() == render_bytes(path, "--anchor", anchor)
     tmux_app.quit()
+
+
+PGF = CORPUS / "pgfmanual.pdf"
+
+
+def extraction_processes(cache: Path) -> list[int]:
+    """The extraction processes (and their helpers) started with ``cache`` as theirs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environment = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if b"siftui.sources." in command and f"XDG_CACHE_HOME={cache}".encode() in environment:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_cold_open_reads_in_its_own_process_then_copies_the_render_bytes(
+    tmux_app: TmuxApp, tmp_path: Path
+) -> None:
+    """pgfmanual with an empty cache: the loader's line counts the pages read (in the
+    extraction process), the first answer is `siftui render`'s bytes, and the cache
+    holds the file once the pages are handed over."""
+    path = corpus_file(PGF)
+    expected = render_bytes(path)  # through the session's cache, not the app's
+    cache = tmp_path / "cold-cache"
+    tmux_app.env["XDG_CACHE_HOME"] = str(cache)
+    tmux_app.start(path)
+    tmux_app.wait_text("opening pgfmanual.pdf · page", " of 1,321 ", timeout=START_TIMEOUT)
+    assert extraction_processes(cache)
+    tmux_app.wait_text(COPY_FOOTER, "/ 100,000 runes", "what the agent receives · map")
+    assert tmux_app.copy() == expected
+    tmux_app.wait_for(lambda s: any(cache.glob("siftui/*.doc")), "the cache entry", 30)
+    tmux_app.quit()
+
+
+def test_q_during_a_cold_open_quits_and_stops_the_reading(
+    tmux_app: TmuxApp, tmp_path: Path
+) -> None:
+    """q while pgfmanual opens: the app ends with status 0, its extraction process ends
+    too without writing the cache (before, the app waited for the last page)."""
+    path = corpus_file(PGF)
+    cache = tmp_path / "cold-cache"
+    tmux_app.env["XDG_CACHE_HOME"] = str(cache)
+    tmux_app.start(path)
+    tmux_app.wait_text("opening pgfmanual.pdf · page", timeout=START_TIMEOUT)
+    tmux_app.quit()
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while extraction_processes(cache):
+        assert time.monotonic() < deadline, "the extraction process outlived the app"
+        time.sleep(POLL)
+    assert not any(cache.glob("siftui/*.doc"))
