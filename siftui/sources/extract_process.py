@@ -9,12 +9,13 @@ its chunks with its own helpers, as `siftui render` does) and hands the pages ov
 
 The protocol, over a socket pair, each message a pickle after its length (8 bytes, big
 endian; not multiprocessing's connections, whose import alone costs the TUI's start
-12 ms): to the helper (path, password); from it ("progress", done, total) at most every
-PROGRESS_SECONDS and at the end, then ("loaded", doc, unreadable), ("failed", error
-name, message) for the extraction's own one-line errors, or ("crashed", message) for
-anything else. After "loaded" the helper writes the disk cache's entry (never with a
-password), so the caller has the pages before the cache does; a caller that quits
-before then leaves the entry unwritten, never half written.
+12 ms): to the helper, once it is wanted, (path, password) (until then it imports MuPDF
+and waits; a caller that closes the pair instead ends it); from it ("progress", done,
+total) at most every PROGRESS_SECONDS and at the end, then ("loaded", doc, unreadable),
+("failed", error name, message) for the extraction's own one-line errors, or ("crashed",
+message) for anything else. After "loaded" the helper writes the disk cache's entry
+(never with a password), so the caller has the pages before the cache does; a caller
+that quits before then leaves the entry unwritten, never half written.
 """
 
 from __future__ import annotations
@@ -51,15 +52,24 @@ class ProcessGone(Exception):
 class ExtractionProcess:
     """An extraction running in a helper process: :meth:`result` waits for it."""
 
-    def __init__(self, process: subprocess.Popen[bytes], conn: socket.socket) -> None:
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        conn: socket.socket,
+        path: Path,
+        password: str | None,
+    ) -> None:
         self._process = process
         self._conn = conn
+        self._opening = (os.fspath(path), password)
 
     @classmethod
     def start(cls, path: Path, password: str | None) -> ExtractionProcess | None:
-        """The extraction of the PDF at ``path``, started; None when there is no such
-        extraction to start (a Word document, a Doc JSON, not a regular file) or no
-        process can be started: the caller loads in its own process."""
+        """The process that will extract the PDF at ``path``, started: it imports MuPDF
+        and waits for :meth:`result` (so a caller can start it before it knows it needs
+        it, and :meth:`cancel` it); None when there is no such extraction (a Word
+        document, a Doc JSON, not a regular file) or no process can be started: the
+        caller loads in its own process."""
         from siftui.core.kinds import PDF
         from siftui.sources.helper import start_python_helper
         from siftui.sources.kinds import kind_of_file
@@ -74,13 +84,7 @@ class ExtractionProcess:
             process, conn = start_python_helper(_CODE)
         except OSError:
             return None
-        found = cls(process, conn)
-        try:
-            send(conn, (os.fspath(path), password))
-        except OSError:
-            found.cancel()
-            return None
-        return found
+        return cls(process, conn, path, password)
 
     def result(self, progress: Progress) -> Extraction:
         """The extraction, calling ``progress(done, total)`` as pages are read.
@@ -91,6 +95,7 @@ class ExtractionProcess:
         from siftui.sources.parallel import ERRORS_BY_NAME
 
         try:
+            send(self._conn, self._opening)
             while True:
                 message = receive(self._conn)
                 if message[0] == "progress":
@@ -128,8 +133,9 @@ def extraction_main(fd: int) -> None:
         file_sha256,
         store_if_unchanged,
     )
-    from siftui.sources.extract import ExtractError, check_file, extract_report
+    from siftui.sources.extract import ExtractError, check_file, extract_report, quiet_pymupdf
 
+    quiet_pymupdf()  # while the caller decides whether it needs the pages
     conn = socket.socket(fileno=fd)
     sent = [0.0]
 

@@ -6,6 +6,7 @@ with a password), and no process left behind by a caller that gives up."""
 from __future__ import annotations
 
 import os
+import socket
 import time
 from pathlib import Path
 
@@ -138,8 +139,12 @@ def test_a_caller_that_goes_away_leaves_no_process(tmp_path: Path) -> None:
     """The process notices at its next progress report that nobody listens, and ends
     (its own helper with it), writing nothing."""
     pdf = make_pdf(tmp_path / "left.pdf", TEXTS, title="Left")
-    process = started(pdf)
-    os.close(process._conn.detach())  # gone without a word, as a killed caller is
-    wait_for(lambda: process._process.poll() is not None)
+    waiting = started(pdf)  # never asked for the pages
+    reading = started(pdf)
+    extract_process.send(reading._conn, reading._opening)  # what result() sends first
+    wait_for(lambda: reading._conn.recv(1, socket.MSG_PEEK))  # its first progress
+    for process in (waiting, reading):
+        os.close(process._conn.detach())  # gone without a word, as a killed caller is
+    wait_for(lambda: all(each._process.poll() is not None for each in (waiting, reading)))
     time.sleep(0.5)
     assert cached_report(pdf) is None
