@@ -1,13 +1,14 @@
 """Opening the first document, and answering its first call, while Textual starts.
 
 `siftui FILE` starts the CLI's loader (siftui.sources.kinds' :func:`load_any`: for
-a PDF the disk cache and the parallel extraction) in a thread before Textual is even
-imported; the same thread then answers the agent's first call on it (the request the
-app makes when a document opens, :func:`siftui.tui.state.opening_request`), as the
-render worker would. The app's loader takes both instead of starting over, and the
-app shows that answer only if it answers the request the app holds then. So the
-first answer is on screen about as soon as `siftui render FILE` would print it, and
-on a warm cache in the app's first frame. Nothing here imports Textual.
+a PDF the disk cache and the parallel extraction, the extraction in a process of its
+own) in a thread before Textual is even imported; the same thread then answers the
+agent's first call on it (the request the app makes when a document opens,
+:func:`siftui.tui.state.opening_request`), as the render worker would. The app's loader
+takes both instead of starting over, and the app shows that answer only if it answers
+the request the app holds then. So the first answer is on screen about as soon as
+`siftui render FILE` would print it, and on a warm cache in the app's first frame.
+Nothing here imports Textual.
 """
 
 from __future__ import annotations

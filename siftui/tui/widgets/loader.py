@@ -49,9 +49,9 @@ class OpenCancelled(Exception):
 
 class Loader(Widget):
     """One line while a document opens (its name, the pages read, a bar); hidden
-    otherwise. It draws itself: a page read repaints this line only, never the
-    screen's layout (Textual's ProgressBar, four widgets whose label changes width,
-    cost the app's thread a fifth of a second while pgfmanual opened)."""
+    otherwise. It draws itself: one widget whose page count repaints this line only
+    (Textual's ProgressBar is four, imported and mounted for the first open that
+    waits, and never said which file or how many pages)."""
 
     DEFAULT_CSS = """
     Loader { height: 1; display: none; }
