@@ -43,7 +43,6 @@ import queue
 import re
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import threading
@@ -53,9 +52,8 @@ from typing import Any
 
 from siftui.core.messages import one_line, quoted
 from siftui.serve.pending import PendingFindings
-from siftui.sources.helper import start_python_helper
+from siftui.sources.helper import progress_sender, receive, send, start_python_helper
 
-_HEADER = struct.Struct("!Q")
 # How MuPDF reports an allocation refused by RLIMIT_AS ("realloc (190824768 bytes) failed").
 _OUT_OF_MEMORY = re.compile(r"\b(?:m|re|c)?alloc\b.*\bfailed|out of memory", re.IGNORECASE)
 _CODE = "import sys; from siftui.serve.worker import main; main(sys.argv[1:])"
@@ -84,11 +82,6 @@ def _die_with_parent(parent: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the server died before the line above ran
         os._exit(1)
-
-
-def _send(sock: socket.socket, message: object) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    sock.sendall(_HEADER.pack(len(data)) + data)
 
 
 def _read_all(fd: int, max_bytes: int) -> bytes:
@@ -123,7 +116,7 @@ def main(argv: list[str]) -> None:
     sha256: str | None = None
     name = "?"
     try:
-        request = _receive(sock, None)
+        request = receive(sock, None)
         name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds, answering = (
             request
         )
@@ -134,7 +127,7 @@ def main(argv: list[str]) -> None:
 
         sha256 = hashlib.sha256(data).hexdigest()
         if not isinstance(kind, str):  # an evidence tool's task, not a document to read
-            _send(sock, _task(name, kind, data, sha256, max_bytes, memory))
+            send(sock, _task(name, kind, data, sha256, max_bytes, memory))
             return
         if len(data) > max_bytes:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
@@ -151,8 +144,8 @@ def main(argv: list[str]) -> None:
         if answering is not None:  # a first range: its pages now, the whole document next
             first = read_range_first(name, kind, data, sha256, answering, deadline)
             if first is not None:
-                _send(sock, ("range", first, sha256))
-        read = read_document(name, kind, data, deadline, _progress_sender(sock))
+                send(sock, ("range", first, sha256))
+        read = read_document(name, kind, data, deadline, progress_sender(sock, PROGRESS_SECONDS))
         runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
@@ -160,25 +153,25 @@ def main(argv: list[str]) -> None:
                 f"of {max_runes:,}"
             )
         if not (read.inspectable and inspect_hidden):
-            _send(sock, ("ok", read, sha256))
+            send(sock, ("ok", read, sha256))
             return
         skip = frozenset(item.page for item in read.unreadable)
         known = known_findings(sha256, skip)
         if known is not None:  # inspected before: the answer carries the findings
             from dataclasses import replace
 
-            _send(sock, ("ok", replace(read, inspection=known), sha256))
+            send(sock, ("ok", replace(read, inspection=known), sha256))
             return
         # The answer first: an inspection that fails, or kills this process, costs
         # the findings only.
-        _send(sock, ("extracted", read, sha256))
+        send(sock, ("extracted", read, sha256))
         found, why = inspect(name, data, sha256, inspect_seconds, skip)
         del data
-        _send(sock, ("inspected", found, why))
+        send(sock, ("inspected", found, why))
     except _Refusal as refusal:
-        _send(sock, ("error", str(refusal), sha256))
+        send(sock, ("error", str(refusal), sha256))
     except MemoryError:
-        _send(sock, ("error", _memory_message(name, memory), sha256))
+        send(sock, ("error", _memory_message(name, memory), sha256))
     except Exception as error:
         from siftui.sources.load import LoadError
 
@@ -188,7 +181,7 @@ def main(argv: list[str]) -> None:
             message = f"{quoted(name)}: extraction failed: {one_line(error)}"
         if memory > 0 and _OUT_OF_MEMORY.search(message):
             message = _memory_message(name, memory)
-        _send(sock, ("error", message, sha256))
+        send(sock, ("error", message, sha256))
     finally:
         sock.close()
 
@@ -231,44 +224,8 @@ def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory
     return ("error", message, sha256)
 
 
-def _progress_sender(sock: socket.socket) -> Callable[[int, int], None]:
-    last = [0.0]
-
-    def sent(done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] >= PROGRESS_SECONDS or done >= total:
-            last[0] = now
-            _send(sock, ("progress", done, total))
-
-    return sent
-
-
 class _Refusal(Exception):
     pass
-
-
-def _receive(sock: socket.socket, deadline: float | None) -> Any:
-    header = _exactly(sock, _HEADER.size, deadline)
-    (size,) = _HEADER.unpack(header)
-    return pickle.loads(_exactly(sock, size, deadline))
-
-
-def _exactly(sock: socket.socket, size: int, deadline: float | None) -> bytes:
-    """``size`` bytes from ``sock``; TimeoutError past ``deadline``, EOFError at its end."""
-    parts: list[bytes] = []
-    left = size
-    while left:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError
-            sock.settimeout(remaining)
-        chunk = sock.recv(min(left, 1 << 20))
-        if not chunk:
-            raise EOFError
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
 
 
 # --- in the server ---------------------------------------------------------------------------
@@ -395,15 +352,15 @@ def finish(
             inspect_time,
             answering,
         )
-        _send(running.sock, request)
-        message = _receive(running.sock, deadline)
+        send(running.sock, request)
+        message = receive(running.sock, deadline)
         while message[0] in ("progress", "range"):
             if message[0] == "range":
                 if early is not None:
                     early(message[1], message[2])
             elif progress is not None:
                 progress(message[1], message[2])
-            message = _receive(running.sock, deadline)
+            message = receive(running.sock, deadline)
         if message[0] == "extracted":
             pending = PendingFindings()
             limit = time.monotonic() + inspect_time + FINDINGS_SLACK
@@ -450,7 +407,7 @@ def _await_findings(
 ) -> None:
     """In its own thread: the findings the worker sends after the text, or why none came."""
     try:
-        message = _receive(running.sock, limit)
+        message = receive(running.sock, limit)
         if message[0] != "inspected":
             pending.settle(None, "the worker sent no hidden-text findings")
         else:

@@ -324,7 +324,7 @@ def _unlink(where: str) -> None:
         os.unlink(where)
 
 
-def file_identity(path: Path) -> tuple[int, ...]:
+def file_identity(path: Path) -> tuple[int, int, int, int]:
     info = path.stat()
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
@@ -388,22 +388,19 @@ def cached_extract_report(
         ocr=ocr,
         ocr_language=ocr_language,
     )
-    store_if_unchanged(store, key, where, before, found)
+    if unchanged_since(where, before):
+        store.put(key, found.doc, found.unreadable)
     return found
 
 
-def store_if_unchanged(
-    store: DocCache, key: str, where: Path, before: tuple[int, ...], found: Extraction
-) -> None:
-    """Put ``found`` under ``key`` unless the file is no longer as it was (``before``,
-    its :func:`file_identity` when the reading began): a file written to while it was
-    read may not hold the pages its hash names."""
+def unchanged_since(where: Path, before: tuple[int, int, int, int]) -> bool:
+    """The file is as it was when its reading began (``before``, its
+    :func:`file_identity` then): a file written to while it was read may not hold what
+    its hash names, so nothing read from it is cached."""
     try:
-        unchanged = file_identity(where) == before
+        return file_identity(where) == before
     except OSError:
-        return
-    if unchanged:
-        store.put(key, found.doc, found.unreadable)
+        return False
 
 
 def _lookup(

@@ -7,9 +7,8 @@ longer than in `siftui render`, and the interface's first frame came at 1.3-3.0 
 of 0.4 s. Here the reading runs in a helper process (which shares its chunks with its own
 helpers, as `siftui render` does) and hands the pages over whole.
 
-The protocol, over a socket pair, each message a pickle after its length (8 bytes, big
-endian; not multiprocessing's connections, whose import alone costs the TUI's start
-12 ms): to the helper, once it is wanted, (path, password) (until then it imports MuPDF
+The protocol, over a socket pair (siftui.sources.helper's :func:`send` and
+:func:`receive`): to the helper, once it is wanted, (path, password) (until then it imports MuPDF
 and waits; a caller that closes the pair instead ends it); from it ("progress", done,
 total) at most every PROGRESS_SECONDS and at the end, then ("loaded", doc, unreadable),
 ("failed", error name, message) for the extraction's own one-line errors, or ("crashed",
@@ -21,18 +20,16 @@ that quits before then leaves the entry unwritten, never half written.
 from __future__ import annotations
 
 import os
-import pickle
 import socket
-import struct
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 from siftui.core.messages import one_line
 from siftui.core.unreadable import Extraction
 from siftui.sources.extract import NotReadable, Progress
+from siftui.sources.helper import progress_sender, receive, send
 
 __all__ = ["ExtractionProcess", "ProcessGone", "extraction_main"]
 
@@ -131,13 +128,13 @@ def extraction_main(fd: int) -> None:
         cache_key,
         file_identity,
         file_sha256,
-        store_if_unchanged,
+        unchanged_since,
     )
     from siftui.sources.extract import ExtractError, check_file, extract_report, quiet_pymupdf
 
     quiet_pymupdf()  # while the caller decides whether it needs the pages
     conn = socket.socket(fileno=fd)
-    sent = [0.0]
+    progress = progress_sender(conn, PROGRESS_SECONDS)  # the caller gone: OSError ends it
 
     def tell(message: tuple[Any, ...]) -> bool:
         try:
@@ -145,12 +142,6 @@ def extraction_main(fd: int) -> None:
         except OSError:  # the caller is gone
             return False
         return True
-
-    def progress(done: int, total: int) -> None:
-        now = time.monotonic()
-        if done >= total or now - sent[0] >= PROGRESS_SECONDS:
-            sent[0] = now
-            send(conn, ("progress", done, total))  # the caller is gone: OSError ends it
 
     try:
         path, password = receive(conn)
@@ -172,28 +163,5 @@ def extraction_main(fd: int) -> None:
             digest = file_sha256(where)
         except OSError:
             return
-        store_if_unchanged(DocCache.default(), cache_key(digest, None), where, before, found)
-
-
-def send(conn: socket.socket, message: tuple[Any, ...]) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    conn.sendall(struct.pack("!Q", len(data)))
-    conn.sendall(data)
-
-
-def receive(conn: socket.socket) -> Any:
-    """The next message; EOFError when the other end closed."""
-    (size,) = struct.unpack("!Q", _exactly(conn, 8))
-    return pickle.loads(_exactly(conn, size))
-
-
-def _exactly(conn: socket.socket, size: int) -> bytearray:
-    data = bytearray(size)
-    view = memoryview(data)
-    got = 0
-    while got < size:
-        count = conn.recv_into(view[got:])
-        if count == 0:
-            raise EOFError("the other end closed the connection")
-        got += count
-    return data
+        if unchanged_since(where, before):
+            DocCache.default().put(cache_key(digest, None), found.doc, found.unreadable)

@@ -1,15 +1,21 @@
-"""Helper processes: a plain ``python -S -c CODE`` child with a socket pair to it.
+"""Helper processes: a plain ``python -S -c CODE`` child with a socket pair to it, and
+the messages over that pair (:func:`send`, :func:`receive`: a pickle after its length,
+8 bytes big endian; multiprocessing's connections cost 12 ms of import alone).
 
-Used by parallel extraction (siftui.sources.parallel), the hidden-text inspection
-and the MCP server's extraction workers (siftui.serve.worker).
+Used by parallel extraction (siftui.sources.parallel), the hidden-text inspection,
+the first open's extraction process (siftui.sources.extract_process) and the MCP
+server's extraction workers (siftui.serve.worker).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
 import socket
+import struct
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,3 +69,51 @@ def start_python_helper(
     finally:
         theirs.close()
     return process, mine
+
+
+_HEADER = struct.Struct("!Q")
+
+
+def send(sock: socket.socket, message: object) -> None:
+    """``message`` pickled, after its length."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def receive(sock: socket.socket, deadline: float | None = None) -> Any:
+    """The next message; EOFError when the other end closed, TimeoutError past
+    ``deadline`` (time.monotonic)."""
+    (size,) = _HEADER.unpack(_exactly(sock, _HEADER.size, deadline))
+    return pickle.loads(_exactly(sock, size, deadline))
+
+
+def progress_sender(sock: socket.socket, seconds: float) -> Callable[[int, int], None]:
+    """A progress callback that sends ("progress", done, total) at most every
+    ``seconds`` (the last page's always); OSError when the other end is gone."""
+    last = [0.0]
+
+    def sent(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= seconds or done >= total:
+            last[0] = now
+            send(sock, ("progress", done, total))
+
+    return sent
+
+
+def _exactly(sock: socket.socket, size: int, deadline: float | None) -> bytes:
+    """``size`` bytes from ``sock``; TimeoutError past ``deadline``, EOFError at its end."""
+    parts: list[bytes] = []
+    left = size
+    while left:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            sock.settimeout(remaining)
+        chunk = sock.recv(min(left, 1 << 20))
+        if not chunk:
+            raise EOFError("the other end closed the connection")
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)

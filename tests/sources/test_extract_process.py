@@ -20,6 +20,7 @@ from siftui.sources import extract_process
 from siftui.sources.cache import DocCache, cache_key, cached_report, file_sha256
 from siftui.sources.extract import NeedsPassword, WrongPassword
 from siftui.sources.extract_process import ExtractionProcess, ProcessGone
+from siftui.sources.helper import send
 from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError
 
@@ -121,7 +122,7 @@ def test_a_process_that_fails_otherwise_is_gone(
     """Anything but the extraction's own errors: the caller reads the file itself, and
     so gets the real error with its traceback."""
     crash = (
-        "import socket, sys; from siftui.sources.extract_process import send; "
+        "import socket, sys; from siftui.sources.helper import send; "
         "send(socket.socket(fileno=int(sys.argv[1])), ('crashed', 'MemoryError'))"
     )
     monkeypatch.setattr(extract_process, "_CODE", crash)
@@ -141,7 +142,7 @@ def test_a_caller_that_goes_away_leaves_no_process(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "left.pdf", TEXTS, title="Left")
     waiting = started(pdf)  # never asked for the pages
     reading = started(pdf)
-    extract_process.send(reading._conn, reading._opening)  # what result() sends first
+    send(reading._conn, reading._opening)  # what result() sends first
     wait_for(lambda: reading._conn.recv(1, socket.MSG_PEEK))  # its first progress
     for process in (waiting, reading):
         os.close(process._conn.detach())  # gone without a word, as a killed caller is

@@ -19,7 +19,13 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.findings import Inspection, finding_from_json, finding_json
-from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity, file_sha256
+from siftui.sources.cache import (
+    TEMP_PREFIX,
+    DocCache,
+    file_identity,
+    file_sha256,
+    unchanged_since,
+)
 from siftui.sources.extract import check_file, pymupdf_version
 from siftui.sources.hidden.document import Progress, inspect_document
 
@@ -167,11 +173,7 @@ def cached_inspect(
     inspection = inspect_document(
         path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
     )
-    try:
-        unchanged = file_identity(where) == before
-    except OSError:
-        unchanged = False
-    if unchanged:  # written to while it was read: its hash may not be these findings'
+    if unchanged_since(where, before):
         _put(store, key, inspection)
     return inspection
 
