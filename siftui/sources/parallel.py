@@ -13,6 +13,8 @@ where ``failed`` lists (page, reason) for the chunk's pages MuPDF could not read
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -48,21 +50,15 @@ _HELPER_CODE = (
 )
 
 
-def start_helper_process(code: str) -> tuple[Any, Any]:
-    """A helper process running ``code`` (its argv[1]: the descriptor of its end of
-    the connection) and this process's end of that two-way connection
-    (siftui.sources.helper.start_python_helper)."""
-    from multiprocessing.connection import Connection
+Helper = tuple["subprocess.Popen[bytes]", socket.socket]
+"""A helper process and this process's end of the socket pair to it."""
 
+
+def _start_helper() -> Helper:
+    """An extraction helper (:func:`helper_main`) and this process's end of the pair to it."""
     from siftui.sources.helper import start_python_helper
 
-    process, mine = start_python_helper(code)
-    return process, Connection(mine.detach())
-
-
-def _start_helper() -> tuple[Any, Any]:
-    """An extraction helper (:func:`helper_main`) and a connection to it."""
-    return start_helper_process(_HELPER_CODE)
+    return start_python_helper(_HELPER_CODE)
 
 
 def helper_main(fd: int) -> None:
@@ -90,27 +86,28 @@ def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]
     path, start, end)) per chunk, or ("error", kind, message) with the name of the
     ExtractError (a MuPDF surprise is a NotReadable, still one line).
     """
-    from multiprocessing.connection import Connection
+    from siftui.sources.helper import receive, send
 
-    conn = Connection(fd)
+    sock = socket.socket(fileno=fd)
     path = "?"
     try:
-        path, password, pages = conn.recv()
+        path, password, pages = receive(sock)
         document = open_document(path, password)
-        conn.send(("ready",))
-        while (start := conn.recv()) >= 0:
-            conn.send(
-                ("pages", start, *chunk(document, path, start, min(start + CHUNK_PAGES, pages)))
+        send(sock, ("ready",))
+        while (start := receive(sock)) >= 0:
+            send(
+                sock,
+                ("pages", start, *chunk(document, path, start, min(start + CHUNK_PAGES, pages))),
             )
         document.close()
     except ExtractError as error:
-        conn.send(("error", type(error).__name__, str(error)))
+        send(sock, ("error", type(error).__name__, str(error)))
     except (EOFError, OSError):  # the parent is gone or has what it needs
         pass
     except Exception as error:  # a MuPDF surprise: still one line
-        conn.send(("error", "NotReadable", f"{quoted(path)}: {one_line(error)}"))
+        send(sock, ("error", "NotReadable", f"{quoted(path)}: {one_line(error)}"))
     finally:
-        conn.close()
+        sock.close()
 
 
 # The extraction's errors by name, as a helper process reports them.
@@ -121,14 +118,14 @@ ERRORS_BY_NAME: dict[str, type[ExtractError]] = {
 
 
 class _Helper:
-    def __init__(self, process: Any, conn: Any) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], sock: socket.socket) -> None:
         self.process = process
-        self.conn = conn
+        self.sock = sock
         self.chunks: set[int] = set()  # handed out, not back yet
 
 
 def share_chunks(
-    start_helper: Callable[[], tuple[Any, Any]],
+    start_helper: Callable[[], Helper],
     opening: tuple[Any, ...],
     pages: int,
     helpers: int,
@@ -152,7 +149,7 @@ def share_chunks(
     message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
     a helper did not send back (it died) is left to the caller.
     """
-    from multiprocessing.connection import wait
+    from siftui.sources.helper import readable, receive, send
 
     claimed = 0
     started: list[_Helper] = []
@@ -165,18 +162,18 @@ def share_chunks(
 
     def hand_out(helper: _Helper) -> None:
         start = claim()
-        helper.conn.send(start)
+        send(helper.sock, start)
         if start >= 0:
             helper.chunks.add(start)
 
     def stop(helper: _Helper) -> None:
         running.remove(helper)
-        helper.conn.close()
+        helper.sock.close()
 
-    def receive(ready: list[Any]) -> None:
-        for helper in [h for h in running if h.conn in ready]:
+    def take(ready: list[socket.socket]) -> None:
+        for helper in [h for h in running if h.sock in ready]:
             try:
-                message = helper.conn.recv()
+                message = receive(helper.sock)
                 if message[0] == "error":
                     raise failure(message)
                 if message[0] == "pages":
@@ -197,22 +194,25 @@ def share_chunks(
             helper = _Helper(*start_helper())
             started.append(helper)
             running.append(helper)
-            helper.conn.send(opening)
+            try:
+                send(helper.sock, opening)
+            except OSError:  # died at start: this process does its share
+                stop(helper)
         while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, pages)):
                 check()
                 work(number)
                 if running:
-                    receive(wait([h.conn for h in running], 0))
+                    take(readable([h.sock for h in running], 0))
         for helper in [h for h in running if not h.chunks]:  # still starting: not needed
             stop(helper)
         while running:
             check()
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            receive(wait([h.conn for h in running], left))
+            take(readable([h.sock for h in running], left))
     finally:
         for helper in started:
-            helper.conn.close()
+            helper.sock.close()
             if helper.process.poll() is None:
                 helper.process.kill()
             helper.process.wait()

@@ -41,6 +41,7 @@ from siftui.sources.extract import (
     extract,
     extract_report,
 )
+from siftui.sources.helper import receive, send
 from siftui.sources.load import LoadError, load_doc_report, load_source
 
 CYCLE = "cycle in page tree"
@@ -157,17 +158,17 @@ def test_parallel_extraction_reports_the_same_pages(tmp_path: Path) -> None:
 
 def test_a_helper_reports_the_pages_it_could_not_read(tmp_path: Path) -> None:
     path = write(tmp_path, "helper.pdf", page_tree_pdf(20, {3, 17}))
-    process, conn = parallel_module._start_helper()
+    process, sock = parallel_module._start_helper()
     try:
-        conn.send((str(path), None, 20))
-        assert conn.recv() == ("ready",)
-        conn.send(16)
-        kind, start, texts, failed = conn.recv()
+        send(sock, (str(path), None, 20))
+        assert receive(sock) == ("ready",)
+        send(sock, 16)
+        kind, start, texts, failed = receive(sock)
         assert (kind, start, failed) == ("pages", 16, [(17, CYCLE)])
         assert texts == ["", page_text(18), page_text(19), page_text(20)]
-        conn.send(-1)
+        send(sock, -1)
     finally:
-        conn.close()
+        sock.close()
         process.wait(30)
 
 

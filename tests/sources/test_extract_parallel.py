@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +26,7 @@ from siftui.sources.extract import (
     WrongPassword,
     extract,
 )
+from siftui.sources.helper import readable, receive, send
 
 PASSWORD = "pw-parallel"
 
@@ -158,10 +160,10 @@ def test_a_helper_that_dies_leaves_its_pages_to_the_parent(
 
 
 def test_helper_reports_errors_in_one_line(tmp_path: Path) -> None:
-    process, conn = parallel_module._start_helper()
-    conn.send((str(tmp_path / "missing\nname.pdf"), None, 10))
-    kind, name, message = conn.recv()
-    conn.close()
+    process, sock = parallel_module._start_helper()
+    send(sock, (str(tmp_path / "missing\nname.pdf"), None, 10))
+    kind, name, message = receive(sock)
+    sock.close()
     process.wait(30)
     assert (kind, name) == ("error", "NotFound")
     assert "\n" not in message and "missing\\nname.pdf: no such file" in message
@@ -199,3 +201,44 @@ def test_unguarded_main_script_runs_once(many: Path, tmp_path: Path) -> None:
         [sys.executable, str(script)], capture_output=True, timeout=60, check=False
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, b"90\n", b"")
+
+
+def test_neither_this_process_nor_a_helper_imports_multiprocessing(
+    many: Path, tmp_path: Path
+) -> None:
+    """Helpers speak siftui.sources.helper's framing: multiprocessing's connections
+    cost 12 ms of import, here and in each helper."""
+    seen = tmp_path / "helper-imported"
+    watch = (  # the helper's first imports of these, as it makes them
+        "import sys; sys.addaudithook(lambda event, args: event == 'import' and "
+        "args[0].startswith(('multiprocessing', 'siftui.sources.helper')) and "
+        f"open({str(seen)!r}, 'a').write(args[0] + ' '))"
+    )
+    code = (
+        "import sys, time; from siftui.sources import parallel as p; "
+        f"p._HELPER_CODE = {watch!r} + '; ' + p._HELPER_CODE; "
+        "from siftui.sources.extract import extract; "
+        f"doc = extract({str(many)!r}, workers=2, parallel_min_pages=1, "
+        "progress=lambda done, total: time.sleep(0.02)); "  # time for the helper to serve
+        "print(len(doc.pages), 'multiprocessing' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["90", "False"]
+    assert seen.read_text().split() == ["siftui.sources.helper"]  # it served, without it
+
+
+def test_readable_says_which_pairs_have_something_to_read() -> None:
+    first, first_peer = socket.socketpair()
+    second, second_peer = socket.socketpair()
+    with first, first_peer, second, second_peer:
+        assert readable([first, second], 0) == []
+        send(second_peer, ("ready",))
+        assert readable([first, second], 5) == [second]
+        assert receive(second) == ("ready",)
+        first_peer.close()  # the other end gone is something to read: its end
+        assert readable([first, second], 5) == [first]
+        with pytest.raises(EOFError):
+            receive(first)

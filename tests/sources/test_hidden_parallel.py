@@ -81,9 +81,9 @@ def test_a_helper_that_dies_with_chunks_in_hand_leaves_them_here(
     # them in a file and dies.
     taken = tmp_path / "taken"
     code = (
-        "import os, sys; from multiprocessing.connection import Connection; "
-        "c = Connection(int(sys.argv[1])); c.recv(); c.send(('ready',)); "
-        f"starts = [c.recv(), c.recv()]; open({str(taken)!r}, 'w').write(repr(starts)); "
+        "import os, socket, sys; from siftui.sources.helper import receive, send; "
+        "c = socket.socket(fileno=int(sys.argv[1])); receive(c); send(c, ('ready',)); "
+        f"starts = [receive(c), receive(c)]; open({str(taken)!r}, 'w').write(repr(starts)); "
         "os._exit(3)"
     )
     monkeypatch.setattr(hidden_doc, "_HELPER_CODE", code)

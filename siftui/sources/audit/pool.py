@@ -139,9 +139,12 @@ class Pool:
 
     def _start(self) -> _Slot:
         if not self.fork:
-            from siftui.sources.parallel import start_helper_process
+            from siftui.sources.helper import start_python_helper
 
-            helper, conn = start_helper_process(_HELPER_CODE)
+            # The pool speaks through multiprocessing's connections (its forked workers
+            # do), so a helper's end of the pair is one too.
+            helper, mine = start_python_helper(_HELPER_CODE)
+            conn = Connection(mine.detach())
             slot = _Slot(_Helper(helper), conn)
             with contextlib.suppress(OSError):  # died at start: its first record says so
                 conn.send((self.options, self.memory))

@@ -27,13 +27,9 @@ from siftui.sources.extract import (
     default_workers,
     open_document,
 )
+from siftui.sources.helper import start_python_helper
 from siftui.sources.hidden.detect import inspect_page
-from siftui.sources.parallel import (
-    may_start_processes,
-    serve_chunks,
-    share_chunks,
-    start_helper_process,
-)
+from siftui.sources.parallel import Helper, may_start_processes, serve_chunks, share_chunks
 
 Progress = Callable[[int, int], None]
 
@@ -130,9 +126,9 @@ _HELPER_CODE = (
 )
 
 
-def _start_helper() -> tuple[Any, Any]:
-    """A hidden-text helper (:func:`_helper_main`) and a connection to it."""
-    return start_helper_process(_HELPER_CODE)
+def _start_helper() -> Helper:
+    """A hidden-text helper (:func:`_helper_main`) and this process's end of the pair to it."""
+    return start_python_helper(_HELPER_CODE)
 
 
 def _helper_main(fd: int) -> None:
