@@ -25,6 +25,9 @@ from typing import Any
 
 Popen = Callable[..., "subprocess.Popen[bytes]"]
 
+Helper = tuple["subprocess.Popen[bytes]", socket.socket]
+"""A helper process and this process's end of the socket pair to it."""
+
 
 def helper_environment() -> dict[str, str]:
     """This process's environment, with its import path given whole as PYTHONPATH
@@ -44,7 +47,7 @@ def start_python_helper(
     *,
     pass_fds: Sequence[int] = (),
     popen: Popen | None = None,
-) -> tuple[subprocess.Popen[bytes], socket.socket]:
+) -> Helper:
     """A helper process running ``code`` and this process's end of a socket pair to it.
 
     The helper's ``sys.argv[1]`` is the descriptor of its end of the pair, then

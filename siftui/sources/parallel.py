@@ -35,6 +35,7 @@ from siftui.sources.extract import (
     open_document,
     read_page,
 )
+from siftui.sources.helper import Helper, readable, receive, send, start_python_helper
 
 
 def may_start_processes() -> bool:
@@ -50,14 +51,8 @@ _HELPER_CODE = (
 )
 
 
-Helper = tuple["subprocess.Popen[bytes]", socket.socket]
-"""A helper process and this process's end of the socket pair to it."""
-
-
 def _start_helper() -> Helper:
     """An extraction helper (:func:`helper_main`) and this process's end of the pair to it."""
-    from siftui.sources.helper import start_python_helper
-
     return start_python_helper(_HELPER_CODE)
 
 
@@ -86,8 +81,6 @@ def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]
     path, start, end)) per chunk, or ("error", kind, message) with the name of the
     ExtractError (a MuPDF surprise is a NotReadable, still one line).
     """
-    from siftui.sources.helper import receive, send
-
     sock = socket.socket(fileno=fd)
     path = "?"
     try:
@@ -149,8 +142,6 @@ def share_chunks(
     message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
     a helper did not send back (it died) is left to the caller.
     """
-    from siftui.sources.helper import readable, receive, send
-
     claimed = 0
     started: list[_Helper] = []
     running: list[_Helper] = []

@@ -27,9 +27,9 @@ from siftui.sources.extract import (
     default_workers,
     open_document,
 )
-from siftui.sources.helper import start_python_helper
+from siftui.sources.helper import Helper, start_python_helper
 from siftui.sources.hidden.detect import inspect_page
-from siftui.sources.parallel import Helper, may_start_processes, serve_chunks, share_chunks
+from siftui.sources.parallel import may_start_processes, serve_chunks, share_chunks
 
 Progress = Callable[[int, int], None]
 
