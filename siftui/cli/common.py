@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from siftui.core.doc import Doc
 from siftui.core.kinds import PDF
@@ -22,8 +22,10 @@ from siftui.core.render import (
 )
 from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
-from siftui.core.walk import TokenCounter
 from siftui.sources.kinds import load_any
+
+if TYPE_CHECKING:
+    from siftui.core.walk import TokenCounter
 
 EXIT_DOCUMENT = 1
 

@@ -10,7 +10,8 @@ its document written and read as JSON and counted in runes. Code that handles
 either kind asks :func:`kind_of` (a document or options -> its entry) instead of
 testing the kind itself; siftui.sources.kinds adds how each kind is detected and
 loaded. The Word entry imports its model, renderer, layout, walk, unreachable and
-JSON code when first asked, so opening a PDF never loads them.
+JSON code when first asked, so opening a PDF never loads them; the PDF entry its
+walk and unreachable code, which the TUI's first frame does not need.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.layout import Layout, layout_of
 from siftui.core.render import BadPages, Options, Rendered, render
-from siftui.core.unreachable import Unreachable, unreachable
-from siftui.core.walk import Call, describe_options, next_call, walk
 from siftui.core.word import BadOption
 
 if TYPE_CHECKING:
+    from siftui.core.unreachable import Unreachable
+    from siftui.core.walk import Call
     from siftui.core.word.model import DocxDoc
     from siftui.core.word.render import DocxOptions
     from siftui.core.word.walk import DocxCall
@@ -166,17 +167,25 @@ class PdfKind(DocumentKind[Doc, Options]):
         return layout_of(rendered, options, self.doc(doc))
 
     def next_call(self, options: Options, rendered: Rendered, doc: Doc) -> Options | None:
+        from siftui.core.walk import next_call
+
         return next_call(options, rendered, doc)
 
     def walk(self, doc: Doc, options: Options) -> list[Call]:
+        from siftui.core.walk import walk
+
         return walk(doc, options.out_cap, options.unit)
 
     def unreachable(
         self, doc: Doc, out_cap: int, scope: str = "body", unit: Unit = CHARS
     ) -> Unreachable:
+        from siftui.core.unreachable import unreachable
+
         return unreachable(doc, out_cap, unit)
 
     def describe(self, options: Options) -> str:
+        from siftui.core.walk import describe_options
+
         return describe_options(options)
 
     def to_json(self, doc: Doc, source: dict[str, Any] | None = None) -> str:

@@ -22,12 +22,12 @@ from textual.app import App
 from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.kinds import PDF
-from siftui.core.unreachable import Unreachable
 from siftui.sources.errors import report_unexpected
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
 
 if TYPE_CHECKING:
     from siftui.core.findings import Inspection
+    from siftui.core.unreachable import Unreachable
     from siftui.sources.tokens import TokenCounts
 
 REACH_CACHE = 32

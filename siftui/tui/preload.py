@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from siftui.sources.cache import cached_report, file_sha256
-from siftui.sources.extract_process import ExtractionProcess, ProcessGone
 from siftui.sources.kinds import Loaded, load_any
 from siftui.tui.state import Outcome, Source, answer_request, opening_request
 
@@ -71,6 +70,8 @@ class Preload:
             hit = cached_report(path)  # a settled file's digest is remembered: read once
             if hit is not None:
                 return digest, Loaded(hit.doc, hit.unreadable)
+        from siftui.sources.extract_process import ExtractionProcess, ProcessGone  # a miss's
+
         process = ExtractionProcess.start(path, password)
         if process is not None:
             try:

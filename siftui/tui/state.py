@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from siftui.core.layout import Layout
 from siftui.core.render import Options, Rendered
-from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
 from siftui.sources.kinds import kind_of_file
@@ -36,8 +35,9 @@ from siftui.tui.kinds import (
 )
 from siftui.tui.strip_model import PageFacts
 
-if TYPE_CHECKING:  # the tokenizers and the agents' table load after the first frame
+if TYPE_CHECKING:  # the tokenizers, the agents' table and the walk load after the first frame
     from siftui.core.agents import Agent
+    from siftui.core.unreachable import Unreachable
     from siftui.sources.tokens import TokenCounts
 
 

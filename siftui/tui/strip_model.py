@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
 from siftui.core.layout import Layout
-from siftui.core.unreachable import Unreachable
 from siftui.core.unreadable import UnreadablePage
 
-if TYPE_CHECKING:  # loaded when first used (a Word document's open, a hidden-text scan)
+if TYPE_CHECKING:  # loaded when first used (a Word document's open, a hidden-text scan, a walk)
     from siftui.core.findings import Inspection
+    from siftui.core.unreachable import Unreachable
     from siftui.core.word.model import DocxDoc
 
 LEVELS = "▁▂▃▄▅▆▇█"

@@ -212,6 +212,12 @@ NOT_AT_START = (
     "siftui.tui.evidence.flow",
     "siftui.tui.evidence.model",
     "siftui.core.agents",  # with the agents' table, loaded after the first frame
+    # The walk and what no call reaches: the PDF entry imports them when one is asked
+    # (the walk, the counter's unreachable line), after the first frame.
+    "siftui.core.walk",
+    "siftui.core.unreachable",
+    # The first open's extraction process: only a document the disk cache misses.
+    "siftui.sources.extract_process",
     "siftui.sources.lazy",  # a one-call Doc, for the CLI and the server
 )
 

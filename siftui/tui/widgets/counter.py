@@ -10,7 +10,6 @@ from textual.widgets import Static
 
 from siftui.core.budget import BYTES, byte_bound, check_unit
 from siftui.core.layout import AnswerKind
-from siftui.core.unreachable import counter_line as unreachable_line
 from siftui.tui.display import plural
 from siftui.tui.fits import answer_fits, measured
 from siftui.tui.kinds import document_words, shown_units
@@ -61,6 +60,15 @@ def budget_text(answer: Answer, *, compact: bool = False) -> Text:
     return text
 
 
+def reach_line(answer: Answer) -> str:
+    """What no call shows, in the counter's words ("" until a walk has said)."""
+    if answer.unreachable is None:
+        return ""
+    from siftui.core.unreachable import counter_line  # loaded by the walk that found it
+
+    return counter_line(answer.unreachable)
+
+
 def bound_text(answer: Answer) -> str:
     """For a budget in bytes, the bound it sets on any byte-level tokenizer's tokens."""
     return byte_bound(answer.options.out_cap) if answer.options.unit == BYTES.name else ""
@@ -77,10 +85,7 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
     if ocr_pages:
         listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
         text.append(f" · OCR: p. {listed}", style="bold")
-    warnings = [hidden_of(answer).counter_line()]
-    if answer.unreachable is not None:
-        warnings.append(unreachable_line(answer.unreachable))
-    warnings = [line for line in warnings if line]
+    warnings = [line for line in (hidden_of(answer).counter_line(), reach_line(answer)) if line]
     if warnings:
         text.append("\n")
         text.append(" · ".join(warnings), style="bold")
@@ -145,9 +150,7 @@ def alerts_text(answer: Answer) -> Text:
     text.append(" (d: details)", style="italic")  # first, where no ellipsis cuts it
     parts: list[Text] = []
     if answer.doc is not None:
-        warnings = [hidden_of(answer).counter_line()]
-        if answer.unreachable is not None:
-            warnings.append(unreachable_line(answer.unreachable))
+        warnings = [hidden_of(answer).counter_line(), reach_line(answer)]
         parts.extend(Text(line, style="bold") for line in warnings if line)
     if (agents := agents_summary(answer)).plain:
         parts.append(agents)

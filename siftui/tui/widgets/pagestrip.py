@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import groupby
 from operator import itemgetter
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -18,7 +18,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from siftui.core.unreachable import Unreachable
 from siftui.tui.state import Answer
 from siftui.tui.strip_model import (
     HIDDEN_GLYPH,
@@ -31,6 +30,9 @@ from siftui.tui.strip_model import (
     page_kinds,
     span_label,
 )
+
+if TYPE_CHECKING:  # a walk's (loaded when one runs)
+    from siftui.core.unreachable import Unreachable
 
 _LEGEND = (
     (PageState.WHOLE, "▆", "whole"),
