@@ -3,9 +3,11 @@
     python bench/tui_open.py [PDF] [--runs N] [--tree DIR ...] [--warm-only]
 
 Every process runs in its own private tmux server (120x40); the time is from
-starting it until the screen shows what is asked of it, polled every 20 ms through
+starting it until the screen shows what is asked of it, polled every 5 ms through
 one tmux control-mode client (not a tmux process per poll, whose CPU the app
-measured would pay).
+measured would pay; polled every 20 ms, the bare app's ~0.28 s was 14 or 15 polls,
+so the warm ratio moved by 0.05 with one poll more or less: 1.41x-1.51x in five runs
+of one tree whose own median stayed at 0.42 s).
 Alternating, in one run:
 
 - bare: a bare Textual app (Header, Static, Footer), until its Static's text
@@ -44,7 +46,7 @@ from pathlib import Path
 
 from common import CORPUS, add_tree_option, command_seconds, load, trees
 
-POLL = 0.02
+POLL = 0.005
 
 BARE_APP = """
 from textual.app import App
@@ -116,15 +118,16 @@ def private_tmux(env: dict[str, str]) -> Callable[..., str]:
 class ScreenReader:
     """Reads a tmux session's screen through one control-mode client: a `tmux
     capture-pane` process per poll cost ~3 ms of CPU, 0.4 s over a cold open polled
-    every 20 ms, which the app measured paid on these two cores and `siftui render`
-    did not; through the client a read costs ~0.1 ms. The client asks for no output
-    notifications (``no-output``), so the app's own writes cost it nothing."""
+    every 20 ms (1.6 s every 5 ms), which the app measured paid on these two cores
+    and `siftui render` did not; through the client a read costs ~0.1 ms. The client
+    asks for no output notifications (``no-output``), so the app's own writes cost it
+    nothing."""
 
     def __init__(self, socket: str, session: str, env: dict[str, str]) -> None:
         self.session = session
+        attach = ("-C", "attach", "-t", session, "-f", "no-output")
         self.client = subprocess.Popen(
-            ["tmux", "-L", socket, "-f", "/dev/null", "-C", "attach", "-t", session]
-            + ["-f", "no-output"],
+            ["tmux", "-L", socket, "-f", "/dev/null", *attach],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
