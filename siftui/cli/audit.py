@@ -31,6 +31,7 @@ from siftui.cli.common import (
     add_unit,
     whole_number,
 )
+from siftui.core.messages import quoted
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
         "--summary", metavar="FILE", default=None, help="print the summary of an audit file"
     )
     parser.add_argument("--html", default=None, help="also write the summary as an HTML page")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --html file")
     parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per document (default 300)"
     )
@@ -116,11 +118,15 @@ def cmd_audit(argv: Sequence[str]) -> int:
     if args.memory is not None and args.memory < 0:
         raise UsageError(f"--memory must be >= 0, not {args.memory}")
     if args.html is not None:
-        check_new_file(args.html)  # before the work, not after
+        check_new_file(args.html, overwrite=args.force)  # before the work, not after
     if args.summary is not None:
         from siftui.sources.audit.store import read_records
 
         records = read_records(args.summary)
+        if not records:  # a summary of nothing would read as an audit that found nothing
+            name = quoted(args.summary)
+            print(f"siftui: error: {name}: no audit records in it", file=sys.stderr)
+            return EXIT_DOCUMENT
         out = sys.stdout
     else:
         from siftui.sources.audit.cluster import DaskUnavailable
@@ -133,7 +139,7 @@ def cmd_audit(argv: Sequence[str]) -> int:
         if audited is None:
             return 130
         records, out = audited
-    _report(records, args.html, out)
+    _report(records, args.html, out, overwrite=args.force)
     return 0
 
 
@@ -207,7 +213,9 @@ def _largest_first(path: str) -> tuple[int, str]:
         return 0, path
 
 
-def _report(records: list[dict[str, Any]], html: str | None, out: TextIO) -> None:
+def _report(
+    records: list[dict[str, Any]], html: str | None, out: TextIO, *, overwrite: bool = False
+) -> None:
     from siftui.sources.audit.summary import tables, text, token_counts
 
     found = tables(records)
@@ -217,7 +225,7 @@ def _report(records: list[dict[str, Any]], html: str | None, out: TextIO) -> Non
         from siftui.sources.audit.html import page
         from siftui.sources.output import encode_utf8, write_new_file
 
-        write_new_file(html, encode_utf8(page(found, token_counts(records))))
+        write_new_file(html, encode_utf8(page(found, token_counts(records))), overwrite=overwrite)
 
 
 class Progress:

@@ -140,7 +140,7 @@ def read_range_first(
 
     if kind_named(kind) is not PDF or not is_range(options) or is_doc_json_bytes(name, data):
         return None
-    if DocCache.default().entry(cache_key(sha256, None, None)).is_file():
+    if DocCache.default().entry(cache_key(sha256, None, None, name=name)).is_file():
         return None  # the whole Doc is at hand already
     left = deadline - time.monotonic()
     if left <= 0:

@@ -131,10 +131,14 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return found
 
 
-def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str:
+def cache_key(
+    sha256: str, max_pages: int | None, ocr: str | None = None, *, name: str | os.PathLike[str]
+) -> str:
     """The entry's name: everything that decides what extract() returns.
 
-    ``ocr`` is the OCR language when empty pages were read by Tesseract.
+    ``ocr`` is the OCR language when empty pages were read by Tesseract; ``name`` names
+    the file, whose suffix tells MuPDF what the bytes are (the same bytes are a text
+    document as ``a.txt`` and no document at all as ``a.pdf``).
     """
     parts: dict[str, object] = {
         "format": FORMAT,
@@ -145,6 +149,9 @@ def cache_key(sha256: str, max_pages: int | None, ocr: str | None = None) -> str
     }
     if ocr is not None:  # keys without OCR stay as they were
         parts["ocr"] = ocr
+    # Every key names it: an entry of a key without it may hold a .txt's text under
+    # the key of the same bytes named .pdf, so none of those is read again.
+    parts["suffix"] = Path(name).suffix.lower()
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -373,8 +380,8 @@ def cached_extract_report(
             ocr_language=ocr_language,
         )
     language = ocr_language if ocr else None
-    key = cache_key(digest, max_pages, language)
-    found = _lookup(store, digest, max_pages, language)
+    key = cache_key(digest, max_pages, language, name=where)
+    found = _lookup(store, digest, max_pages, language, where)
     if found is not None:
         pages = found.doc.pages
         if progress is not None and pages:
@@ -404,13 +411,17 @@ def unchanged_since(where: Path, before: tuple[int, int, int, int]) -> bool:
 
 
 def _lookup(
-    store: DocCache, digest: str, max_pages: int | None, language: str | None
+    store: DocCache,
+    digest: str,
+    max_pages: int | None,
+    language: str | None,
+    name: str | os.PathLike[str],
 ) -> Extraction | None:
-    """The entry for the file's ``digest`` and options, or the first pages of its whole
-    extraction's entry, or None."""
-    found = store.get_report(cache_key(digest, max_pages, language))
+    """The entry for the file's ``digest``, name and options, or the first pages of its
+    whole extraction's entry, or None."""
+    found = store.get_report(cache_key(digest, max_pages, language, name=name))
     if found is None and max_pages is not None:
-        whole = store.get_report(cache_key(digest, None, language))
+        whole = store.get_report(cache_key(digest, None, language, name=name))
         if whole is not None:  # the first pages of a whole extraction are the same
             found = whole.first_pages(max_pages)
             if found.doc.pages and len(found.unreadable) == len(found.doc.pages):
@@ -429,7 +440,8 @@ def cached_report(
     entry of the file as it is now, or None (no entry, or the file cannot be hashed)."""
     store = DocCache.default() if cache is None else cache
     try:
-        digest = file_sha256(check_file(path))
+        where = check_file(path)
+        digest = file_sha256(where)
     except OSError:
         return None
-    return _lookup(store, digest, max_pages, "eng" if ocr else None)
+    return _lookup(store, digest, max_pages, "eng" if ocr else None, where)

@@ -164,4 +164,5 @@ def extraction_main(fd: int) -> None:
         except OSError:
             return
         if unchanged_since(where, before):
-            DocCache.default().put(cache_key(digest, None), found.doc, found.unreadable)
+            key = cache_key(digest, None, name=where)
+            DocCache.default().put(key, found.doc, found.unreadable)

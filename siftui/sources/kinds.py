@@ -21,7 +21,7 @@ from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
-from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json
+from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json, is_pdf_head
 
 __all__ = ["Loaded", "kind_of_bytes", "kind_of_file", "load_any"]
 
@@ -43,6 +43,8 @@ def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
 
 def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
     """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
+    if is_pdf_head(data):
+        return PDF
     if Path(name).suffix.lower() in DOCX_SUFFIXES or is_docx_json(data[:256]):
         return WORD
     if data.startswith(b"PK\x03\x04"):

@@ -164,7 +164,7 @@ def load_doc_bytes(
     if is_doc_json_bytes(name, data):
         return doc_json_report(name, data)
     store = DocCache.default()
-    key = cache_key(hashlib.sha256(data).hexdigest(), None, None)
+    key = cache_key(hashlib.sha256(data).hexdigest(), None, None, name=name)
     found = store.get_report(key)
     if found is None:
         try:

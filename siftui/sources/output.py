@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -30,14 +31,46 @@ def rendered_json(answer: Rendered) -> str:
 
 
 def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
-    """Raise the OSError :func:`write_new_file` would raise before any data is made."""
+    """Raise the OSError :func:`write_new_file` would raise before any data is made
+    (named by ``path``, never by the temporary file the write goes through)."""
     target = Path(path)
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
     if not overwrite and (target.exists() or target.is_symlink()):
         raise FileExistsError(errno.EEXIST, "exists already; use --force to overwrite", str(target))
-    if not target.parent.is_dir():
+    if _written_through(target):
+        if not os.access(target, os.W_OK):
+            raise PermissionError(errno.EACCES, "not writable", str(target))
+        return
+    real = _real(target)
+    if not real.parent.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
+    try:  # a directory may be listed and still refuse a new file (/proc, a read-only mount)
+        handle, trial = tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
+    except OSError as error:
+        raise _named(error, target) from None
+    os.close(handle)
+    os.unlink(trial)
+
+
+def _written_through(target: Path) -> bool:
+    """``target`` exists and is no regular file (a device, a FIFO, a socket: what a
+    symbolic link leads to counts): it is written to in place, never replaced, or
+    `-o /dev/stdout --force` would put a file where the device was."""
+    try:
+        return not stat.S_ISREG(os.stat(target).st_mode)
+    except OSError:
+        return False
+
+
+def _real(target: Path) -> Path:
+    """Where the bytes go: a symbolic link's file (the link itself is kept)."""
+    return Path(os.path.realpath(target)) if target.is_symlink() else target
+
+
+def _named(error: OSError, target: Path) -> OSError:
+    """``error`` about ``target`` (the temporary file beside it is the program's affair)."""
+    return type(error)(error.errno, error.strerror or str(error), str(target))
 
 
 def _umask() -> int:
@@ -59,11 +92,21 @@ def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool
     """Write ``data`` atomically; an existing file is kept unless ``overwrite``.
 
     The bytes go to a temporary file beside the target first, so a crash or a
-    full disk never leaves a half-written file under the user's name.
+    full disk never leaves a half-written file under the user's name. With
+    ``overwrite``, a symbolic link's file is replaced (the link stays), and a
+    device or a FIFO is written to as it is (never replaced by a file).
     """
     target = Path(path)
     check_new_file(target, overwrite=overwrite)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    if overwrite and _written_through(target):
+        with open(target, "wb") as stream:
+            stream.write(data)
+        return
+    real = _real(target) if overwrite else target
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
+    except OSError as error:
+        raise _named(error, target) from None
     try:
         with os.fdopen(handle, "wb") as stream:
             # mkstemp makes the file private (0600); a new output file gets the
@@ -73,7 +116,7 @@ def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool
             stream.flush()
             os.fsync(stream.fileno())
         if overwrite:
-            os.replace(temporary, target)
+            os.replace(temporary, real)
         else:
             # link() refuses an existing name, so a file that appeared meanwhile survives.
             try:

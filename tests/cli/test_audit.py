@@ -289,6 +289,32 @@ def test_the_summary_and_its_page_agree_with_the_lines(store: Path, tmp_path: Pa
     done = siftui("audit", store, "--out", tmp_path / "other.jsonl", "--html", html)
     assert done.returncode == 1 and b"exists already" in done.stderr
     assert html.read_bytes() == before and not (tmp_path / "other.jsonl").exists()
+    # ... unless --force, which the refusal names
+    again = siftui("audit", "--summary", out, "--html", html, "--force")
+    assert again.returncode == 0, again.stderr.decode()
+    assert html.read_text("utf-8") == page
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_page_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path) -> None:
+    """/proc refuses every new file: said at once, naming the page asked for (not the
+    temporary file the write goes through), before any document is audited."""
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    done = siftui("audit", tmp_path / "a.pdf", "--html", "/proc/siftui-report.html")
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode().splitlines() == [
+        "siftui: error: /proc/siftui-report.html: No such file or directory"
+    ]
+
+
+@pytest.mark.parametrize("content", [b'{"not": "an audit line"}\n', b"%PDF-1.7\n", b""])
+def test_a_summary_of_a_file_without_records_is_an_error(tmp_path: Path, content: bytes) -> None:
+    """An empty summary would read as an audit that found nothing."""
+    source = tmp_path / "not-an-audit.jsonl"
+    source.write_bytes(content)
+    done = siftui("audit", "--summary", source)
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode() == f"siftui: error: {source}: no audit records in it\n"
 
 
 def test_without_out_the_lines_go_to_stdout(tmp_path: Path) -> None:

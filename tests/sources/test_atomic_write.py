@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
 
-from siftui.sources.output import write_new_file
+from siftui.sources.output import check_new_file, write_new_file
 
 
 def _crash(*args: object, **kwargs: object) -> None:
@@ -44,3 +46,42 @@ def test_an_existing_file_is_never_replaced_without_overwrite(tmp_path: Path) ->
     write_new_file(target, b"other", overwrite=True)
     assert target.read_bytes() == b"other"
     assert os.stat(target).st_size == 5
+
+
+def test_a_fifo_is_written_to_never_replaced(tmp_path: Path) -> None:
+    """`-o FIFO --force` (or a device: /dev/stdout) feeds it; replacing it by a file
+    would put a regular file where the user's pipe (or /dev/null) was."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    write_new_file(fifo, "through the pipe, 新".encode(), overwrite=True)
+    reader.join(10)
+    assert received == ["through the pipe, 新".encode()]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_symbolic_link_keeps_leading_to_the_file_it_names(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real.name)
+    write_new_file(link, b"new", overwrite=True)
+    assert link.is_symlink() and os.readlink(link) == "real.txt"
+    assert real.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_directory_that_refuses_new_files_is_named_by_the_target_before_any_work() -> None:
+    """/proc lists as a directory and refuses every new file, even to root: the error
+    names what the user asked for, not the temporary file the write goes through."""
+    target = Path("/proc/siftui-never-made.json")
+    with pytest.raises(OSError) as checked:
+        check_new_file(target)
+    with pytest.raises(OSError) as written:
+        write_new_file(target, b"x")
+    assert checked.value.filename == written.value.filename == str(target)
+    assert not target.exists()

@@ -27,7 +27,13 @@ from siftui.sources.cache import (
     file_sha256,
     max_bytes_from_env,
 )
-from siftui.sources.extract import NeedsPassword, extract, extract_report, pymupdf_version
+from siftui.sources.extract import (
+    ExtractError,
+    NeedsPassword,
+    extract,
+    extract_report,
+    pymupdf_version,
+)
 from siftui.sources.load import load_doc_report
 
 
@@ -94,16 +100,21 @@ def test_key_changes_with_options_versions_and_content(
     pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     digest = file_sha256(pdf)
-    base = cache_key(digest, None)
-    assert cache_key(digest, None) == base
-    assert cache_key(digest, 3) != base
-    assert cache_key(digest, 0) != cache_key(digest, 3)
-    assert cache_key("0" * 64, None) != base
+    base = cache_key(digest, None, name=pdf)
+    assert cache_key(digest, None, name=pdf) == base
+    assert cache_key(digest, 3, name=pdf) != base
+    assert cache_key(digest, 0, name=pdf) != cache_key(digest, 3, name=pdf)
+    assert cache_key("0" * 64, None, name=pdf) != base
     monkeypatch.setattr(cache_module, "__version__", "99.0")
-    assert cache_key(digest, None) != base
+    assert cache_key(digest, None, name=pdf) != base
     monkeypatch.undo()
+    # the name's suffix tells MuPDF what the bytes are: the same bytes as a.txt are a
+    # text document, as a.pdf none at all (.PDF is .pdf)
+    assert cache_key(digest, None, name="other/A.PDF") == base
+    assert cache_key(digest, None, name="a.txt") != base
+    assert cache_key(digest, None, name="a") not in (base, cache_key(digest, None, name="a.txt"))
     monkeypatch.setattr(cache_module, "pymupdf_version", lambda: "0.0.1")
-    assert cache_key(digest, None) != base
+    assert cache_key(digest, None, name=pdf) != base
 
 
 def test_pymupdf_version_without_importing_it() -> None:
@@ -354,3 +365,18 @@ def test_concurrent_writers_leave_a_valid_entry(tmp_path: Path) -> None:
     final = store.get("k" * 64)
     assert final is not None and final.title in ("one", "two")
     assert [p.name for p in directory.iterdir()] == [f"{'k' * 64}.doc"]
+
+
+def test_the_same_bytes_under_another_suffix_are_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read as a text document once (a.txt), the same bytes named a.pdf are still no
+    document: the answer never depends on what was opened before."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    text = tmp_path / "a.txt"
+    text.write_bytes(b"other words\n")
+    assert "other words" in cached_extract_report(text).doc.pages[0]
+    named_pdf = tmp_path / "a.pdf"
+    named_pdf.write_bytes(text.read_bytes())
+    with pytest.raises(ExtractError):
+        cached_extract_report(named_pdf)

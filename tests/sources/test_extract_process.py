@@ -78,7 +78,7 @@ def test_a_password_is_used_and_nothing_is_cached(tmp_path: Path) -> None:
     assert found.doc == load_any(pdf, password=USER_PASSWORD).doc
     assert "the secret page" in found.doc.pages[0]
     time.sleep(0.5)  # time enough for a write, had there been one
-    key = cache_key(file_sha256(pdf), None)
+    key = cache_key(file_sha256(pdf), None, name=pdf)
     assert not DocCache.default().entry(key).exists()
 
 

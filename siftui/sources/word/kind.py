@@ -16,20 +16,34 @@ DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
 
 def is_docx(path: str) -> bool:
     """True for a Word package (by its name, or a ZIP holding word/document.xml) or
-    the JSON `siftui extract` writes for one."""
-    if Path(path).suffix.lower() in DOCX_SUFFIXES:
-        return True
+    the JSON `siftui extract` writes for one; a PDF's bytes are a PDF whatever the name."""
+    named = Path(path).suffix.lower() in DOCX_SUFFIXES
     if not os.path.isfile(path):  # never open a FIFO or a device to sniff it: it would block
-        return False
+        return named
     try:
         with open(path, "rb") as handle:
-            head = handle.read(256)
+            head = handle.read(PDF_HEADER_WITHIN)
+        if is_pdf_head(head):
+            return False
+        if named:
+            return True
         if head.startswith(b"PK\x03\x04"):
             with zipfile.ZipFile(path) as package:
                 return "word/document.xml" in package.namelist()
     except (OSError, zipfile.BadZipFile, ValueError):
-        return False
-    return is_docx_json(head)
+        return named
+    return is_docx_json(head[:256])
+
+
+PDF_HEADER_WITHIN = 1024
+"""A PDF's %PDF- header may come after other bytes, within the first kilobyte (what
+readers, MuPDF too, accept)."""
+
+
+def is_pdf_head(head: bytes) -> bool:
+    """True when ``head`` (a file's first bytes) holds a PDF's header (and is no ZIP
+    package, whose first entry's bytes might hold anything)."""
+    return not head.startswith(b"PK\x03\x04") and b"%PDF-" in head[:PDF_HEADER_WITHIN]
 
 
 def is_docx_json(head: bytes) -> bool:
