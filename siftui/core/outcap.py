@@ -51,7 +51,7 @@ _NUMBER_RE = re.compile(
     (?:\.(?P<frac>\d+))?
     \s*(?P<suffix>[km])?
     $""",
-    re.VERBOSE | re.IGNORECASE,
+    re.VERBOSE | re.IGNORECASE | re.ASCII,  # ASCII: \d would take "١٠٠" (Arabic digits)
 )
 
 
@@ -62,7 +62,7 @@ def parse_outcap(text: str) -> int | None:
     "20 000") and a k / M suffix ("20k", "1.5M").  The result must be a whole
     number from ENTRY_MIN to ENTRY_MAX.
     """
-    match = _NUMBER_RE.match(text.strip())
+    match = _NUMBER_RE.match(text.strip(" \t\r\n"))
     if match is None:
         return None
     int_part, frac_part, suffix = match.group("int", "frac", "suffix")

@@ -165,6 +165,10 @@ def test_log_mapping() -> None:
         ("20,00", None),
         ("k", None),
         ("1e5", None),
+        ("١٠٠", None),  # other scripts' digits: ASCII only, as README says
+        ("２０k", None),
+        ("20\u00a0000", None),
+        ("\u200920k", None),
     ],
 )
 def test_parse_outcap(text: str, expected: int | None) -> None:
