@@ -133,3 +133,24 @@ def test_the_replay_names_a_refused_call_by_what_was_sent(tmp_path: Path) -> Non
         assert str(status.render()).startswith(said)
 
     run(create_log_app(entries), scenario)
+
+
+def test_a_call_refused_before_its_path_was_resolved_joins_the_document_it_names(
+    tmp_path: Path,
+) -> None:
+    """The log names a refused call by the path as sent ("a.pdf"), a served one by the
+    path opened: the same document, not two ("on 2 documents" where one was read)."""
+    library(tmp_path)
+    entries = served_log(
+        tmp_path,
+        [
+            ({"path": "a.pdf"}, "read_pdf"),
+            ({"path": "a.pdf", "pages": 5}, "read_pdf"),
+            ({"path": "a.pdf", "pages": "2"}, "read_pdf"),
+        ],
+    )
+    opened = str(tmp_path / "a.pdf")
+    assert [entry.path for entry in entries] == [opened, "a.pdf", opened]
+    found = report(entries)
+    assert [(use.path, use.calls) for use in found.documents] == [(opened, [1, 2, 3])]
+    assert report_text(found).startswith("3 calls (1 failed) on 1 document\n")

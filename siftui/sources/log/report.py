@@ -107,12 +107,18 @@ class LogReport:
 Key = tuple[str, str | None] | None
 
 
-def _document_key(entry: LogEntry, known: Mapping[str, str]) -> Key:
-    """A document is a path with one content; a failed call joins the path's content.
-    None for a call that names no file (another tool's, or an unreadable request:
-    the server's log records those too, with a ``tool`` other than the read tools)."""
+def _document_key(
+    entry: LogEntry, known: Mapping[str, str], opened: Mapping[str, tuple[str, str]]
+) -> Key:
+    """A document is a path with one content; a failed call joins the path's content,
+    and one refused before its path was resolved joins the document that path opened
+    (``opened``: a requested path -> the path and content a call read by it). None for a
+    call that names no file (another tool's, or an unreadable request: the server's
+    log records those too, with a ``tool`` other than the read tools)."""
     if getattr(entry, "tool", "read_pdf") not in _READ_TOOLS or not entry.path:
         return None
+    if entry.sha256 is None and entry.path == entry.requested and entry.path in opened:
+        return opened[entry.path]
     return entry.path, entry.sha256 if entry.sha256 is not None else known.get(entry.path)
 
 
@@ -121,13 +127,15 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
     (for the share of runes read and the pages never read)."""
     docs = docs or {}
     shas: dict[str, str] = {}
+    opened: dict[str, tuple[str, str]] = {}
     for entry in entries:
         if entry.sha256 is not None:
             shas.setdefault(entry.path, entry.sha256)
+            opened.setdefault(entry.requested, (entry.path, entry.sha256))
     documents: dict[tuple[str, str | None], DocumentUse] = {}
     keys: list[Key] = []
     for number, entry in enumerate(entries, start=1):
-        key = _document_key(entry, shas)
+        key = _document_key(entry, shas, opened)
         keys.append(key)
         if key is None:
             continue
