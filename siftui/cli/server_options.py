@@ -95,6 +95,8 @@ def check_server_options(args: argparse.Namespace) -> None:
             raise UsageError(f"{option} must be >= 1, not {value}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be >= 1, not {args.workers}")
+    if args.cache_bytes < 0:  # 0 keeps nothing between calls
+        raise UsageError(f"--cache-bytes must be >= 0, not {args.cache_bytes}")
     if args.ocr_lang is not None:
         from siftui.sources.evidence_pdf import ocr_language_reason
 

@@ -146,6 +146,7 @@ class Roots:
         read as a file. The caller closes what it gets.
         """
         real = self.resolve(given)
+        self._refuse_what_the_os_would_not_open(given)
         for _ in range(OPEN_ATTEMPTS):
             root = self._root_of(real)
             if root is None:  # the tree changed: a symlink now leads out
@@ -159,6 +160,28 @@ class Roots:
             "or was moved while it was opened",
             real,
         )
+
+    def _refuse_what_the_os_would_not_open(self, given: str) -> None:
+        """:class:`Unopenable` for a path the OS would not open as written, though its
+        real path is a file: realpath lets ".." undo a missing name or a file and drops
+        a trailing "/", while the OS needs a directory before each (`siftui render`
+        refuses such a path). Only directories under a root are looked at, so that
+        the answer tells nothing of what the path passes outside them."""
+        written = given if os.path.isabs(given) else os.path.join(self.dirs[0], given)
+        parts = written.split(os.sep)
+        for at, part in enumerate(parts):
+            names_a_directory = part == ".." or (at == len(parts) - 1 and part in ("", "."))
+            if at == 0 or not names_a_directory:
+                continue
+            before = Path(os.path.realpath(os.sep.join(parts[:at]) or os.sep))
+            if self._root_of(before) is None:
+                continue
+            try:
+                is_directory = stat.S_ISDIR(os.stat(before).st_mode)
+            except OSError as error:
+                raise Unopenable(f"{clip(given)}: {_why(error)}") from None
+            if not is_directory:
+                raise Unopenable(f"{clip(given)}: {os.strerror(errno.ENOTDIR)}")
 
     def _open_under(self, root: _Root, real: Path) -> OpenedFile:
         parts = real.relative_to(root.path).parts
@@ -209,10 +232,15 @@ def _open_at(parent: int, name: str, shown: str, *, directory: bool) -> int:
                     raise _Moved from None  # a symlink where the check saw none
             except OSError:
                 raise _Moved from None  # it changed again
-        if error.errno == errno.ENOENT:
-            raise Unopenable(f"{shown}: no such file") from None
-        if error.errno in (errno.EACCES, errno.EPERM):
-            raise Unopenable(f"{shown}: permission denied") from None
-        if error.errno == errno.ENXIO:  # a socket
-            raise Unopenable(f"{shown}: not a regular file") from None
-        raise Unopenable(f"{shown}: {error.strerror or error}") from None
+        raise Unopenable(f"{shown}: {_why(error)}") from None
+
+
+def _why(error: OSError) -> str:
+    """Why a name could not be opened, as the read tools say it."""
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if error.errno == errno.ENXIO:  # a socket
+        return "not a regular file"
+    return error.strerror or str(error)

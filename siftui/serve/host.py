@@ -17,6 +17,7 @@ from typing import Any
 from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.budget import check_unit
 from siftui.core.findings import Inspection
+from siftui.core.messages import one_line, quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
@@ -56,6 +57,24 @@ def _clipped(args: DocxArgs | None) -> DocxArgs | None:
         args.window,
         clip(args.scope, MAX_LOGGED_REQUEST),
     )
+
+
+def cli_line(error: Exception) -> str:
+    """The line `siftui render` prints for ``error`` after "siftui: error: " (siftui.cli's
+    main): a document's error with its white space collapsed, a bad option as it is, and
+    control characters escaped in both, so that an option holding a newline is one line."""
+    if isinstance(error, LoadError):
+        return quoted(one_line(error))
+    return quoted(str(error))
+
+
+def _logged_as_sent(arguments: Any) -> Any:
+    """What a call sent, bounded for the log; never raising, so that no value an agent
+    can send costs it its answer."""
+    try:
+        return logged_arguments(arguments)
+    except RecursionError:  # nested too deep even for repr()
+        return "(nested too deeply to log)"
 
 
 def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
@@ -185,14 +204,14 @@ class ToolHost:
         except Refused as error:
             if error.real is not None:
                 facts.path = str(error.real)
-            answer = Answer.error(str(error))
+            answer = Answer.error(cli_line(error))
         except Failed as error:
             facts.sha256 = error.sha256
-            answer = Answer.error(str(error))
+            answer = Answer.error(cli_line(error))
         except refusals as error:
-            answer = Answer.error(str(error))
+            answer = Answer.error(cli_line(error))
         except Exception as error:  # a bug of ours: the agent gets one line, the server lives
-            answer = Answer.error(report_unexpected(error, name))
+            answer = Answer.error(quoted(report_unexpected(error, name)))
         logged = LogEntry(
             time=now_iso(),
             requested=clip(requested, MAX_LOGGED_REQUEST),
@@ -212,7 +231,7 @@ class ToolHost:
             warning=answer.warning,
             reader_notes=facts.reader_notes,
             session=session.number,
-            arguments=logged_arguments({} if arguments is None else arguments),
+            arguments=_logged_as_sent({} if arguments is None else arguments),
             result=answer.result,
         )
         self._log(logged)
@@ -226,7 +245,9 @@ class ToolHost:
         self._log(LaterFindings(now_iso(), call.time, call.path, call.sha256, summary))
 
     def record(self, tool: str, arguments: Any, message: str) -> None:
-        """Log a call the transport refused before it reached :meth:`call`."""
+        """Log a call the transport refused before it reached :meth:`call`, with what it
+        sent (its arguments, or the line that was no request), bounded as
+        :meth:`call` logs them."""
         requested = ""
         if isinstance(arguments, dict) and isinstance(arguments.get("path"), str):
             requested = arguments["path"]
@@ -244,6 +265,7 @@ class ToolHost:
                 rendered=None,
                 message=message,
                 tool=tool,
+                arguments=_logged_as_sent(arguments),
             )
         )
 

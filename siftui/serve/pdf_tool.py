@@ -26,7 +26,6 @@ from siftui.serve.tool_api import (
     rendered_answer,
 )
 from siftui.serve.wire import clip
-from siftui.sources.word.kind import DOCX_SUFFIXES
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -110,10 +109,8 @@ def read_pdf(call: Call) -> Answer:
     grep = call.arguments.get("grep", "")
     settings = call.settings
     options = Options(pages=pages, grep=grep, out_cap=settings.out_cap, unit=settings.unit)
-    real = call.settings.roots.resolve(requested)
-    call.facts.path = str(real)
-    if real.suffix.lower() in DOCX_SUFFIXES:
-        raise ToolError(f"{clip(str(real))}: a Word document; read it with read_docx")
+    # A Word document is refused by the worker, which tells the kinds apart by the bytes.
+    call.facts.path = str(call.settings.roots.resolve(requested))
     check_options(options)
     loaded = call.load(requested, "pdf", options)
     doc = PDF.expect(loaded.doc)

@@ -3,9 +3,12 @@
 - A request line over ``max_request`` bytes is refused (a JSON-RPC error)
   before anything parses it; the rest of the line is read and dropped
   without being kept.
+- A line that is not a JSON object (a parse error, an array, bytes that are not
+  UTF-8) is answered here, with the id it seems to carry or null: the SDK drops
+  such lines, and a client waiting for its id would wait forever.
 - ``tools/call`` requests the SDK would reject before our handler runs (an
   unknown tool, arguments that are not an object) are answered here, so that
-  the call log has their line too.
+  the call log has their line too, with what they sent.
 - Every outgoing message is serialized by :func:`siftui.serve.wire.dump_message`:
   valid UTF-8 whatever its strings hold.
 - EOF on stdin ends the server: calls still running get a short grace, then
@@ -68,11 +71,12 @@ class Gate:
         names = (tool_names,) if isinstance(tool_names, str) else tool_names
         self.tool_names = names
         self.tool_name = names[0]
-        self.record = record  # (tool name, arguments, message) of a call refused here
+        self.record = record  # (tool name, what was sent, message) of a call refused here
         self.shutdown = shutdown
         self.busy = busy  # calls running now
-        # (its message, whether a tool error) for a call of a tool not served
-        self.unknown = unknown or (lambda name: (f"unknown tool: {name}", False))
+        # (its message, whether a tool error) for a call of a tool not served (its
+        # name whole: the message clips it)
+        self.unknown = unknown or (lambda name: (f"unknown tool: {clip(name)}", False))
 
 
 async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
@@ -138,43 +142,83 @@ def _id_of(over: Oversized) -> Any:
     return None
 
 
+def _id_in(line: bytes) -> Any:
+    """The id a line that cannot be read seems to carry, or None: a client waits for it."""
+    return _id_of(Oversized(len(line), line[:4096], b""))
+
+
+def _line_text(line: bytes) -> str:
+    return line.decode("utf-8", "replace")
+
+
+_NOT_AN_OBJECT = {
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def _object_of(line: bytes, gate: Gate) -> dict[str, Any] | bytes:
+    """The JSON object on ``line``, or the answer refusing the line (logged): the SDK
+    drops a line that is not a JSON object unanswered, and its client would wait."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        message = f"parse error: not valid JSON: {error.msg} (column {error.colno:,})"
+        return _refused_line(line, gate, _id_in(line), types.PARSE_ERROR, message)
+    except UnicodeDecodeError:  # a ValueError too, but not about numbers or nesting
+        message = "invalid request: not valid UTF-8"
+        return _refused_line(line, gate, _id_in(line), types.INVALID_REQUEST, message)
+    except (ValueError, RecursionError):
+        # Valid JSON Python will not read (a number of thousands of digits, nesting
+        # thousands deep).
+        message = "invalid request: a number too long or nesting too deep to read"
+        return _refused_line(line, gate, _id_in(line), types.INVALID_REQUEST, message)
+    if isinstance(data, dict):
+        return data
+    # Valid JSON holding no request has no id to answer: JSON-RPC's null.
+    message = f"invalid request: a JSON-RPC message is an object, not {_NOT_AN_OBJECT[type(data)]}"
+    return _refused_line(line, gate, None, types.INVALID_REQUEST, message)
+
+
+def _refused_line(line: bytes, gate: Gate, request_id: Any, code: int, message: str) -> bytes:
+    """The error answering ``line`` as a whole, logged with what was sent."""
+    gate.record("", _line_text(line), message)
+    return _error(request_id, code, message)
+
+
 def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
     """The answer to give ``line`` here (and log), or None to hand it to the SDK."""
     if isinstance(line, Oversized):
         message = f"request of {line.size:,} bytes, over this server's limit of {limit:,} bytes"
         gate.record("", None, message)
         return _error(_id_of(line), types.INVALID_REQUEST, message)
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
-        return None  # the SDK answers malformed JSON-RPC itself
-    except (ValueError, RecursionError):
-        # Valid JSON Python will not read (a number of thousands of digits, nesting
-        # thousands deep): the SDK would drop it unanswered and the agent would wait.
-        message = "invalid request: a number too long or nesting too deep to read"
-        gate.record("", None, message)
-        return _error(
-            _id_of(Oversized(len(line), line[:4096], b"")), types.INVALID_REQUEST, message
-        )
-    if not isinstance(data, dict) or data.get("method") != "tools/call" or "id" not in data:
+    data = _object_of(line, gate)
+    if isinstance(data, bytes):
+        return data
+    if data.get("method") != "tools/call" or "id" not in data:
         return None
     request_id = data["id"]
-    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+    if not _usable_id(request_id):
         return None
     params = data.get("params")
     if not isinstance(params, dict):
         message = "tools/call params must be an object"
-        gate.record("", None, message)
+        gate.record("", params, message)
         return _error(request_id, types.INVALID_PARAMS, message)
     name = params.get("name")
+    arguments = params.get("arguments")
     if name not in gate.tool_names:
-        shown = clip(name if isinstance(name, str) else json.dumps(name)[:1000])
+        # Quoted whole: the message clips it once, stating its real length.
+        shown = name if isinstance(name, str) else json.dumps(name, ensure_ascii=False)
         message, as_tool_error = gate.unknown(shown)
-        gate.record(shown, None, message)
+        gate.record(clip(shown), arguments, message)
         if as_tool_error:
             return _tool_error(request_id, message)
         return _error(request_id, types.INVALID_PARAMS, message)
-    arguments = params.get("arguments")
     if arguments is not None and not isinstance(arguments, dict):
         message = "arguments must be an object"  # the argument checker's words
         gate.record(str(name), arguments, message)
@@ -182,9 +226,14 @@ def _refusal(line: bytes | Oversized, gate: Gate, limit: int) -> bytes | None:
     return None
 
 
+def _usable_id(request_id: Any) -> bool:
+    return isinstance(request_id, int | str) and not isinstance(request_id, bool)
+
+
 def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
-    """The error answer to a request the SDK cannot parse (its own reader drops those
-    without an answer: a lone surrogate escape, say), or None when it has no id."""
+    """The error answer to a JSON object the SDK cannot parse (its own reader drops those
+    without an answer: a lone surrogate escape, say), or None for a notification, which
+    gets no answer even when wrong."""
     try:
         data = json.loads(line)
     except (ValueError, RecursionError):
@@ -192,8 +241,11 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
     if not isinstance(data, dict):
         return None
     request_id = data.get("id")
-    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
-        return None
+    if not _usable_id(request_id):
+        if "id" not in data and isinstance(data.get("method"), str):
+            return None
+        message = "invalid request: not a JSON-RPC request or notification"
+        return _refused_line(line, gate, None, types.INVALID_REQUEST, message)
     details = getattr(error, "errors", None)
     reason = "not a valid JSON-RPC message"
     if callable(details):
@@ -203,7 +255,8 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
     if data.get("method") == "tools/call":
         params = data.get("params")
         name = params.get("name") if isinstance(params, dict) else None
-        gate.record(name if name in gate.tool_names else gate.tool_name, None, message)
+        arguments = params.get("arguments") if isinstance(params, dict) else None
+        gate.record(name if name in gate.tool_names else gate.tool_name, arguments, message)
     return _error(request_id, types.INVALID_REQUEST, message)
 
 
