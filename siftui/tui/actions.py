@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import App
-from textual.notifications import Notify
+from textual.notifications import Notify, SeverityLevel
 
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
@@ -55,6 +55,19 @@ class KeyActions(App[int]):
     @on(LogFollowed)
     def _followed(self, event: LogFollowed) -> None:
         self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notify, as plain text unless asked: a notification names files and
+        echoes what was typed, and "[/]" in either is no markup (it would raise)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @on(Notify)
     def _one_toast(self) -> None:

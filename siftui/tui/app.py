@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.containers import Vertical
+from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -160,18 +161,18 @@ class SiftApp(KeyActions):
             yield call_list(self._replayed)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
-            yield Static("", id="request-error", classes="error")
+            yield Static("", id="request-error", classes="error", markup=False)
             yield OutCapControl(id="outcap")
             yield CounterLine(id="counter").data_bind(SiftApp.answer)
             yield SummaryLine(id="summary").data_bind(SiftApp.answer)  # short terminals:
             yield AlertsLine(id="alerts").data_bind(SiftApp.answer)  # the counter folded
             yield TokenLine(id="tokens").data_bind(SiftApp.answer)
             yield PageStrip(id="strip").data_bind(SiftApp.answer)
-            yield CallsLine(id="calls-line").data_bind(SiftApp.answer, SiftApp.calls)
+            yield CallsLine(id="calls-line", markup=False).data_bind(SiftApp.answer, SiftApp.calls)
             yield Loader(id="loader", ocr_language=self.ocr_language)
         if self._replayed is not None:  # how a replayed call compares: a replay's only
-            yield ReplayStatus(id="replay")
-        yield NoteLine(id="note").data_bind(SiftApp.answer)
+            yield ReplayStatus(id="replay", markup=False)
+        yield NoteLine(id="note", markup=False).data_bind(SiftApp.answer)
         yield ContentView(id="content").data_bind(SiftApp.answer)
         yield KeyFooter(compact=True)
 
@@ -293,7 +294,8 @@ class SiftApp(KeyActions):
         views = self.query(ContentView)
         if not views:
             return  # the app is closing: a worker's late result has nothing to show on
-        views.first().border_title = view_title(answer, self.opening)
+        # Content: a str title is read as markup, and a grep pattern may hold "[/]"
+        views.first().border_title = Content(view_title(answer, self.opening))
         if answer is None:
             return
         self.sub_title = answer.name

@@ -168,7 +168,8 @@ class Keys:
 
             from siftui.tui.screens.walk import WalkScreen
 
-            app.push_screen(WalkScreen(calls, out_cap, found), chosen)
+            unit = check_unit(request.options.unit)
+            app.push_screen(WalkScreen(calls, out_cap, found, unit), chosen)
 
         app.run_worker(work, thread=True, exclusive=True, group="walk", description="walk")
 

@@ -194,7 +194,7 @@ def test_h_lists_text_not_extracted_apart_and_the_counter_counts_as_it(tmp_path:
         assert isinstance(screen, FindingsScreen)
         table = screen.query_one(DataTable)
         rows = [table.get_row_at(n) for n in range(table.row_count)]
-        assert [(row[1], row[2]) for row in rows] == [
+        assert [(row[1], str(row[2])) for row in rows] == [
             ("low_contrast", CLIPPED_READ),
             ("low_contrast, not extracted", CLIPPED_AWAY),
         ]

@@ -363,6 +363,20 @@ def test_exact_entry_sets_value() -> None:
     assert app.slider_changes == app.control_changes
 
 
+def test_after_enter_typing_goes_on_at_the_end_of_the_digits_shown() -> None:
+    """ "1.5M" Enter shows 1500000: the cursor was left at 4, inside it, and "Z" made
+    "1500Z000" (found by a new-user run)."""
+
+    async def scenario(app: OutCapApp, pilot: Pilot[None]) -> None:
+        await type_entry(app, pilot, "1.5M", keys=True)
+        assert app.control.input.value == "1500000"
+        assert app.control.input.cursor_position == len("1500000")
+        await pilot.press("Z")
+        assert app.control.input.value == "1500000Z"
+
+    run(scenario)
+
+
 def test_invalid_entry_is_rejected() -> None:
     async def scenario(app: OutCapApp, pilot: Pilot[None]) -> None:
         await type_entry(app, pilot, "abc", keys=True)

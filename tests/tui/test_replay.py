@@ -138,7 +138,7 @@ def test_call_list_rows(pdf: Path, tmp_path: Path) -> None:
         await settle(app, pilot)
         table = app.query_one(CallList)
         assert table.row_count == 5
-        assert table.get_row_at(1)[4] == 'pages="2-3"'
+        assert str(table.get_row_at(1)[4]) == 'pages="2-3"'
         assert str(table.get_row_at(3)[2]) == "error"
         assert table.get_row_at(0)[2] == f"{len(entries[0].rendered.content):,} runes"  # type: ignore[union-attr]
 

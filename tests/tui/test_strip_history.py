@@ -181,7 +181,7 @@ def test_walk_screen_lists_the_walk_and_asks_a_chosen_call(tmp_path: Path) -> No
         await wait_until(pilot, lambda: isinstance(app.screen, WalkScreen))
         table = app.screen.query_one(DataTable)
         assert table.row_count == len(expected)
-        assert table.get_row_at(1)[1] == f'pages="{expected[1].options.pages}"'
+        assert str(table.get_row_at(1)[1]) == f'pages="{expected[1].options.pages}"'
         await pilot.press("down", "down", "enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, WalkScreen))
         await settle(app, pilot)

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -81,10 +82,10 @@ class EvidenceScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="ev-calls")
+        yield Static("", id="ev-calls", markup=False)
         yield CallInput(placeholder='tool {"key": value}', id="ev-call")
-        yield Static("", id="ev-error", classes="error")
-        yield Static("", id="ev-hint")
+        yield Static("", id="ev-error", classes="error", markup=False)
+        yield Static("", id="ev-hint", markup=False)
         yield TextArea("", id="ev-view", read_only=True, soft_wrap=False)
         yield OptionList(id="ev-reading")
         yield PageImage(id="ev-image")
@@ -135,7 +136,7 @@ class EvidenceScreen(Screen[None]):
             return
         view = self.query_one("#ev-view", TextArea)
         view.load_text(made.result.text)
-        view.border_title = call_text(made.tool, made.arguments)
+        view.border_title = Content(call_text(made.tool, made.arguments))  # never markup
         self._rows = reading_rows(made.tool, made.result)
         options = self.query_one("#ev-reading", OptionList)
         options.clear_options()

@@ -26,7 +26,7 @@ class DetailsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog details", id="details"):
             yield Static(self._title, classes="dialog-title", markup=False)
-            yield Static(self._details, id="details-text")
+            yield Static(self._details, id="details-text", markup=False)
             yield Static("Escape closes", classes="hint")
 
     def on_mount(self) -> None:

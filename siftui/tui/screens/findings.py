@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -33,7 +34,7 @@ class FindingsScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog findings"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="findings")
             yield Label(
                 "Enter: ask for the page · Escape: close · ocr_layer is a scan's text "
@@ -46,7 +47,8 @@ class FindingsScreen(ModalScreen[int | None]):
         table.add_columns("page", "kind", "text (as the agent reads it, or as drawn)")
         for index, finding in enumerate(self._findings):
             kind = finding.kind if index < self._read else f"{finding.kind}, not extracted"
-            table.add_row(str(finding.page), kind, snippet(finding.text, 70))
+            # Text: a str cell is read as markup, and a document's text may hold "[/]"
+            table.add_row(str(finding.page), kind, Text(snippet(finding.text, 70)))
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

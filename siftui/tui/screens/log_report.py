@@ -32,7 +32,8 @@ class LogReportScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog walk"):
-            yield Label(f"How the agent used the tool: {self._summary}", classes="dialog-title")
+            summary = f"How the agent used the tool: {self._summary}"
+            yield Label(summary, classes="dialog-title", markup=False)
             tree: Tree[int | None] = Tree("report", id="report-tree")
             tree.show_root = False
             tree.auto_expand = False  # Enter jumps; Space opens and closes a group

@@ -77,13 +77,13 @@ class PathScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog path"):
-            yield Label(self._title, classes="dialog-title")
+            yield Label(self._title, classes="dialog-title", markup=False)
             yield Input(value=self._value, suggester=PathSuggester(), id="path")
-            yield OptionList(id="listing")
+            yield OptionList(id="listing", markup=False)  # file names are never markup
             yield Static(
                 self._hint or "Tab completes · Enter opens · Escape cancels", classes="hint"
             )
-            yield Static("", id="path-error", classes="error")
+            yield Static("", id="path-error", classes="error", markup=False)
 
     def on_mount(self) -> None:
         path = self.query_one("#path", Input)

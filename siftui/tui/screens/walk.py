@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.render import Options
 from siftui.core.unreachable import Unreachable, counter_line, smallest_line
@@ -44,19 +46,29 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,w", "close", "Close")]
 
     def __init__(
-        self, calls: Sequence[Call | DocxCall], out_cap: int, found: Unreachable | None
+        self,
+        calls: Sequence[Call | DocxCall],
+        out_cap: int,
+        found: Unreachable | None,
+        unit: Unit = CHARS,
     ) -> None:
         super().__init__()
         self._calls = calls
         self._out_cap = out_cap
         self._found = found
+        self._unit = unit  # what OutCap counts: the heading, the sizes and the calls made say it
 
     def compose(self) -> ComposeResult:
         total = sum(len(call.answer.content) for call in self._calls)
         with Vertical(classes="dialog walk"):
+            counted = ""
+            if self._unit is not CHARS:  # the budget's own count beside the runes
+                size = sum(self._unit.size(call.answer.content) for call in self._calls)
+                counted = f", {size:,} {self._unit.word}"
             yield Label(
-                f"Reading the whole document at OutCap {self._out_cap:,}: "
-                f"{plural(len(self._calls), 'call')}, {total:,} runes, ~{total // 4:,} tokens",
+                f"Reading the whole document at OutCap {self._out_cap:,}{self._counts}: "
+                f"{plural(len(self._calls), 'call')}, {total:,} runes{counted}, "
+                f"~{total // 4:,} tokens",
                 classes="dialog-title",
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="walk-table")
@@ -64,7 +76,7 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
                 yield Static("Enter shows that call · Escape closes.", classes="hint")
                 return
             yield Static(unreachable_title(self._found), id="unreachable-title")
-            table: DataTable[str] = DataTable(
+            table: DataTable[str | Text] = DataTable(
                 cursor_type="row", zebra_stripes=True, id="unreachable-table"
             )
             table.display = bool(self._found.pages)
@@ -85,19 +97,21 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
         table = self.query_one("#walk-table", DataTable)
         word = bool(self._calls) and kind_of(self._calls[0].options) is WORD
         table.add_columns("#", "call", "kind", "paragraphs" if word else "pages")
-        table.add_columns("runes", "~tokens", "note")
+        sized = self._unit is not CHARS
+        table.add_columns("runes", *([self._unit.name] if sized else []), "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
             runes = len(call.answer.content)
             options = call.options
             first, last = call.answer.first, call.answer.last
-            table.add_row(
+            table.add_row(  # Text: a str cell is read as markup, and a pattern may hold "[/]"
                 str(number),
-                kind_of(options).describe(options),
+                Text(kind_of(options).describe(options)),
                 "map" if call.answer.map else "text",
                 paragraphs_shown(first, last) if word else pages_shown(first, last),
                 f"{runes:,}",
+                *([f"{self._unit.size(call.answer.content):,}"] if sized else []),
                 f"{runes // 4:,}",
-                call.answer.note,
+                Text(call.answer.note),
                 key=str(number - 1),
             )
         table.focus()
@@ -110,13 +124,18 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
         )
         for reach in self._found.pages:
             pages.add_row(
-                str(reach.page) if unit == "page" else self._found.label(reach.page),
+                str(reach.page) if unit == "page" else Text(self._found.label(reach.page)),
                 f"{reach.runes:,}",
                 f"{reach.block_runes:,}",
                 f"{100 * reach.runes / reach.block_runes:.1f}%",
                 f"{reach.grep_reachable_runes:,}",
                 key=f"page {reach.page}",
             )
+
+    @property
+    def _counts(self) -> str:
+        """ " bytes" after OutCap when it counts bytes (runes need no word: the default)."""
+        return "" if self._unit is CHARS else f" {self._unit.word}"
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         key = event.row_key.value
@@ -127,9 +146,11 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
             asked = WORD.options(first)
             scope = asked.scope if asked is not None else "body"
             number = key.removeprefix("page ")
-            self.dismiss(DocxOptions(range=f"P{number}", scope=scope, out_cap=self._out_cap))
+            cap, unit = self._out_cap, self._unit.name
+            self.dismiss(DocxOptions(range=f"P{number}", scope=scope, out_cap=cap, unit=unit))
         elif key.startswith("page "):
-            self.dismiss(Options(pages=key.removeprefix("page "), out_cap=self._out_cap))
+            pages = key.removeprefix("page ")
+            self.dismiss(Options(pages=pages, out_cap=self._out_cap, unit=self._unit.name))
         else:
             self.dismiss(self._calls[int(key)].options)
 

@@ -86,8 +86,8 @@ class CallList(DataTable[str | Text]):
                 str(number),
                 entry.time[11:19],
                 result,
-                Path(entry.path).name,
-                entry.described,
+                Text(Path(entry.path).name),  # Text: a str cell is read as markup
+                Text(entry.described),
                 key=str(number - 1),
             )
 

@@ -137,7 +137,7 @@ class OutCapControl(Widget):
     def watch_value(self, value: int) -> None:
         self.slider.value = value
         if parse_outcap(self.input.value) != value:
-            self.input.value = str(value)
+            self._write_entry(value)
         self._show_error(None)
         self.post_message(self.Changed(self, value, call=self._asked))
         self._asked = False
@@ -185,11 +185,17 @@ class OutCapControl(Widget):
         if parsed is None:
             self._show_error(INVALID_MESSAGE)
             if revert:
-                self.input.value = str(self.value)
+                self._write_entry(self.value)
             return
         self._show_error(None)
         self._set(parsed, call=not revert)  # Enter asks for it; leaving the entry does not
-        self.input.value = str(parsed)
+        self._write_entry(parsed)
+
+    def _write_entry(self, value: int) -> None:
+        """The entry shows ``value`` in digits, its cursor at the end: left where it was
+        ("1.5M" typed, 4), the next key would land inside "1500000"."""
+        self.input.value = str(value)
+        self.input.cursor_position = len(self.input.value)
 
     @on(OutCapSlider.Changed)
     def _slider_changed(self, event: OutCapSlider.Changed) -> None:

@@ -14,6 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -229,7 +230,7 @@ class PageStrip(Widget, can_focus=True):
         if number is None:
             self.tooltip = None
             return
-        self.tooltip = self.tip(self.current_cells()[number])
+        self.tooltip = Content(self.tip(self.current_cells()[number]))  # headings: not markup
 
     def tip(self, cell: Cell) -> str:
         """What the tooltip says of ``cell``."""

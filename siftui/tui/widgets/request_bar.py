@@ -13,6 +13,7 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.suggester import SuggestFromList
@@ -90,14 +91,29 @@ class RequestBar(Horizontal):
         self.post_message(self.Submitted())
 
 
+class CompletingInput(Input):
+    """An Input whose Tab accepts the completion it shows (`foot` → `footnotes`), and
+    moves on, as Tab does elsewhere, when it shows none."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]  # noqa: RUF012
+
+    def action_complete(self) -> None:
+        before = self.value
+        self.cursor_position = len(self.value)
+        self.action_cursor_right()  # at the end, this accepts the suggestion
+        if self.value == before:
+            self.screen.focus_next()
+
+
 def _field(
     label: str, placeholder: str, *, id: str, classes: str = "", **options: Any
 ) -> tuple[Label, Input]:
-    """A field's label and its Input. A narrow terminal hides the labels: the tooltip
-    still names the field."""
+    """A field's label and its Input (one that completes with Tab, given a suggester).
+    A narrow terminal hides the labels: the tooltip still names the field."""
+    kind = CompletingInput if "suggester" in options else Input
     return (
         Label(label, id=f"{id}-label", classes=f"field-label {classes}".strip()),
-        Input(
+        kind(
             placeholder=placeholder,
             id=id,
             compact=True,
