@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.pdfs import make_square_pdf
+from support.pdfs import make_pdf, make_square_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, TextArea
@@ -20,6 +20,7 @@ from siftui.cli.evidence_preview import preview_factory
 from siftui.core.halfblocks import fitted
 from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp
+from siftui.tui.display import escape_controls
 from siftui.tui.evidence import exports
 from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.screen import EvidenceScreen
@@ -348,5 +349,54 @@ def test_x_without_a_selection_opens_the_call_line_and_a_missing_quote_is_refuse
         assert expected.startswith("error: ") and "\n" not in error
         assert error == expected.removeprefix("error: ")
         assert screen.query_one("#ev-view", TextArea).text == before
+
+    run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_a_documents_escape_codes_are_shown_never_sent_to_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PDF's ESC reached the terminal raw through the preview (found by a run in
+    tmux): the JSON view and the reading rows show it as the main view does, and `c`
+    still copies the exact result."""
+    monkeypatch.setattr(exports, "copy_system", lambda text: "no clipboard here")
+    target = make_pdf(tmp_path / "esc.pdf", ["red \x1b[31m alarm and the rest"])
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 1}')
+        screen = await made(app, pilot, 2)
+        assert "\\u001b" in screen.session.made[-1].result.text  # JSON: escaped already
+        assert "\x1b" not in screen.query_one("#ev-view", TextArea).text
+        await pilot.press("v")  # the rows are the JSON's strings, decoded: ESC itself
+        rows = screen.query_one("#ev-reading", OptionList)
+        texts = [str(rows.get_option_at_index(n).prompt) for n in range(rows.option_count)]
+        assert not any("\x1b" in text for text in texts)
+        assert any(f"red {escape_controls(chr(27))}[31m alarm" in text for text in texts)
+        assert "\\u001b" in await copied(app, pilot, "c")  # the JSON line, exact
+
+    run(create_app(target, evidence=preview_factory), scenario)
+
+
+def test_a_search_on_another_document_reads_its_hits_there(pdf: Path, tmp_path: Path) -> None:
+    """A search's hits name no document: Enter and `x` read them on the document the
+    search was made on (they always said doc-1)."""
+    other = shutil.copyfile(pdf, tmp_path / "other.pdf")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        await type_call(app, pilot, f'pdf_open {{"path": "{other.name}"}}')
+        screen = await made(app, pilot, 2)
+        await type_call(app, pilot, 'pdf_keyword_search {"documentId": "doc-2", "query": "the"}')
+        screen = await made(app, pilot, 3)
+        await pilot.press("n")  # the continuation names only the searchId
+        screen = await made(app, pilot, 4)
+        await pilot.press("v")
+        options = screen.query_one("#ev-reading", OptionList)
+        options.highlighted = next(n for n, row in enumerate(screen._rows) if row.ref)
+        await pilot.press("enter")
+        screen = await made(app, pilot, 5)
+        assert screen.session.made[-1].arguments["documentId"] == "doc-2"
+        assert not screen.session.made[-1].result.is_error
 
     run(create_app(pdf, evidence=preview_factory), scenario)

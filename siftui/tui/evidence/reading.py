@@ -51,11 +51,13 @@ def _pieces(pages: list[Any], ref: str | None, document: str | None) -> list[Row
     return rows
 
 
-def reading_rows(tool: str, result: Result) -> list[Row]:
+def reading_rows(tool: str, result: Result, document: str | None = None) -> list[Row]:
+    """The rows of ``result`` (``document``: the document the call was about, for a
+    result that does not name it: a search's hits are read on it)."""
     value = result.value()
     if not isinstance(value, dict):
         return [Row(line) for line in result.lines]
-    document = value.get("documentId")
+    document = value.get("documentId") or document
     if tool in ("pdf_page_read", "pdf_evidence_read") and isinstance(value.get("pages"), list):
         rows = _pieces(value["pages"], value.get("refId"), document)
         if isinstance(step := value.get("next"), dict):

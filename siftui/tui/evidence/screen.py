@@ -21,6 +21,7 @@ from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from siftui.sources.picture import png_pixels
+from siftui.tui.display import escape_controls
 from siftui.tui.evidence.complete import complete
 from siftui.tui.evidence.exports import copy_text, save_script
 from siftui.tui.evidence.image import PageImage
@@ -135,9 +136,9 @@ class EvidenceScreen(Screen[None]):
         if made is None:
             return
         view = self.query_one("#ev-view", TextArea)
-        view.load_text(made.result.text)
+        view.load_text(escape_controls(made.result.text))  # a PDF's ESC never reaches the tty
         view.border_title = Content(call_text(made.tool, made.arguments))  # never markup
-        self._rows = reading_rows(made.tool, made.result)
+        self._rows = reading_rows(made.tool, made.result, self.session.document_of(made))
         options = self.query_one("#ev-reading", OptionList)
         options.clear_options()
         options.add_options([Option(_styled(row), id=str(n)) for n, row in enumerate(self._rows)])
@@ -162,9 +163,8 @@ class EvidenceScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#ev-reading")
     def _row_chosen(self, event: OptionList.OptionSelected) -> None:
         row = self._rows[int(event.option.id or 0)]
-        if row.ref is not None:
-            document = row.document or "doc-1"
-            self.make("pdf_evidence_read", {"documentId": document, "refId": row.ref})
+        if row.ref is not None and row.document is not None:
+            self.make("pdf_evidence_read", {"documentId": row.document, "refId": row.ref})
 
     # ----------------------------------------------------------------- keys
 
@@ -213,7 +213,10 @@ class EvidenceScreen(Screen[None]):
         if row is None or row.ref is None:
             self.notify("No reference here to narrow: pick a piece or a hit.", severity="warning")
             return
-        arguments = {"documentId": row.document or "doc-1", "refId": row.ref, "quote": quote}
+        if row.document is None:
+            self.notify("No document is named for this reference.", severity="warning")
+            return
+        arguments = {"documentId": row.document, "refId": row.ref, "quote": quote}
         if quote:
             self.make("pdf_evidence_read", arguments)
             return
@@ -257,7 +260,19 @@ class EvidenceScreen(Screen[None]):
 
 
 def _styled(row: Row) -> Text:
-    text = Text(row.text, style=STYLES.get(row.role, ""), no_wrap=True, overflow="ellipsis")
-    if row.mark is not None:
-        text.stylize("bold reverse", *row.mark)
+    shown, mark = _escaped_row(row)  # a PDF's ESC or bidi override never reaches the tty
+    text = Text(shown, style=STYLES.get(row.role, ""), no_wrap=True, overflow="ellipsis")
+    if mark is not None:
+        text.stylize("bold reverse", *mark)
     return text
+
+
+def _escaped_row(row: Row) -> tuple[str, tuple[int, int] | None]:
+    """``row``'s text with every unsafe character made visible, and its mark moved to
+    where the marked text is shown."""
+    if row.mark is None:
+        return escape_controls(row.text), None
+    start, end = row.mark
+    head = escape_controls(row.text[:start])
+    marked = escape_controls(row.text[start:end])
+    return head + marked + escape_controls(row.text[end:]), (len(head), len(head) + len(marked))

@@ -90,6 +90,21 @@ class SessionLog:
     def current(self) -> Made | None:
         return self.made[self.shown] if self.shown is not None else None
 
+    def document_of(self, made: Made) -> str | None:
+        """The document ``made`` was about: its documentId, or its search's (a search's
+        result and its continuation name only the searchId), else None."""
+        arguments = made.arguments if isinstance(made.arguments, dict) else {}
+        if isinstance(document := arguments.get("documentId"), str):
+            return document
+        search = arguments.get("searchId")
+        if not isinstance(search, str):
+            return None
+        for earlier in self.made:
+            value = earlier.result.value()
+            if earlier is not made and isinstance(value, dict) and value.get("searchId") == search:
+                return self.document_of(earlier)  # the first with it: the search itself
+        return None
+
     def walk(self, *, back: bool) -> bool:
         """Show the answered call before (or after) the one shown; False at an end."""
         if self.shown is None:
