@@ -56,6 +56,7 @@ class CopyReport:
     osc52_sent: bool
     osc52_too_large: bool
     system_error: str | None
+    save_hint: str = "Press s to save it to a file."  # the key that saves what was copied
 
     @property
     def confirmed(self) -> bool:
@@ -84,10 +85,7 @@ class CopyReport:
             return f"Copied {self.what}, {size}, to the {ways}.{large}"
         if self.osc52_sent:
             return (
-                f"Sent {self.what}, {size}, to the {osc}; not confirmed. Press s to save "
-                f"it to a file.{large} System clipboard: {self.system_error}."
+                f"Sent {self.what}, {size}, to the {osc}; not confirmed. {self.save_hint}"
+                f"{large} System clipboard: {self.system_error}."
             )
-        return (
-            "Not copied: no clipboard could be reached. Press s to save it to a file. "
-            f"({self.system_error})"
-        )
+        return f"Not copied: no clipboard could be reached. {self.save_hint} ({self.system_error})"

@@ -374,6 +374,11 @@ def test_a_documents_escape_codes_are_shown_never_sent_to_the_terminal(
         assert not any("\x1b" in text for text in texts)
         assert any(f"red {escape_controls(chr(27))}[31m alarm" in text for text in texts)
         assert "\\u001b" in await copied(app, pilot, "c")  # the JSON line, exact
+        # No system clipboard: the key named is the preview's own save (s would save
+        # the read_pdf answer behind it).
+        said = exports.LAST_COPY[id(app)].message()
+        assert "Press S to save the session's calls as a script." in said
+        assert "Press s " not in said
 
     run(create_app(target, evidence=preview_factory), scenario)
 

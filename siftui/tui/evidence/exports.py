@@ -28,6 +28,8 @@ def copy_text(app: App[Any], text: str, what: str) -> None:
             osc52_sent=sent,
             osc52_too_large=osc52_too_large(wire),
             system_error=copy_system(wire),
+            # s here would save the read_pdf answer behind the preview, not this result
+            save_hint="Press S to save the session's calls as a script.",
         )
         app.call_from_thread(_copied, app, report)
 
