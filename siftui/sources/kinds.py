@@ -11,9 +11,10 @@ CLI, the TUI and the MCP worker: a path or bytes -> :class:`Loaded`, errors a
 
 from __future__ import annotations
 
+import io
 import os
+import zipfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
@@ -21,7 +22,7 @@ from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.extract import Progress
-from siftui.sources.word.kind import DOCX_SUFFIXES, is_docx, is_docx_json, is_pdf_head
+from siftui.sources.word.kind import is_docx, is_word
 
 __all__ = ["Loaded", "kind_of_bytes", "kind_of_file", "load_any"]
 
@@ -43,21 +44,7 @@ def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
 
 def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
     """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
-    if is_pdf_head(data):
-        return PDF
-    if Path(name).suffix.lower() in DOCX_SUFFIXES or is_docx_json(data[:256]):
-        return WORD
-    if data.startswith(b"PK\x03\x04"):
-        import io
-        import zipfile
-
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as package:
-                if "word/document.xml" in package.namelist():
-                    return WORD
-        except (zipfile.BadZipFile, ValueError):
-            pass
-    return PDF
+    return WORD if is_word(name, data, lambda: zipfile.ZipFile(io.BytesIO(data))) else PDF
 
 
 def load_any(

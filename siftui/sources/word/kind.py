@@ -9,30 +9,47 @@ from __future__ import annotations
 
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
 
 
 def is_docx(path: str) -> bool:
-    """True for a Word package (by its name, or a ZIP holding word/document.xml) or
-    the JSON `siftui extract` writes for one; a PDF's bytes are a PDF whatever the name."""
-    named = Path(path).suffix.lower() in DOCX_SUFFIXES
-    if not os.path.isfile(path):  # never open a FIFO or a device to sniff it: it would block
-        return named
+    """:func:`is_word` for the file at ``path`` (by its name alone when it cannot be
+    read, or is no regular file: sniffing a FIFO or a device would block)."""
+    if not os.path.isfile(path):
+        return _named_word(path)
     try:
         with open(path, "rb") as handle:
             head = handle.read(PDF_HEADER_WITHIN)
-        if is_pdf_head(head):
+    except OSError:
+        return _named_word(path)
+    return is_word(path, head, lambda: zipfile.ZipFile(path))
+
+
+def is_word(
+    name: str | os.PathLike[str], head: bytes, package: Callable[[], zipfile.ZipFile]
+) -> bool:
+    """True for a Word package (by its name, or a ZIP holding word/document.xml) or the
+    JSON `siftui extract` writes for one; a PDF's bytes are a PDF whatever the name.
+    ``head``: the file's first :data:`PDF_HEADER_WITHIN` bytes (or more); ``package``
+    opens the file as a ZIP, asked only of a ZIP its name does not call Word."""
+    if is_pdf_head(head):
+        return False
+    if _named_word(name):
+        return True
+    if head.startswith(b"PK\x03\x04"):
+        try:
+            with package() as opened:
+                return "word/document.xml" in opened.namelist()
+        except (OSError, zipfile.BadZipFile, ValueError):
             return False
-        if named:
-            return True
-        if head.startswith(b"PK\x03\x04"):
-            with zipfile.ZipFile(path) as package:
-                return "word/document.xml" in package.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError):
-        return named
     return is_docx_json(head[:256])
+
+
+def _named_word(name: str | os.PathLike[str]) -> bool:
+    return Path(name).suffix.lower() in DOCX_SUFFIXES
 
 
 PDF_HEADER_WITHIN = 1024
