@@ -34,6 +34,19 @@ def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     """Raise the OSError :func:`write_new_file` would raise before any data is made
     (named by ``path``, never by the temporary file the write goes through)."""
     target = Path(path)
+    real = _destination(target, overwrite=overwrite)
+    if real is None:
+        return
+    # A directory may be listed and still refuse a new file (/proc, a read-only mount).
+    handle, trial = _temporary_beside(real, target)
+    os.close(handle)
+    os.unlink(trial)
+
+
+def _destination(target: Path, *, overwrite: bool) -> Path | None:
+    """The file the bytes replace or create, through a temporary one beside it; None for
+    a device or a FIFO, written to in place. Raises what the write would, named by
+    ``target``, before any data is made."""
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
     if not overwrite and (target.exists() or target.is_symlink()):
@@ -41,16 +54,20 @@ def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     if _written_through(target):
         if not os.access(target, os.W_OK):
             raise PermissionError(errno.EACCES, "not writable", str(target))
-        return
+        return None
     real = _real(target)
     if not real.parent.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
-    try:  # a directory may be listed and still refuse a new file (/proc, a read-only mount)
-        handle, trial = tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
+    return real
+
+
+def _temporary_beside(real: Path, target: Path) -> tuple[int, str]:
+    """A new temporary file beside ``real`` (its descriptor and path); an error about
+    it names ``target``, the path the user gave (the temporary file is ours)."""
+    try:
+        return tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
     except OSError as error:
-        raise _named(error, target) from None
-    os.close(handle)
-    os.unlink(trial)
+        raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
 
 
 def _written_through(target: Path) -> bool:
@@ -66,11 +83,6 @@ def _written_through(target: Path) -> bool:
 def _real(target: Path) -> Path:
     """Where the bytes go: a symbolic link's file (the link itself is kept)."""
     return Path(os.path.realpath(target)) if target.is_symlink() else target
-
-
-def _named(error: OSError, target: Path) -> OSError:
-    """``error`` about ``target`` (the temporary file beside it is the program's affair)."""
-    return type(error)(error.errno, error.strerror or str(error), str(target))
 
 
 def _umask() -> int:
@@ -97,16 +109,12 @@ def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool
     device or a FIFO is written to as it is (never replaced by a file).
     """
     target = Path(path)
-    check_new_file(target, overwrite=overwrite)
-    if overwrite and _written_through(target):
+    real = _destination(target, overwrite=overwrite)
+    if real is None:
         with open(target, "wb") as stream:
             stream.write(data)
         return
-    real = _real(target) if overwrite else target
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
-    except OSError as error:
-        raise _named(error, target) from None
+    handle, temporary = _temporary_beside(real, target)
     try:
         with os.fdopen(handle, "wb") as stream:
             # mkstemp makes the file private (0600); a new output file gets the
