@@ -88,6 +88,9 @@ class SiftApp(KeyActions):
     # always_update: an equal answer (a call made again) still refreshes the widgets.
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
     calls: reactive[Calls] = reactive(Calls, init=False)
+    refused: reactive[str] = reactive("", init=False)
+    """Why the request held is refused ("" when it is answered): the error line under
+    the request bar; the answer shown is then the newest earlier one that renders."""
 
     def __init__(
         self,
@@ -168,7 +171,9 @@ class SiftApp(KeyActions):
             yield AlertsLine(id="alerts").data_bind(SiftApp.answer)  # the counter folded
             yield TokenLine(id="tokens").data_bind(SiftApp.answer)
             yield PageStrip(id="strip").data_bind(SiftApp.answer)
-            yield CallsLine(id="calls-line", markup=False).data_bind(SiftApp.answer, SiftApp.calls)
+            yield CallsLine(id="calls-line", markup=False).data_bind(
+                SiftApp.answer, SiftApp.calls, SiftApp.refused
+            )
             yield Loader(id="loader", ocr_language=self.ocr_language)
         if self._replayed is not None:  # how a replayed call compares: a replay's only
             yield ReplayStatus(id="replay", markup=False)
@@ -248,7 +253,7 @@ class SiftApp(KeyActions):
         if outcome.request != self.request:
             return  # it answers an older request: the newest request wins
         try:
-            show_error(self, outcome.error)
+            self.refused = outcome.error
             if outcome.answer is None:
                 return
             if not self.answering.answered(outcome):
@@ -271,7 +276,7 @@ class SiftApp(KeyActions):
             if change.sync:
                 show_request(self, change.request.options)
         if change.error is not None:
-            show_error(self, change.error)
+            self.refused = change.error
         if change.answer is not KEEP:
             self.answer = change.answer
         if change.sub_title is not None:
@@ -290,6 +295,9 @@ class SiftApp(KeyActions):
             if dressed is not self.answer:
                 self.answer = dressed
 
+    def watch_refused(self, refused: str) -> None:
+        show_error(self, refused)
+
     def watch_answer(self, answer: Answer | None) -> None:
         views = self.query(ContentView)
         if not views:
@@ -298,7 +306,8 @@ class SiftApp(KeyActions):
         views.first().border_title = Content(view_title(answer, self.opening))
         if answer is None:
             return
-        self.sub_title = answer.name
+        if self._replayed is None:  # a replay's sub-title is the log's (its calls, following)
+            self.sub_title = answer.name
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
             self.call_after_refresh(self._after_work, opened, plain)
@@ -375,9 +384,8 @@ class SiftApp(KeyActions):
             change = self.replay.chosen(event.entry, event.number)
         except NoMatches:  # a followed call that lands while the app quits
             return
-        if change is not None:
-            self.opener.cancel()
-            self.apply(change)
+        self.opener.cancel()
+        self.apply(change)
 
     @on(CallChecked)
     def _call_checked(self, event: CallChecked) -> None:

@@ -83,10 +83,13 @@ class Calls:
     log: bool = False
 
 
-def calls_text(calls: Calls, request: Request | None, content: str) -> str:
+def calls_text(
+    calls: Calls, request: Request | None, content: str, *, refused: bool = False
+) -> str:
     """ "call 3 of 5 · this answer 11,006 runes · spent 40,530 runes · ~10,132 tokens";
     with the shown request's OutCap in bytes, the sizes are in bytes (the tokens stay
-    R2's estimate, a quarter of the runes)."""
+    R2's estimate, a quarter of the runes). ``refused``: the request held is refused,
+    and the answer shown stands in for it (Enter would ask for the refused one again)."""
     in_bytes = request is not None and request.options.unit == BYTES.name
     word = "bytes" if in_bytes else "runes"
     used = calls.spent_bytes if in_bytes else calls.spent
@@ -102,6 +105,9 @@ def calls_text(calls: Calls, request: Request | None, content: str) -> str:
     if shown:
         return f"call {calls.position + 1} of {count} · {this} · {spent}"
     made = "1 call" if count == 1 else f"{count:,} calls"
+    if refused:
+        stands_in = "not a call: the request is refused, this is the last that renders"
+        return f"{stands_in} · {this} · {spent} in {made}"
     return f"not a call yet (Enter asks for it) · {this} · {spent} in {made}"
 
 

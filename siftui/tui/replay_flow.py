@@ -23,6 +23,7 @@ from textual.app import App
 from textual.css.query import NoMatches
 from textual.worker import get_current_worker
 
+from siftui.core.answer import Rendered
 from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
 from siftui.tui.evidence_rerun import SessionReruns
@@ -94,23 +95,25 @@ class ReplayFlow:
         widget.message = message
         widget.warning = warning
 
-    def chosen(self, entry: LogEntry, number: int) -> Change | None:
-        """The call chosen: its request, answered by the logged answer at once (None when
-        the agent got an error, which the status line says)."""
+    def chosen(self, entry: LogEntry, number: int) -> Change:
+        """The call chosen: its request, answered by the logged answer at once; for a
+        failed call, by the error the agent received (the status line says it is one)."""
         self.entry = entry
         self.reruns.forget()
         options = entry.call_options
         self._where = f"call {number}: {entry.described} at OutCap {entry.out_cap:,}"
         if entry.result is not None or self.reruns.applies(entry):
             self._where = f"call {number}: {entry.request_text}"
+        request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         received = entry.received
         if received is None:
             self._where = f"{self._where}: the agent got an error: {entry.message}"
             self.status(self._where, warning=True)
             if self.reruns.applies(entry):
                 self.reruns.verdict(calls_of(self.app).entries, number, self._said)
-            return None
-        request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
+            # The error's text is all the agent got: the answer shown before is not it.
+            error = Rendered(entry.message, False, 0, 0, 0, "")
+            return Change(request, answer=logged_answer(request, error))
         if self.reruns.applies(entry):
             entries = calls_of(self.app).entries
             self.reruns.verdict(entries, number, self._said)

@@ -115,3 +115,31 @@ def test_n_b_f_and_the_strip_are_calls_as_asked(doc_path: Path) -> None:
         assert app.answer.rendered == render(DOC, app.answer.options)  # type: ignore[arg-type]
 
     run(SiftApp(doc_path), scenario)
+
+
+def test_a_refused_request_does_not_offer_enter_for_the_answer_shown(doc_path: Path) -> None:
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("p")
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.options == Options(pages="2")
+        assert calls_line(app).startswith("not a call yet (Enter asks for it) · ")
+        for key in ("0", "0", "0", "enter"):
+            await pilot.press(key)
+        await settle(app, pilot)
+        # Enter asked for pages 2000, refused: the newest that renders stands in for it.
+        assert app.refused.startswith("pages out of range")
+        assert app.answer is not None and app.answer.options == Options(pages="20")
+        line = calls_line(app)
+        assert line.startswith("not a call: the request is refused, this is the last that renders")
+        assert "Enter asks" not in line
+        assert made(app) == [Options()]
+        await pilot.press("p", "end")
+        for _ in range(3):
+            await pilot.press("backspace")
+        await settle(app, pilot)
+        assert app.refused == ""
+        assert calls_line(app).startswith("not a call yet (Enter asks for it) · ")
+
+    run(SiftApp(doc_path), scenario)

@@ -21,6 +21,7 @@ from siftui.tui.factory import create_log_app
 from siftui.tui.widgets.call_list import CallList
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import ReplayStatus
+from siftui.tui.widgets.view import ContentView
 
 CALLS = (("", "", 300), ("2-3", "", 400), ("", "line", 250))
 
@@ -108,6 +109,13 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         await pilot.press("down")
         await wait_until(pilot, lambda: "the agent got an error" in replay_text(app))
         assert "outside the allowed roots" in replay_text(app)
+        # The view shows what the agent got, the error's text, not the call before's answer.
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.logged
+        assert app.answer.rendered.content == entries[3].message
+        view = app.query_one(ContentView)
+        assert str(view.border_title).startswith("what the agent received (logged)")
+        assert "outside the allowed roots" in "".join(app.answer.layout.lines)
         await pilot.press("down")
         await wait_until(pilot, lambda: "file changed since the call" in replay_text(app))
         assert app.answer is not None and app.answer.rendered == entries[4].rendered

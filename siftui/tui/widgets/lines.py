@@ -17,11 +17,15 @@ class CallsLine(Static):
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
     calls: reactive[Calls] = reactive(Calls, init=False)
+    refused: reactive[str] = reactive("", init=False)  # the app's: the request held is refused
 
     def watch_answer(self) -> None:
         self._draw()
 
     def watch_calls(self) -> None:
+        self._draw()
+
+    def watch_refused(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
@@ -30,7 +34,8 @@ class CallsLine(Static):
             self.update("", layout=False)
             return
         content = answer.rendered.content
-        self.update(calls_text(self.calls, answer.request, content) + HINT, layout=False)
+        text = calls_text(self.calls, answer.request, content, refused=bool(self.refused))
+        self.update(text + HINT, layout=False)
 
 
 class NoteLine(Static):
