@@ -21,11 +21,12 @@ from support.pdfs import make_encrypted_pdf, make_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
+from siftui.core.evidence.script import call_line
 from siftui.core.evidence.store import SERVED_LIMITS, Limits
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
-from siftui.serve.evidence.script import answer_lines, call_line, run_script
+from siftui.serve.evidence.script import answer_lines, run_script
 from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Answer, ImageBlock, Session, TextBlock
 

@@ -20,7 +20,8 @@ from typing import Any
 from mcp_wire import Wire
 from support.pdfs import make_pdf
 
-from siftui.serve.evidence.script import call_line, image_line
+from siftui.core.evidence.script import call_line
+from siftui.serve.evidence.script import image_line
 from siftui.sources.log.calllog import read_log
 
 TIMEOUT = 60

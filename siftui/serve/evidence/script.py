@@ -10,41 +10,11 @@ image block as ``image: <w>x<h> png <sha256>``, or ``error: <message>``.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.evidence.script import parse_call
 from siftui.serve.tool_api import Answer, ImageBlock
-
-MAX_LINE_CHARS = 10_000_000
-"""A script line longer than this is not read as a call (its JSON is not parsed)."""
-
-
-@dataclass(frozen=True)
-class Call:
-    tool: str
-    arguments: Any
-
-
-def parse_call(line: str) -> Call | None:
-    """The call a script line holds, or None when it holds none."""
-    if len(line) > MAX_LINE_CHARS:
-        return None
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict) or not isinstance(value.get("tool"), str):
-        return None
-    if set(value) - {"tool", "arguments"}:
-        return None
-    return Call(value["tool"], value.get("arguments", {}))
-
-
-def call_line(tool: str, arguments: Any) -> str:
-    """A call as a script line (what the TUI saves and ``siftui session`` reads)."""
-    return json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False)
 
 
 def image_line(png: bytes) -> str:

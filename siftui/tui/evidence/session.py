@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.arguments import utf16_length
+from siftui.core.evidence.script import call_line
 from siftui.core.halfblocks import Pixels
 from siftui.tui.evidence.model import Result
 
@@ -29,11 +30,6 @@ class Made:
 def call_text(tool: str, arguments: Any) -> str:
     """A call as the call line shows it: the tool's name, a space, its JSON arguments."""
     return f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
-
-
-def script_line(tool: str, arguments: Any) -> str:
-    """A call as a script line of ``siftui session`` (siftui.serve.evidence.script.call_line)."""
-    return json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False)
 
 
 def parse_call_text(text: str) -> tuple[str, Any] | str:
@@ -135,4 +131,4 @@ class SessionLog:
 
     def script(self) -> str:
         """The session as a ``siftui session`` script: one line per call, in order."""
-        return "".join(script_line(made.tool, made.arguments) + "\n" for made in self.made)
+        return "".join(call_line(made.tool, made.arguments) + "\n" for made in self.made)
