@@ -405,3 +405,26 @@ def test_a_search_on_another_document_reads_its_hits_there(pdf: Path, tmp_path: 
         assert not screen.session.made[-1].result.is_error
 
     run(create_app(pdf, evidence=preview_factory), scenario)
+
+
+def test_a_short_terminal_gives_the_result_its_rows(pdf: Path) -> None:
+    """40x10: no empty error or hint line, the call line without its border; an error
+    takes its line while it is said, and gives it back."""
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        view = screen.query_one("#ev-view", TextArea)
+        error = screen.query_one("#ev-error", Static)
+        assert not error.display and not screen.query_one("#ev-hint", Static).display
+        assert screen.query_one("#ev-call", Input).region.height == 1
+        assert view.content_region.height >= 5
+        assert view.text.startswith("{") and view.document.get_line(0)
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 99}')
+        screen = await made(app, pilot, 2)
+        assert error.display and error.region.height == 1
+        await type_call(app, pilot, 'pdf_page_read {"documentId": "doc-1", "page": 1}')
+        screen = await made(app, pilot, 3)
+        await pilot.pause()
+        assert not error.display and view.content_region.height >= 5
+
+    run(create_app(pdf, evidence=preview_factory), scenario, size=(40, 10))

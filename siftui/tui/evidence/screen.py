@@ -62,8 +62,16 @@ class CallInput(Input):
         done = complete(self.value)
         self.value = done.text
         self.cursor_position = len(self.value)
-        hint = self.screen.query_one("#ev-hint", Static)
-        hint.update("  ".join(done.choices))
+        self.screen.query_one("#ev-hint", SaidLine).say("  ".join(done.choices))
+
+
+class SaidLine(Static):
+    """A line that takes a row only while it says something (an error, completions):
+    a short terminal keeps its rows for the result."""
+
+    def say(self, text: str) -> None:
+        self.update(text)
+        self.display = bool(text)
 
 
 class EvidenceScreen(Screen[None]):
@@ -85,8 +93,8 @@ class EvidenceScreen(Screen[None]):
         yield Header()
         yield Static("", id="ev-calls", markup=False)
         yield CallInput(placeholder='tool {"key": value}', id="ev-call")
-        yield Static("", id="ev-error", classes="error", markup=False)
-        yield Static("", id="ev-hint", markup=False)
+        yield SaidLine("", id="ev-error", classes="error", markup=False)
+        yield SaidLine("", id="ev-hint", markup=False)
         yield TextArea("", id="ev-view", read_only=True, soft_wrap=False)
         yield OptionList(id="ev-reading")
         yield PageImage(id="ev-image")
@@ -95,6 +103,8 @@ class EvidenceScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"evidence tools on {self.path.name} (root {self.path.parent})"
         self.query_one("#ev-reading").display = False
+        for line in self.query(SaidLine):
+            line.display = False
         self.query_one(PageImage).display = False
         self._show_calls()
         self.action_focus_view()  # keys act at once; `:` types a call
@@ -122,8 +132,8 @@ class EvidenceScreen(Screen[None]):
     def _made(self, made: Made) -> None:
         self.busy = False
         self.session.add(made)
-        error = self.query_one("#ev-error", Static)
-        error.update(made.result.message if made.result.is_error else "")
+        error = self.query_one("#ev-error", SaidLine)
+        error.say(made.result.message if made.result.is_error else "")
         if not made.result.is_error:
             self._show()
         self._show_calls()
@@ -155,7 +165,7 @@ class EvidenceScreen(Screen[None]):
     def _submitted(self, event: Input.Submitted) -> None:
         parsed = parse_call_text(event.value)
         if isinstance(parsed, str):
-            self.query_one("#ev-error", Static).update(parsed)
+            self.query_one("#ev-error", SaidLine).say(parsed)
             return
         self.make(*parsed)
         self.action_focus_view()
