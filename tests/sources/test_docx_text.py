@@ -113,6 +113,17 @@ def test_complex_and_simple_fields() -> None:
     assert texts(instr_span) == ["x", "shown"]
 
 
+def test_ruby_inside_a_run_gives_its_base_as_word_writes_it() -> None:
+    ruby = "<w:ruby><w:rubyPr/><w:rt>" + t("かん") + "</w:rt><w:rubyBase>" + t("漢")
+    ruby += "</w:rubyBase></w:ruby>"
+    hidden = r(ruby, "<w:vanish/>")
+    assert texts(p("Before ", r(ruby), " after") + p(r(ruby)) + p("a", hidden, "b")) == [
+        "Before 漢 after",
+        "漢",
+        "ab",
+    ]
+
+
 def test_math_and_ruby_and_wrappers() -> None:
     math = (
         "<m:oMathPara><m:oMath><m:r><m:t>x</m:t></m:r><m:sSup><m:e><m:r><m:t>y</m:t></m:r></m:e>"

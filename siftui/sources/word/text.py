@@ -269,6 +269,10 @@ class TextWalker:
             elif tag == COMMENT_REFERENCE:
                 k, who = self.refs.comments.get(child.get(ID) or "", (0, "unknown"))
                 out.marker(f"[comment:C{k if k else '?'} by {who}]")
+            elif tag == RUBY:  # Word writes w:ruby inside a run: its base is the text
+                base = child.find(RUBY_BASE)
+                if base is not None:
+                    self._content(base, out, boxes, depth + 1)
             elif len(child):
                 _find_boxes(child, boxes, depth + 1)
 
