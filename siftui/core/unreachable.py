@@ -75,7 +75,10 @@ class Unreachable:
     document_runes: int  # len(full(doc))
     pages: tuple[PageReach, ...]  # in page order, only pages with runes > 0
     smallest_out_cap: int  # the largest page block (1 for a doc with no pages)
-    largest_block_page: int  # the page of that block (0 for a doc with no pages)
+    # The page of that block (0 for a doc with no pages). A Word story without
+    # paragraphs has one block, its tables: numbered 0 there (its answer's first = last
+    # = 0) and named T1, as the note of its cut answer names it.
+    largest_block_page: int
     # What ``page`` numbers: "page" for a PDF, "paragraph" for a Word document
     # (siftui.core.word.unreachable), whose calls are range= and anchor=.
     unit: str = "page"
@@ -91,12 +94,22 @@ class Unreachable:
         return "pages=" if self.unit == "page" else "range= or anchor="
 
     def label(self, number: int) -> str:
-        """ "page 7" or "P7": a page or paragraph as the texts name it."""
-        return f"page {number}" if self.unit == "page" else f"P{number}"
+        """ "page 7" or "P7": a page or paragraph as the texts name it ("T1": the tables
+        of a Word story without paragraphs)."""
+        if self.unit == "page":
+            return f"page {number}"
+        return f"P{number}" if number else "T1"
 
     def counted(self, count: int) -> str:
-        """ "1 page", "3 pages", "1 paragraph", "2 paragraphs"."""
+        """ "1 page", "3 pages", "1 paragraph", "2 paragraphs" ("1 block of tables")."""
+        if self.unit != "page" and [page.page for page in self.pages] == [0]:
+            return "1 block of tables"
         return f"{count:,} {self.unit}{'' if count == 1 else 's'}"
+
+    @property
+    def textless(self) -> bool:
+        """The document (or story) has no text at all: nothing is ever unreachable."""
+        return self.largest_block_page == 0 and self.smallest_out_cap <= 1
 
     @property
     def runes(self) -> int:
@@ -265,7 +278,7 @@ def counter_line(found: Unreachable) -> str:
 
 def smallest_line(found: Unreachable) -> str:
     """Where nothing is unreachable any more, and why there."""
-    if found.largest_block_page == 0:
+    if found.textless:
         if found.unit != "page":
             return "nothing is unreachable at any OutCap: the story has no text"
         return "nothing is unreachable at any OutCap: no page was extracted"

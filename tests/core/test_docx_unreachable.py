@@ -194,3 +194,28 @@ def test_bug57031_at_2000() -> None:
     found = docx_unreachable(doc, 2000)
     assert [(r.page, r.block_runes) for r in found.pages] == [(72, 4238), (79, 3441), (90, 2755)]
     assert found.runes == sum(r.block_runes - 2000 for r in found.pages)
+
+
+def test_a_story_of_tables_alone_names_its_block_t1_not_a_paragraph() -> None:
+    """N = 0: the tables are one block, answered cut (note `T1 cut to ...`); there is no
+    P1 to name (range=P1 is refused), so the walk names T1 and the JSON paragraph 0."""
+    rows = tuple(f"| row {n} | {'x' * 40} |" for n in range(8))
+    doc = DocxDoc("T", {"body": Story((), (Table(0, rows, 2),))})
+    first = render_docx(doc, DocxOptions(out_cap=100))
+    assert first.note.startswith("T1 cut to 100 of ") and (first.first, first.last) == (0, 0)
+    found = docx_unreachable(doc, 100)
+    block = len(index_story(doc.body).block_text(1))  # the tables' lines, prefixes and all
+    assert [(p.page, p.runes) for p in found.pages] == [(0, block - 100)]
+    assert found.largest_block_page == 0 and found.smallest_out_cap == block
+    text = unreachable_text(found)
+    assert "on 1 block of tables" in text and "  T1: " in text and "P1" not in text
+    assert text.endswith(
+        f"nothing is unreachable from OutCap {block:,} up: the largest block (T1)\n"
+    )
+    data = unreachable_json(found)
+    assert data["paragraphs"] == [{"paragraph": 0, "runes": block - 100, "grep_reachable_runes": 0}]
+    assert data["largest_block_paragraph"] == 0
+    whole = docx_unreachable(doc, block)
+    assert not whole.pages and "the largest block (T1)" in unreachable_text(whole)
+    empty = docx_unreachable(DocxDoc("T", {"body": Story((Para(""),))}), 10)
+    assert unreachable_text(empty).endswith("the story has no text\n")

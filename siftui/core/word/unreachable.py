@@ -57,6 +57,7 @@ def docx_unreachable(
     index = index_story(story)
     reaches: list[PageReach] = []
     largest, largest_block = 0, 0
+    numbered = index.count > 0  # else the story's one block is its tables, numbered 0
     for number in range(1, index.blocks + 1):
         start, end = index.starts[number - 1], index.starts[number]
         if start == end:
@@ -65,7 +66,7 @@ def docx_unreachable(
         length = sum(len(text) for text in lines) + len(lines) - 1
         size = length if unit is CHARS else unit.size("\n".join(lines))
         if size > largest:
-            largest, largest_block = size, number
+            largest, largest_block = size, number if numbered else 0
         if size <= out_cap:
             continue
         shown = _shown_spans(index, number, start, out_cap, unit)
@@ -76,7 +77,7 @@ def docx_unreachable(
         grep = _grep_reachable(index, start, end, room)
         reaches.append(
             PageReach(
-                page=number,
+                page=number if numbered else 0,
                 runes=hidden,
                 grep_reachable_runes=_overlap_outside(grep, shown),
                 block_runes=length,
