@@ -25,6 +25,7 @@ from siftui.sources.damage import (
     repaired,
 )
 from siftui.sources.pdf_outline import title_of, walk_outline
+from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head
 
 Progress = Callable[[int, int], None]
 
@@ -109,6 +110,25 @@ def check_file(path: str | os.PathLike[str]) -> Path:
     return where
 
 
+def _type_hint(where: Path, data: bytes | None) -> str | None:
+    """The type MuPDF is told: a PDF's bytes are a PDF whatever the file's name (as the
+    kind table decides), so a damaged one named .docx is not reported as a DOCX.
+    Otherwise bytes given are their suffix's type (a PDF without one), and a file is
+    left to MuPDF (its name, then its content)."""
+    head = data
+    if head is None:
+        try:
+            with open(where, "rb") as handle:
+                head = handle.read(PDF_HEADER_WITHIN)
+        except OSError:
+            head = b""
+    if is_pdf_head(head[:PDF_HEADER_WITHIN]):
+        return "pdf"
+    if data is None:
+        return None
+    return where.suffix.lstrip(".") or "pdf"
+
+
 def open_document(
     path: str | os.PathLike[str], password: str | None = None, *, data: bytes | None = None
 ) -> Any:
@@ -123,9 +143,9 @@ def open_document(
     pymupdf.TOOLS.reset_mupdf_warnings()
     try:
         if data is not None:
-            document = pymupdf.open(stream=data, filetype=where.suffix.lstrip(".") or "pdf")
+            document = pymupdf.open(stream=data, filetype=_type_hint(where, data))
         else:
-            document = pymupdf.open(where)
+            document = pymupdf.open(where, filetype=_type_hint(where, None))
     except Exception as error:  # PyMuPDF raises several types for unreadable input
         reason = open_failure(error, where, _mupdf_notes())
         raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None

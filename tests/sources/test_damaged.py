@@ -40,6 +40,7 @@ from siftui.sources.extract import (
     WrongPassword,
     extract,
     extract_report,
+    open_document,
 )
 from siftui.sources.helper import receive, send
 from siftui.sources.load import LoadError, load_doc_report, load_source
@@ -259,3 +260,25 @@ def test_a_file_without_a_suffix_is_not_called_a_dot(tmp_path: Path) -> None:
     assert str(caught.value) == (
         f"{path}: not a document siftui can read (MuPDF cannot tell what kind of document it is)"
     )
+
+
+@pytest.mark.parametrize("name", ["report.docx", "report", "report.txt"])
+def test_a_damaged_pdf_is_called_a_pdf_whatever_its_name(tmp_path: Path, name: str) -> None:
+    """Its bytes make it a PDF (the kind table's rule): MuPDF's reason is a PDF's, read
+    from the file and from bytes given (the server's worker)."""
+    damaged = b"%PDF-1.7\n1 0 obj\n"
+    path = write(tmp_path, name, damaged)
+    expected = (
+        f"{path}: not a document siftui can read "
+        "(MuPDF cannot open it as a PDF: syntax error in object (1 0 R))"
+    )
+    with pytest.raises(NotReadable) as caught:
+        extract(path)
+    assert str(caught.value) == expected
+
+    def refusal(named: Path) -> str:
+        with pytest.raises(NotReadable) as given:
+            open_document(named, data=damaged)
+        return str(given.value).replace(str(named), "X")
+
+    assert refusal(path) == refusal(path.with_name("named.pdf"))
