@@ -30,11 +30,13 @@ def rendered_json(answer: Rendered) -> str:
     )
 
 
-def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+def check_new_file(
+    path: str | os.PathLike[str], *, overwrite: bool = False, in_place: bool = True
+) -> None:
     """Raise the OSError :func:`write_new_file` would raise before any data is made
     (named by ``path``, never by the temporary file the write goes through)."""
     target = Path(path)
-    real = _destination(target, overwrite=overwrite)
+    real = _destination(target, overwrite=overwrite, in_place=in_place)
     if real is None:
         return
     # A directory may be listed and still refuse a new file (/proc, a read-only mount).
@@ -43,12 +45,14 @@ def check_new_file(path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     os.unlink(trial)
 
 
-def _destination(target: Path, *, overwrite: bool) -> Path | None:
+def _destination(target: Path, *, overwrite: bool, in_place: bool) -> Path | None:
     """The file the bytes replace or create, through a temporary one beside it; None for
-    a device or a FIFO, written to in place. Raises what the write would, named by
-    ``target``, before any data is made."""
+    a device or a FIFO, written to in place (refused unless ``in_place``). Raises what
+    the write would, named by ``target``, before any data is made."""
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    if not in_place and _written_through(target):
+        raise OSError(errno.EINVAL, NOT_A_FILE, str(target))
     if not overwrite and (target.exists() or target.is_symlink()):
         raise FileExistsError(errno.EEXIST, "exists already; use --force to overwrite", str(target))
     if _written_through(target):
@@ -100,16 +104,23 @@ def _umask() -> int:
     return mask
 
 
-def write_new_file(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> None:
+NOT_A_FILE = "not a regular file (a pipe or a device)"
+
+
+def write_new_file(
+    path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False, in_place: bool = True
+) -> None:
     """Write ``data`` atomically; an existing file is kept unless ``overwrite``.
 
     The bytes go to a temporary file beside the target first, so a crash or a
     full disk never leaves a half-written file under the user's name. With
     ``overwrite``, a symbolic link's file is replaced (the link stays), and a
-    device or a FIFO is written to as it is (never replaced by a file).
+    device or a FIFO is written to as it is (never replaced by a file); without
+    ``in_place`` they are refused (:data:`NOT_A_FILE`): an interface must not wait
+    for a pipe's reader, nor a command line's `-o /dev/stdout` be refused.
     """
     target = Path(path)
-    real = _destination(target, overwrite=overwrite)
+    real = _destination(target, overwrite=overwrite, in_place=in_place)
     if real is None:
         with open(target, "wb") as stream:
             stream.write(data)

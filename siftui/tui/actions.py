@@ -12,6 +12,7 @@ from textual import on
 from textual.app import App
 from textual.notifications import Notify, SeverityLevel
 
+from siftui.tui.display import escape_controls
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import LogFollowed
@@ -67,6 +68,8 @@ class KeyActions(App[int]):
     ) -> None:
         """Textual's notify, as plain text unless asked: a notification names files and
         echoes what was typed, and "[/]" in either is no markup (it would raise)."""
+        # A file name may hold ESC or a bidi override: shown escaped, never sent raw.
+        message, title = escape_controls(message), escape_controls(title)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @on(Notify)

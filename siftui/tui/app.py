@@ -34,7 +34,7 @@ from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
-from siftui.tui.display import plural
+from siftui.tui.display import escape_controls, plural
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import available, bindings, system_commands
@@ -295,6 +295,13 @@ class SiftApp(KeyActions):
             if dressed is not self.answer:
                 self.answer = dressed
 
+    # The header shows file names, which may hold ESC or a bidi override: escaped.
+    def validate_title(self, title: str) -> str:
+        return escape_controls(title)
+
+    def validate_sub_title(self, sub_title: str) -> str:
+        return escape_controls(sub_title)
+
     def watch_refused(self, refused: str) -> None:
         show_error(self, refused)
 
@@ -303,7 +310,7 @@ class SiftApp(KeyActions):
         if not views:
             return  # the app is closing: a worker's late result has nothing to show on
         # Content: a str title is read as markup, and a grep pattern may hold "[/]"
-        views.first().border_title = Content(view_title(answer, self.opening))
+        views.first().border_title = Content(escape_controls(view_title(answer, self.opening)))
         if answer is None:
             return
         if self._replayed is None:  # a replay's sub-title is the log's (its calls, following)

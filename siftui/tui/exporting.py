@@ -12,8 +12,9 @@ from typing import Any
 
 from textual.app import App
 
-from siftui.sources.output import encode_utf8, rendered_json, write_new_file
+from siftui.sources.output import encode_utf8, rendered_json
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
+from siftui.tui.saving import save_file
 from siftui.tui.state import Answer
 
 
@@ -70,31 +71,9 @@ class Exports:
         self.app.push_screen(PathScreen(title, suggestion), chosen)
 
     def _save(self, target: Path, answer: Answer) -> None:
-        if target.exists() and not target.is_dir():
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self._write(target, answer, overwrite=True)
-                else:
-                    self.app.notify(f"Not saved: {target} was left as it was.")
-
-            from siftui.tui.screens.confirm import ConfirmScreen
-
-            self.app.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), confirmed)
-        else:
-            self._write(target, answer, overwrite=False)
-
-    def _write(self, target: Path, answer: Answer, *, overwrite: bool) -> None:
         content = answer.rendered.content
-        try:
-            write_new_file(target, encode_utf8(content), overwrite=overwrite)
-        except OSError as error:
-            reason = error.strerror or str(error)
-            self.app.notify(f"Not saved: {target}: {reason}", severity="error", timeout=8)
-            return
-        self.app.notify(
-            f"Saved {answer.name} ({answer.label()}), {len(content):,} runes, to {target}"
-        )
+        saved = f"Saved {answer.name} ({answer.label()}), {len(content):,} runes, to {target}"
+        save_file(self.app, target, encode_utf8(content), saved)
 
 
 __all__ = ["Exports", "copy_system"]

@@ -85,3 +85,24 @@ def test_a_directory_that_refuses_new_files_is_named_by_the_target_before_any_wo
         write_new_file(target, b"x")
     assert checked.value.filename == written.value.filename == str(target)
     assert not target.exists()
+
+
+def test_without_in_place_a_pipe_or_a_device_is_refused_before_anything_waits(
+    tmp_path: Path,
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "to-null"
+    link.symlink_to("/dev/null")
+    for target in (fifo, Path("/dev/null"), link):
+        with pytest.raises(OSError) as checked:
+            check_new_file(target, overwrite=True, in_place=False)
+        with pytest.raises(OSError) as written:
+            write_new_file(target, b"x", overwrite=True, in_place=False)
+        for refused in (checked, written):
+            assert refused.value.strerror == "not a regular file (a pipe or a device)"
+            assert refused.value.filename == str(target)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and link.is_symlink()
+    plain = tmp_path / "plain.txt"
+    write_new_file(plain, b"kept", in_place=False)
+    assert plain.read_bytes() == b"kept"

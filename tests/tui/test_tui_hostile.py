@@ -3,8 +3,10 @@ never lets a raw control sequence reach the terminal."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -31,7 +33,7 @@ from siftui.core.render import Options, render
 from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8
 from siftui.tui.app import SiftApp
-from siftui.tui.screens import PathScreen
+from siftui.tui.screens import ConfirmScreen, PathScreen
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.view import ContentView
@@ -334,3 +336,90 @@ def test_a_word_document_is_shown_as_its_projection_not_as_mupdf_reads_it(
         assert app.answer.rendered.content.startswith("[P1#")
 
     run(RecordingApp(word), scenario)
+
+
+def test_saving_onto_a_pipe_is_refused_at_once_and_the_app_keeps_answering(
+    tmp_path: Path,
+) -> None:
+    """Writing to a FIFO waits for a reader: the app froze, its keys lost, until one came."""
+    doc = Doc("Keep me", 2, ("first page", "second page"))
+    path = write_doc(doc, tmp_path)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one(Input).value = str(pipe)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: any("Not saved" in m for m in notifications(app)))
+        assert not isinstance(app.screen, ConfirmScreen)  # no "Overwrite it?" for a pipe
+        message = next(m for m in notifications(app) if "Not saved" in m)
+        assert message == f"Not saved: {pipe}: not a regular file (a pipe or a device)"
+        await pilot.press("p", "2", "enter")
+        await settle(app, pilot)
+        assert app.answer is not None and app.answer.options == Options(pages="2")
+
+    run(RecordingApp(path), scenario)
+
+
+def test_a_file_name_with_escapes_reaches_the_terminal_escaped(tmp_path: Path) -> None:
+    """ESC, a bidi override and a newline in a name: shown as visible escapes in the
+    header, the view's title, a dialog's title and a notification, never raw."""
+    doc = Doc("Keep me", 2, ("first page", "second page"))
+    name = "\x1b[2J\x1b[31mevil\u202enoisrev\n.json"
+    path = write_doc(doc, tmp_path, name)
+
+    def raw(text: str) -> bool:
+        return any(c in text for c in "\x1b\u202e\n")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert not raw(app.sub_title) and "evil" in app.sub_title and "␛" in app.sub_title
+        assert not raw(str(app.query_one(ContentView).border_title))
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        title = str(app.screen.query_one(".dialog-title", Static).render())
+        assert "evil" in title and not raw(title)
+        await pilot.press("escape")
+        app.notify(f"Saved {path.name}")
+        await wait_until(pilot, lambda: bool(app.screen.query("Toast")))
+        shown = [str(toast.render()) for toast in app.screen.query("Toast")]
+        assert shown and all("evil" in text and not raw(text) for text in shown)
+
+    async def main() -> None:
+        app = SiftApp(path)
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_a_long_overwrite_question_wraps_and_shows_all_of_it(tmp_path: Path) -> None:
+    doc = Doc("Keep me", 2, ("first page", "second page"))
+    path = write_doc(doc, tmp_path)
+    folder = tmp_path / ("a-very-long-directory-name-for-testing-the-dialog-" * 2)
+    folder.mkdir()
+    target = folder / "existing-file.txt"
+    target.write_text("precious", encoding="utf-8")
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause()
+        label = app.screen.query_one(".dialog-title", Static)
+        lines = [
+            "".join(segment.text for segment in label.render_line(y))
+            for y in range(label.region.height)
+        ]
+        assert label.region.height >= 2
+        assert "".join(line.strip() for line in lines).endswith("exists. Overwrite it?")
+        await pilot.press("n")
+        assert target.read_text(encoding="utf-8") == "precious"
+
+    run(RecordingApp(path), scenario, size=(80, 24))

@@ -7,9 +7,10 @@ from typing import Any
 
 from textual.app import App
 
-from siftui.sources.output import encode_utf8, write_new_file
+from siftui.sources.output import encode_utf8
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
-from siftui.tui.screens import ConfirmScreen, PathScreen
+from siftui.tui.saving import save_file
+from siftui.tui.screens import PathScreen
 
 LAST_COPY: dict[int, CopyReport] = {}
 """The last copy's report per app (by id), for tests and the help."""
@@ -46,31 +47,11 @@ def save_script(app: App[Any], script: str, suggestion: Path) -> None:
     overwrite a file without asking."""
 
     def chosen(target: str | None) -> None:
-        if target is None:
-            return
-        path = Path(target)
-        if path.exists() and not path.is_dir():
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    _write(app, path, script, overwrite=True)
-                else:
-                    app.notify(f"Not saved: {path} was left as it was.")
-
-            app.push_screen(ConfirmScreen(f"{path} exists. Overwrite it?"), confirmed)
-        else:
-            _write(app, path, script, overwrite=False)
+        if target is not None:
+            saved = f"Saved the session, {script.count(chr(10))} calls, to {target}"
+            save_file(app, Path(target), encode_utf8(script), saved)
 
     lines = script.count("\n")
     app.push_screen(
         PathScreen(f"Save the session ({lines} calls) as a script to", str(suggestion)), chosen
     )
-
-
-def _write(app: App[Any], path: Path, script: str, *, overwrite: bool) -> None:
-    try:
-        write_new_file(path, encode_utf8(script), overwrite=overwrite)
-    except OSError as error:
-        app.notify(f"Not saved: {path}: {error.strerror or error}", severity="error", timeout=8)
-        return
-    app.notify(f"Saved the session, {script.count(chr(10))} calls, to {path}")

@@ -89,6 +89,9 @@ class EvidenceScreen(Screen[None]):
         self.busy = False
         self._rows: list[Row] = []
 
+    def validate_sub_title(self, sub_title: str | None) -> str | None:
+        return None if sub_title is None else escape_controls(sub_title)  # a file's name
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="ev-calls", markup=False)

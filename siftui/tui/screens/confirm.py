@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from siftui.tui.display import escape_controls
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question; Escape means no."""
@@ -25,7 +27,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._question, classes="dialog-title", markup=False)
+            yield Label(escape_controls(self._question), classes="dialog-title", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="warning")
                 yield Button("No (n)", id="no", variant="primary")

@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from siftui.tui.display import escape_controls
+
 
 class DetailsScreen(ModalScreen[None]):
     """The answer's counter and token line, whole; Escape, d or q close it."""
@@ -25,7 +27,7 @@ class DetailsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog details", id="details"):
-            yield Static(self._title, classes="dialog-title", markup=False)
+            yield Static(escape_controls(self._title), classes="dialog-title", markup=False)
             yield Static(self._details, id="details-text", markup=False)
             yield Static("Escape closes", classes="hint")
 

@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from siftui.tui.display import escape_controls
+
 
 class PasswordScreen(ModalScreen[str | None]):
     """Asks for a document's password; dismisses with it, or None on Escape."""
@@ -24,7 +26,8 @@ class PasswordScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(
-                f"[b]{_escape(self._document_name)}[/b] is encrypted.", classes="dialog-title"
+                f"[b]{_escape(escape_controls(self._document_name))}[/b] is encrypted.",
+                classes="dialog-title",
             )
             yield Label("Password (Enter to open, Escape to cancel):")
             yield Input(password=True, id="password")

@@ -15,6 +15,8 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from siftui.tui.display import escape_controls
+
 LISTED = 200
 
 
@@ -77,7 +79,7 @@ class PathScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog path"):
-            yield Label(self._title, classes="dialog-title", markup=False)
+            yield Label(escape_controls(self._title), classes="dialog-title", markup=False)
             yield Input(value=self._value, suggester=PathSuggester(), id="path")
             yield OptionList(id="listing", markup=False)  # file names are never markup
             yield Static(
@@ -95,7 +97,8 @@ class PathScreen(ModalScreen[str | None]):
         listing = self.query_one("#listing", OptionList)
         listing.clear_options()
         listing.add_options(
-            Option(name + ("/" if folder else ""), id=name) for name, folder in entries(value)
+            Option(escape_controls(name) + ("/" if folder else ""), id=name)
+            for name, folder in entries(value)
         )
 
     @on(Input.Changed, "#path")
