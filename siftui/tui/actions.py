@@ -12,7 +12,7 @@ from textual import on
 from textual.app import App
 from textual.notifications import Notify, SeverityLevel
 
-from siftui.tui.display import escape_controls
+from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import LogFollowed
@@ -55,7 +55,7 @@ class KeyActions(App[int]):
 
     @on(LogFollowed)
     def _followed(self, event: LogFollowed) -> None:
-        self.sub_title = self.replay.followed(event.added, event.following, event.skipped)
+        self.title = self.replay.followed(event.added, event.following, event.skipped)
 
     def notify(
         self,
@@ -69,7 +69,7 @@ class KeyActions(App[int]):
         """Textual's notify, as plain text unless asked: a notification names files and
         echoes what was typed, and "[/]" in either is no markup (it would raise)."""
         # A file name may hold ESC or a bidi override: shown escaped, never sent raw.
-        message, title = escape_controls(message), escape_controls(title)
+        message, title = escape_lines(message), escape_controls(title)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @on(Notify)

@@ -189,7 +189,7 @@ class SiftApp(KeyActions):
         show_error(self, "")
         path, password = self._start
         if self._replayed is not None:
-            self.sub_title = f"call log: {plural(len(self._replayed.entries), 'call')}"
+            self.title = f"siftui · call log: {plural(len(self._replayed.entries), 'call')}"
             from siftui.tui.replay_flow import calls_of  # a replay's only
 
             calls_of(self).focus()
@@ -313,8 +313,7 @@ class SiftApp(KeyActions):
         views.first().border_title = Content(escape_controls(view_title(answer, self.opening)))
         if answer is None:
             return
-        if self._replayed is None:  # a replay's sub-title is the log's (its calls, following)
-            self.sub_title = answer.name
+        self.sub_title = answer.name
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
             self.call_after_refresh(self._after_work, opened, plain)

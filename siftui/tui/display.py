@@ -40,6 +40,11 @@ def escape_controls(line: str) -> str:
     return _UNSAFE.sub(lambda found: _escape_char(found.group()), line)
 
 
+def escape_lines(text: str) -> str:
+    """``text`` escaped line by line (:func:`escape_controls`): its line breaks stay."""
+    return "\n".join(map(escape_controls, text.split("\n")))
+
+
 def shown_width(line: str) -> int:
     """The terminal cells ``line`` takes once escaped (:func:`escape_controls`)."""
     safe = escape_controls(line)

@@ -62,11 +62,12 @@ class ReplayFlow:
         self.reruns = SessionReruns(app, rerun)
 
     def followed(self, added: int, following: bool, skipped: list[str]) -> str:
-        """The sub-title after calls were read from a followed log (and its bad lines said)."""
+        """The title after calls were read from a followed log (and its bad lines said): a
+        replay's header names the log first, then the file of the answer shown."""
         for problem in skipped[:3]:
             self.app.notify(f"{problem} (skipped)", severity="warning")
         total = len(calls_of(self.app).entries)
-        return f"call log: {total} calls" + (" (following)" if following else "")
+        return f"siftui · call log: {total} calls" + (" (following)" if following else "")
 
     def log_calls(self, number: int) -> Calls:
         """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""

@@ -256,6 +256,9 @@ def test_a_page_image_is_drawn_in_half_blocks_with_its_size(
         screen = await made(app, pilot, 2)
         image = screen.query_one(PageImage)
         assert not image.display  # the exact view shows the JSON and the image line
+        text = screen.session.made[-1].result.text
+        assert text.startswith("image: ") and "\n{" in text  # two blocks, two lines
+        assert screen.query_one("#ev-view", TextArea).text == text
         await pilot.press("v")
         await pilot.pause()
         assert screen._rows[0].text == "page image of page 1: 200x200 px at 72 dpi"

@@ -49,7 +49,7 @@ def test_follow_shows_each_appended_call_within_a_second(tmp_path: Path) -> None
             written = time.monotonic()
             await wait_until(pilot, lambda: table.row_count == count, 1.0)  # noqa: B023
             DELAYS.append(time.monotonic() - written)
-        assert "(following)" in app.sub_title
+        assert "(following)" in app.title
         await pilot.press("F")  # stop following
         with log.open("ab") as handle:
             handle.write(lines[0])

@@ -85,6 +85,7 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         await settle(app, pilot)
         assert app.answer is not None
         assert app.answer.rendered == entries[0].rendered
+        assert app.sub_title == Path(entries[0].path).name  # opened: no "opening ... …"
         assert app.query_one(OutCapControl).value == 300
         assert [call.request.options for call in app.history.calls] == [entries[0].options]
         for number in (1, 2):
@@ -113,6 +114,9 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         await settle(app, pilot)
         assert app.answer is not None and app.answer.logged
         assert app.answer.rendered.content == entries[3].message
+        # The header names the log, then the file of the call shown (not one still opening).
+        assert app.title == "siftui · call log: 5 calls"
+        assert app.sub_title == Path(entries[3].path).name
         view = app.query_one(ContentView)
         assert str(view.border_title).startswith("what the agent received (logged)")
         assert "outside the allowed roots" in "".join(app.answer.layout.lines)

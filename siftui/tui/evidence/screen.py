@@ -21,7 +21,7 @@ from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from siftui.sources.picture import png_pixels
-from siftui.tui.display import escape_controls
+from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.evidence.complete import complete
 from siftui.tui.evidence.exports import copy_text, save_script
 from siftui.tui.evidence.image import PageImage
@@ -149,7 +149,7 @@ class EvidenceScreen(Screen[None]):
         if made is None:
             return
         view = self.query_one("#ev-view", TextArea)
-        view.load_text(escape_controls(made.result.text))  # a PDF's ESC never reaches the tty
+        view.load_text(escape_lines(made.result.text))  # a PDF's ESC never reaches the tty
         view.border_title = Content(call_text(made.tool, made.arguments))  # never markup
         self._rows = reading_rows(made.tool, made.result, self.session.document_of(made))
         options = self.query_one("#ev-reading", OptionList)
