@@ -161,3 +161,55 @@ def test_a_dragged_outcap_ends_with_the_tail_of_the_last_outcap(tmp_path: Path) 
         assert counter_line(unreachable(DOC, 1500)) in _counter(app)
 
     run(app, scenario, size=(120, 40))
+
+
+def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counter is at most 7 rows (siftui.tcss); its agents list, last, lost agents
+    over their caps without a sign when the lines above took the room."""
+    config = tmp_path / "many"
+    (config / "siftui").mkdir(parents=True)
+    small = "".join(
+        f'[[agent]]\nname = "Small tool number {n}"\nunit = "chars"\nlimit = {50 + n}\n\n'
+        for n in range(6)
+    )
+    (config / "siftui" / "agents.toml").write_text(small, encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        width = app.size.width
+        await settle(app, pilot)
+        await pilot.press("u")  # bytes: one more line (the tokenizer bound)
+        app.query_one(OutCapControl).value = 1000  # and the unreachable line
+        await wait_until(
+            pilot,
+            lambda: (
+                app.answer is not None
+                and app.answer.options.out_cap == 1000
+                and app.answer.agents is not None
+                and app.answer.counts is not None
+                and app.answer.unreachable is not None
+            ),
+        )
+        await idle(app, pilot)
+        counter = app.query_one(CounterLine)
+        shown = " ".join(
+            "".join(segment.text for segment in counter.render_line(y)).strip()
+            for y in range(counter.region.height)
+        )
+        assert counter.region.height <= 7
+        answer = app.answer
+        assert answer is not None
+        fits = fit(answer.rendered.content, load_agents(), count_tokens)
+        over = [each for each in fits if each.verdict == "✗"]
+        fitting = sum(each.verdict == "✓" for each in fits)
+        assert len(over) == 6 and fitting + len(over) == len(fits)
+        if width > 100:  # room for the names of those over their caps (or for all)
+            for each in over:
+                assert f"✗ {each.agent.name}" in shown, shown
+        else:  # not even for those: all counted, none left out
+            assert f"agents: 6 ✗, {fitting} ✓ (d: details)" in shown, shown
+
+    for width in (72, 110, 160):
+        run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(width, 44))

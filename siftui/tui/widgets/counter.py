@@ -74,7 +74,16 @@ def bound_text(answer: Answer) -> str:
     return byte_bound(answer.options.out_cap) if answer.options.unit == BYTES.name else ""
 
 
-def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
+AGENTS_IN_FULL, AGENTS_NAMED, AGENTS_COUNTED = range(3)
+"""How the counter lists the agents, from the longest to the shortest: each with its
+verdict; ✗ and ⚠ named, the rest counted; all counted."""
+
+
+def counter_text(
+    answer: Answer, ocr_pages: tuple[int, ...] = (), *, agents: int = AGENTS_IN_FULL
+) -> Text:
+    """The counter's lines, the agents listed as ``agents`` says (shorter when the full
+    list has no room: the counter's last lines are cut at its height)."""
     text = budget_text(answer)
     text.append("\n")
     text.append(describe(answer), style="italic")
@@ -92,10 +101,16 @@ def counter_text(answer: Answer, ocr_pages: tuple[int, ...] = ()) -> Text:
     if bound := bound_text(answer):
         text.append("\n")
         text.append(bound, style="italic")
-    agents = agents_text(answer)
-    if agents.plain:
+    verdicts = (
+        agents_text(answer)
+        if agents == AGENTS_IN_FULL
+        else agents_summary(answer, named=agents == AGENTS_NAMED)
+    )
+    if verdicts.plain:
         text.append("\n")
-        text.append_text(agents)
+        text.append_text(verdicts)
+        if agents != AGENTS_IN_FULL:
+            text.append(" (d: details)", style="italic")
     return text
 
 
@@ -167,15 +182,19 @@ def alerts_text(answer: Answer) -> Text:
     return text
 
 
-def agents_summary(answer: Answer) -> Text:
+def agents_summary(answer: Answer, *, named: bool = True) -> Text:
     """ "agents: ✗ Codex CLI shell output, ⚠ …, 5 ✓, 2 ?": who is over its cap or warning
-    level, then how many fit and how many are not measured yet."""
+    level, then how many fit and how many are not measured yet (not ``named``: "3 ✗,
+    1 ⚠, 5 ✓")."""
     text, fits = _fits_or_why(answer)
     if not fits:
         return text
-    named = sorted((each for each in fits if each.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
-    shown: list[tuple[str, str]] = [(each.verdict, f" {each.agent.name}") for each in named]
-    for verdict in "✓?":
+    over = sorted((each for each in fits if each.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
+    shown: list[tuple[str, str]] = [(each.verdict, f" {each.agent.name}") for each in over]
+    counted = "✓?" if named else "✗⚠✓?"
+    if not named:
+        shown = []
+    for verdict in counted:
         if count := sum(each.verdict == verdict for each in fits):
             shown.append((f"{count:,} {verdict}", ""))
     text.append("agents: ", style="bold")
@@ -205,10 +224,19 @@ class CounterLine(Static):
         self._draw()
 
     def _draw(self) -> None:
-        text = counter_text(self.answer, self.ocr_pages) if self.answer is not None else Text()
+        answer = self.answer
+        text = counter_text(answer, self.ocr_pages) if answer is not None else Text()
         # A layout pass (~40 ms on a full screen) only when the number of lines changes.
         width = max(1, self.content_size.width)
         rows = len(text.wrap(self.app.console, width)) if text.plain else 0
+        room = self.styles.max_height
+        for shorter in (AGENTS_NAMED, AGENTS_COUNTED):
+            # Cut at its height, the list (last) lost agents, a ✗ too, without a sign:
+            # shorter, the agents over their caps are named, or at least counted.
+            if answer is None or room is None or not room.is_cells or rows <= room.value:
+                break
+            text = counter_text(answer, self.ocr_pages, agents=shorter)
+            rows = len(text.wrap(self.app.console, width))
         self.update(text, layout=rows != self._rows)
         self._rows = rows
 
