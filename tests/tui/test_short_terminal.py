@@ -142,3 +142,21 @@ def test_notifications_never_cover_the_views_first_lines(doc_path: Path) -> None
             assert toasts[0].region.y >= first + 6
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("size", [(40, 10), (80, 24), (120, 40)])
+def test_the_palette_key_covers_the_footers_last_column(
+    doc_path: Path, size: tuple[int, int]
+) -> None:
+    """Keys that do not fit lie under the palette's key, docked right: the last column
+    showed a letter of one of them (`^p paletteE`)."""
+
+    async def main() -> None:
+        app = SiftApp(doc_path)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            width, height = size
+            widget, _ = app.screen.get_widget_at(width - 1, height - 1)
+            assert "-command-palette" in widget.classes
+
+    asyncio.run(main())
