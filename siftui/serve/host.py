@@ -148,6 +148,20 @@ class ToolHost:
                 return family.unknown_tool.format(name=clip(name)), True
         return f"unknown tool: {clip(name)}", False
 
+    def argument_refusal(self, name: str, arguments: Any) -> str | None:
+        """For a call the SDK cannot read (a lone surrogate escape in its arguments):
+        the tool error its arguments get, made and logged as :meth:`call` makes it, or
+        None when they pass the checker (the transport then refuses the line itself)."""
+        entry = self.tools.get(name)
+        if entry is None:
+            return None
+        given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
+        try:
+            check_arguments(entry.name, entry.input_schema, given, messages=entry.messages)
+        except ArgumentError:
+            return self.call(arguments, tool=name).message  # refused at once, logged
+        return None
+
     def busy(self) -> int:
         """Calls running now."""
         with self._busy_lock:

@@ -142,7 +142,14 @@ def serve(host: ToolHost, *, max_request: int = MAX_REQUEST_BYTES) -> NoReturn:
     is written unbuffered, line by line, and stderr is flushed first.
     """
     server = build_server(host)
-    gate = Gate(host.names, host.record, host.shutdown, host.busy, host.unknown_tool)
+    gate = Gate(
+        host.names,
+        host.record,
+        host.shutdown,
+        host.busy,
+        host.unknown_tool,
+        host.argument_refusal,
+    )
 
     async def run() -> None:
         await serve_stdio(server, gate, max_request=max_request)

@@ -67,6 +67,7 @@ class Gate:
         shutdown: Callable[[], None],
         busy: Callable[[], int],
         unknown: Callable[[str], tuple[str, bool]] | None = None,
+        refuse: Callable[[str, Any], str | None] | None = None,
     ) -> None:
         names = (tool_names,) if isinstance(tool_names, str) else tool_names
         self.tool_names = names
@@ -77,6 +78,9 @@ class Gate:
         # (its message, whether a tool error) for a call of a tool not served (its
         # name whole: the message clips it)
         self.unknown = unknown or (lambda name: (f"unknown tool: {clip(name)}", False))
+        # The tool error (made and logged by the tool) of a call the SDK cannot read
+        # whose arguments the tool's checker refuses; None when the checker passes them.
+        self.refuse = refuse or (lambda name, arguments: None)
 
 
 async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
@@ -256,6 +260,12 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
         params = data.get("params")
         name = params.get("name") if isinstance(params, dict) else None
         arguments = params.get("arguments") if isinstance(params, dict) else None
+        if name in gate.tool_names and isinstance(arguments, dict):
+            # A lone surrogate the SDK will not read, in arguments the tool refuses for
+            # it: the tool's own error, as `siftui session` prints it, not the wire's.
+            refused = gate.refuse(name, arguments)
+            if refused is not None:
+                return _tool_error(request_id, refused)
         gate.record(name if name in gate.tool_names else gate.tool_name, arguments, message)
     return _error(request_id, types.INVALID_REQUEST, message)
 

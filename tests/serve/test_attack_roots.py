@@ -173,14 +173,25 @@ def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
         assert "no such file" in message_of(wire.call({"path": "link.pdf"}))
         assert "\ufffd" in message_of(wire.call({"path": "link.pdf"}))
         # A lone surrogate escape in the request: answered (pydantic refuses such JSON,
-        # and the SDK's reader drops it, which would leave the call unanswered).
+        # and the SDK's reader drops it, which would leave the call unanswered), with
+        # the tool's own error for such an argument, as `siftui session` gives it.
         wire.send(
             b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_pdf",'
             b'"arguments":{"path":"junk\\udce9.pdf"}}}'
         )
         answer = wire.receive(7, 60)
         assert answer is not None, wire.stderr()
-        assert "surrogate" in message_of(answer)
+        assert answer["result"]["isError"] is True
+        assert message_of(answer) == 'argument "path" is not valid text'
+        # Where the tool's checker has nothing to refuse, the line itself is refused.
+        wire.send(
+            b'{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_pdf",'
+            b'"arguments":{"path":"good.pdf"},"_meta":{"x":"\\ud800"}}}'
+        )
+        answer = wire.receive(8, 60)
+        assert answer is not None, wire.stderr()
+        assert answer["error"]["code"] == -32600
+        assert message_of(answer).startswith("invalid request: ")
         # The same file by a name the agent can send: its error names it with U+FFFD.
         message = message_of(wire.call({"path": "junklink.pdf"}))
         assert "junk\ufffd.pdf: not a document" in message
@@ -189,7 +200,7 @@ def test_names_that_are_not_utf8_never_kill_the_server(tmp_path: Path) -> None:
     assert wire.process.returncode == 0
     for line in log.read_bytes().splitlines():
         json.loads(line.decode("utf-8"))  # every line valid UTF-8 JSON
-    assert len(read_log(log)) == 5
+    assert len(read_log(log)) == 6
 
 
 @pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)

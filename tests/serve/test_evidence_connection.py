@@ -143,6 +143,58 @@ def test_a_rewritten_file_makes_the_document_stale(tmp_path: Path, store: DocSto
     assert text_of(connection, "pdf_close", {"documentId": "doc-1"})
 
 
+def test_staleness_follows_the_path_the_document_was_opened_by(
+    tmp_path: Path, store: DocStore
+) -> None:
+    """Reopened by a symlink to the same file, doc-1 still names a.pdf: a.pdf unchanged,
+    it is fresh whatever the link now points to; opened by the link first, it follows
+    the link. (It followed the last path it was opened by.)"""
+    make_pdf(tmp_path / "a.pdf", ["first page"])
+    make_pdf(tmp_path / "other.pdf", ["another file"])
+    link = tmp_path / "link.pdf"
+    for first, then in (("a.pdf", "link.pdf"), ("link.pdf", "a.pdf")):
+        link.unlink(missing_ok=True)
+        link.symlink_to("a.pdf")
+        connection = connect(tmp_path, store)
+        text_of(connection, "pdf_open", {"path": first})
+        again = json.loads(text_of(connection, "pdf_open", {"path": then}))
+        assert (again["documentId"], again["reopened"]) == ("doc-1", True)
+        link.unlink()
+        link.symlink_to("other.pdf")
+        answer = connection.call("pdf_page_read", {"documentId": "doc-1", "page": 1})
+        status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
+        if first == "a.pdf":
+            assert not answer.is_error and status["sourceChanged"] is False
+        else:
+            stale = "doc-1 is stale: link.pdf changed since it was opened; open it again"
+            assert said(answer) == stale and status["sourceChanged"] is True
+
+
+def test_asking_the_status_does_not_make_a_stale_document_fresh(
+    tmp_path: Path, store: DocStore
+) -> None:
+    """A file changed then restored: the document stays stale until reopened, whether
+    or not pdf_status was asked in between (it made it fresh)."""
+    path = make_pdf(tmp_path / "a.pdf", ["first page"])
+    opened_bytes = path.read_bytes()
+    stale = "doc-1 is stale: a.pdf changed since it was opened; open it again"
+    for ask_status in (False, True):
+        connection = connect(tmp_path, store)
+        text_of(connection, "pdf_open", {"path": "a.pdf"})
+        make_pdf(tmp_path / "b.pdf", ["other text"])
+        os.replace(tmp_path / "b.pdf", path)
+        assert said(connection.call("pdf_page_read", {"documentId": "doc-1", "page": 1})) == stale
+        path.write_bytes(opened_bytes)
+        if ask_status:
+            status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
+            assert status["sourceChanged"] is False  # what is observed now
+        answer = connection.call("pdf_page_read", {"documentId": "doc-1", "page": 1})
+        assert said(answer) == stale, ask_status
+        reopened = json.loads(text_of(connection, "pdf_open", {"path": "a.pdf"}))
+        assert (reopened["documentId"], reopened["reopened"]) == ("doc-1", True)
+        assert not connection.call("pdf_page_read", {"documentId": "doc-1", "page": 1}).is_error
+
+
 def test_a_touched_but_unchanged_file_stays_fresh(tmp_path: Path, store: DocStore) -> None:
     path = make_pdf(tmp_path / "a.pdf", ["first page"])
     connection = connect(tmp_path, store)

@@ -42,6 +42,10 @@ SCRIPT: list[tuple[str, Any]] = [
     ("pdf_page_read", {"documentId": "doc-1", "page": 9}),
     ("pdf_page_read", {"documentId": "doc-1", "page": "1"}),
     ("pdf_nothing", {}),
+    # Lone surrogates, which the SDK's parser refuses: the tool's own errors all the same.
+    ("pdf_keyword_search", {"documentId": "doc-1", "query": "\ud800"}),
+    ("pdf_page_read", {"documentId": "doc-\udc00", "page": 1}),
+    ("pdf_current", {"\ud800": 1}),
     ("pdf_close", {"documentId": "doc-1"}),
     ("pdf_page_read", {"documentId": "doc-1", "page": 1}),
 ]
@@ -100,6 +104,9 @@ def test_session_prints_exactly_what_the_server_sends(tmp_path: Path) -> None:
     assert 'error: unknown tool "pdf_nothing"' in served
     assert "error: a continuation takes {searchId} alone" in served
     assert 'error: argument "page" must be an integer' in served
+    assert 'error: argument "query" is not valid text' in served
+    assert 'error: argument "documentId" is not valid text' in served
+    assert 'error: unknown argument "\\ud800" (pdf_current takes no arguments)' in served
     entries = read_log(log)
     assert [entry.tool for entry in entries] == [tool for tool, _ in SCRIPT]
     assert {entry.session for entry in entries if entry.tool != "pdf_nothing"} == {1}

@@ -126,7 +126,9 @@ def document_status(
     source_changed: bool,
     capabilities: Mapping[str, Capability],
 ) -> dict[str, object]:
-    """E5 from what the sources layer observed now (it also marks the document stale)."""
+    """E5 from what the sources layer observed now. A change marks the document stale;
+    no change leaves it as it was: stale stays stale until pdf_open reopens it (asking
+    the status must not change what the next call answers)."""
     document = state.known_document(document_id)
     wire: dict[str, object] = {}
     for name in CAPABILITY_NAMES:
@@ -144,7 +146,8 @@ def document_status(
         },
         state.out_cap,
     )
-    document.stale = source_changed
+    if source_changed:
+        document.stale = True
     return result
 
 

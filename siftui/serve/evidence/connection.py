@@ -176,7 +176,11 @@ class EvidenceConnection:
             document = self.session.documents.get(document_id)
             if document is not None:
                 self.preparations.start(document_id, document.searcher)
-        self._sources[document_id] = Source(given, loaded.sha256, seen)
+        previous = self._sources.get(document_id)
+        if previous is None or previous.given == given:
+            self._sources[document_id] = Source(given, loaded.sha256, seen)
+        # else reopened by another path to the same file: its staleness still follows
+        # the path it was opened by, the one its answers name (E4, E5).
         inspection, _, later = loaded.findings()
         if later is not None and self.warn_hidden:  # page reads warn from the findings
             later.wait(max(0.0, deadline - time.monotonic()))
