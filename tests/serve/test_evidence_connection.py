@@ -437,3 +437,44 @@ def test_ocr_recognize_reads_the_server_s_ocr_language(
     answer = host.call({"imageHandle": "img-1"}, "ocr_recognize")
     assert not answer.is_error, answer.message
     assert languages == ["deu+eng"]
+
+
+def test_pdf_info_refuses_what_read_pdf_refuses_in_its_words(
+    tmp_path: Path, store: DocStore
+) -> None:
+    """EVIDENCE.md: read_pdf's file errors, with the same words. pdf_info said 'cannot
+    open the PDF: ...', and described a Word file as a one-page 'Office document'."""
+    from support.docx_build import p, write_docx
+
+    (tmp_path / "text.pdf").write_bytes(b"just some text, no PDF")
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    write_docx(tmp_path / "doc.docx", p("a Word paragraph"))
+    worked_doc(tmp_path)
+    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families={"read", "evidence"})
+    driver = Driver(host)
+    for name in ("text.pdf", "empty.pdf", "doc.docx"):
+        read = host.call({"path": name}, "read_pdf", Session())
+        info = driver.call("pdf_info", {"path": name})
+        assert read.is_error and info.is_error and info.message == read.message, name
+    json_info = driver.call("pdf_info", {"path": "worked.json"})
+    assert json_info.message == (
+        f"{tmp_path / 'worked.json'}: a Doc JSON (siftui extract), not a PDF: pdf_open "
+        "reads its text, but it has no PDF metadata or pages to draw"
+    )
+
+
+def test_a_doc_json_document_says_it_has_no_page_images(tmp_path: Path, store: DocStore) -> None:
+    worked_doc(tmp_path)
+    connection = connect(tmp_path, store)
+    text_of(connection, "pdf_open", {"path": "worked.json"})
+    status = json.loads(text_of(connection, "pdf_status", {"documentId": "doc-1"}))
+    none = "no page images: it was opened from a Doc JSON (siftui extract), not a PDF"
+    assert status["capabilities"]["pageRender"] == {
+        "supported": True,
+        "available": False,
+        "reason": none,
+    }
+    assert status["capabilities"]["ocr"]["available"] is False
+    drawn = connection.call("pdf_page_render", {"documentId": "doc-1", "page": 1})
+    assert drawn.is_error and drawn.message == f"doc-1 has {none}"
+    assert not connection.call("pdf_page_read", {"documentId": "doc-1", "page": 1}).is_error

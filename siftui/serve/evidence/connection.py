@@ -120,8 +120,9 @@ class EvidenceConnection:
         self.session.known_document(document_id)
         source = self._sources.get(document_id)
         changed = source is None or self.files.changed(source)
+        pdf = source is None or source.pdf
         return self.session.call(
-            "pdf_status", arguments, source_changed=changed, capabilities=self._capabilities()
+            "pdf_status", arguments, source_changed=changed, capabilities=self._capabilities(pdf)
         )
 
     def _page_read(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
@@ -178,7 +179,8 @@ class EvidenceConnection:
                 self.preparations.start(document_id, document.searcher)
         previous = self._sources.get(document_id)
         if previous is None or previous.given == given:
-            self._sources[document_id] = Source(given, loaded.sha256, seen)
+            pdf = self.files.is_pdf(given)
+            self._sources[document_id] = Source(given, loaded.sha256, seen, pdf)
         # else reopened by another path to the same file: its staleness still follows
         # the path it was opened by, the one its answers name (E4, E5).
         inspection, _, later = loaded.findings()
@@ -196,6 +198,8 @@ class EvidenceConnection:
         if not 1 <= page <= document.page_count:
             raise EvidenceError(f"page out of range (1-{document.page_count})")
         source = self._sources[document_id]
+        if not source.pdf:
+            raise EvidenceError(f"{document_id} has {NO_PAGE_IMAGES}")
         task = Draw(page, arguments.get("dpi", 96))
         _, image, sha256 = self.files.run(source.given, task, Facts())
         if sha256 != source.sha256:  # drawn from other bytes than the ones opened
@@ -216,16 +220,21 @@ class EvidenceConnection:
     def _recognize(self, image: Image) -> tuple[str, str]:
         return self._recognize_png(image.png)
 
-    def _capabilities(self) -> dict[str, Capability]:
+    def _capabilities(self, pdf: bool = True) -> dict[str, Capability]:
+        """What works now: for a document opened from a Doc JSON, no page images (and so
+        no OCR of them)."""
         available = Capability(True, True)
         found = {name: available for name in CAPABILITY_NAMES}
         if self._tesseract() is None:
             found["ocr"] = Capability(True, False, NO_TESSERACT.removeprefix(_OCR_PREFIX))
+        if not pdf:
+            found["pageRender"] = found["ocr"] = Capability(True, False, NO_PAGE_IMAGES)
         found["semanticSearch"] = NO_SEMANTIC_SEARCH
         return found
 
 
 _OCR_PREFIX = "OCR is not available: "
+NO_PAGE_IMAGES = "no page images: it was opened from a Doc JSON (siftui extract), not a PDF"
 
 Handler = Callable[[EvidenceConnection, Mapping[str, Any], _Called], Mapping[str, Any]]
 _HANDLERS: dict[str, Handler] = {

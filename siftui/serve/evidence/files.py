@@ -15,13 +15,20 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import zipfile
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.serve.access import Refused, Roots, Unopenable
-from siftui.serve.docstore import DocStore, Loaded
+from siftui.core.evidence.errors import EvidenceError
+from siftui.serve.access import OpenedFile, Refused, Roots, Unopenable
+from siftui.serve.docstore import DocStore, Failed, Loaded
 from siftui.serve.tool_api import Facts
+from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
+from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head, is_word
+
+NOT_OPENED = "cannot open the PDF: "
+"""How a worker says MuPDF could not open the bytes (it has no path to name)."""
 
 Fingerprint = tuple[int, int, int, int, int]
 """(device, inode, size, mtime_ns, ctime_ns)."""
@@ -39,11 +46,13 @@ def content_version(sha256: str) -> str:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a document came from: the path as the agent gave it, what was read."""
+    """Where a document came from: the path as the agent gave it, what was read, and
+    whether it is a PDF (a Doc JSON, siftui extract's, has text but no pages to draw)."""
 
     given: str
     sha256: str
     seen: Fingerprint
+    pdf: bool = True
 
 
 class Files:
@@ -59,12 +68,31 @@ class Files:
         opened = self.roots.open(given)
         try:
             facts.path = str(opened.real)
+            _refuse_what_is_no_pdf(opened)
             deadline = time.monotonic() + self.store.timeout
-            size, result, sha256 = self.store.run_task(opened, deadline, task)
+            try:
+                size, result, sha256 = self.store.run_task(opened, deadline, task)
+            except Failed as error:  # MuPDF's refusal in read_pdf's words, naming the file
+                reason = str(error)
+                if not reason.startswith(NOT_OPENED):
+                    raise
+                where = clip(str(opened.real))
+                said = (
+                    f"{where}: not a document siftui can read ({reason.removeprefix(NOT_OPENED)})"
+                )
+                raise Failed(said, error.sha256, timed_out=error.timed_out) from None
         finally:
             opened.close()
         facts.sha256 = sha256
         return size, result, sha256
+
+    def is_pdf(self, given: str) -> bool:
+        """Whether the file at ``given`` holds a PDF's header (not a Doc JSON)."""
+        opened = self.roots.open(given)
+        try:
+            return is_pdf_head(os.pread(opened.fd, PDF_HEADER_WITHIN, 0))
+        finally:
+            opened.close()
 
     def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint]:
         """The document at ``given`` as read_pdf reads it (worker, limits, cache)."""
@@ -95,3 +123,25 @@ class Files:
             return True
         finally:
             opened.close()
+
+
+def _refuse_what_is_no_pdf(opened: OpenedFile) -> None:
+    """What read_pdf refuses before MuPDF, in its words: an empty file, a Word document;
+    and a Doc JSON, whose text pdf_open reads but which has no PDF to describe or draw."""
+    where = clip(str(opened.real))
+    if opened.info.st_size == 0:
+        raise EvidenceError(f"{where}: empty file, not a document")
+    head = os.pread(opened.fd, PDF_HEADER_WITHIN, 0)
+    if is_pdf_head(head):
+        return
+
+    def package() -> zipfile.ZipFile:  # read through a copy of the descriptor, never the path
+        return zipfile.ZipFile(os.fdopen(os.dup(opened.fd), "rb"))
+
+    if is_word(opened.real, head, package):
+        raise EvidenceError(f"{where}: a Word document; read it with read_docx")
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        raise EvidenceError(
+            f"{where}: a Doc JSON (siftui extract), not a PDF: pdf_open reads its text, "
+            "but it has no PDF metadata or pages to draw"
+        )
