@@ -114,7 +114,7 @@ class ReplayFlow:
                 self.reruns.verdict(calls_of(self.app).entries, number, self._said)
             # The error's text is all the agent got: the answer shown before is not it.
             error = Rendered(entry.message, False, 0, 0, 0, "")
-            return Change(request, answer=logged_answer(request, error))
+            return Change(request, answer=logged_answer(request, error, failed=True))
         if self.reruns.applies(entry):
             entries = calls_of(self.app).entries
             self.reruns.verdict(entries, number, self._said)

@@ -106,6 +106,7 @@ class Answer:
     doc: AnyDoc | None
     facts: PageFacts | None = None
     logged: bool = False
+    failed: bool = False  # a logged call that failed: the content is the error it got
     # Found after the answer was painted (workers), then the answer is shown again with it:
     unreachable: Unreachable | None = None  # what no pages= call shows at this OutCap
     counts: TokenCounts | None = None  # the token line's counts of the content
@@ -122,11 +123,11 @@ class Answer:
     @property
     def name(self) -> str:
         source = self.request.source
-        return source.name if source is not None else "answer"
+        return (source.name if source is not None else "") or "answer"  # a call of no file
 
     def label(self) -> str:
-        """What the answer is, in words: "map", "pages 3-5", "grep in P6..P8"."""
-        return label(self.layout.kind, self.options)
+        """What the answer is, in words: "map", "pages 3-5", "grep in P6..P8", "error"."""
+        return "error" if self.failed else label(self.layout.kind, self.options)
 
 
 @dataclass(frozen=True)
@@ -218,11 +219,12 @@ def make_answer(
     return Answer(request, rendered, layout, width, doc, facts_any(doc, request.options, facts))
 
 
-def logged_answer(request: Request, rendered: Rendered) -> Answer:
-    """An answer as a call log holds it, drawn without its document."""
+def logged_answer(request: Request, rendered: Rendered, *, failed: bool = False) -> Answer:
+    """An answer as a call log holds it, drawn without its document (``failed``: the
+    error a failed call got)."""
     layout = layout_any(rendered, request.options)
     width = max(map(shown_width, layout.lines), default=0)
-    return Answer(request, rendered, layout, width, None, None, logged=True)
+    return Answer(request, rendered, layout, width, None, None, logged=True, failed=failed)
 
 
 def answer_request(

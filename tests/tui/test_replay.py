@@ -118,7 +118,8 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         assert app.title == "siftui · call log: 5 calls"
         assert app.sub_title == Path(entries[3].path).name
         view = app.query_one(ContentView)
-        assert str(view.border_title).startswith("what the agent received (logged)")
+        assert str(view.border_title) == "what the agent received (logged) · error"
+        assert app.answer.failed and app.answer.label() == "error"
         assert "outside the allowed roots" in "".join(app.answer.layout.lines)
         await pilot.press("down")
         await wait_until(pilot, lambda: "file changed since the call" in replay_text(app))
