@@ -133,7 +133,7 @@ def main(argv: list[str]) -> None:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
         if not data:
             raise _Refusal(f"{quoted(name)}: empty file, not a document")
-        _refuse_word_as_pdf(name, kind, data)
+        _refuse_the_other_kind(name, kind, data)
         from siftui.serve.worker_read import (
             inspect,
             known_findings,
@@ -187,16 +187,20 @@ def main(argv: list[str]) -> None:
         sock.close()
 
 
-def _refuse_word_as_pdf(name: str, kind: str, data: bytes) -> None:
+def _refuse_the_other_kind(name: str, kind: str, data: bytes) -> None:
     """A Word document asked for as a PDF is refused, told apart as `siftui render` tells
     them apart: by these bytes (siftui.sources.kinds), whatever the name says. MuPDF
-    would read a Word package too, and its text is not what read_docx answers. A file
-    asked for as Word needs no such check: the Word reader refuses anything else."""
+    would read a Word package too, and its text is not what read_docx answers. A PDF
+    asked for as Word is named so the agent picks the other tool (the Word reader would
+    say only that it is no ZIP package)."""
     from siftui.core.kinds import PDF, WORD
     from siftui.sources.kinds import kind_of_bytes
+    from siftui.sources.word.kind import is_pdf_head
 
     if kind == PDF.name and kind_of_bytes(name, data) is WORD:
         raise _Refusal(f"{quoted(name)}: a Word document; read it with read_docx")
+    if kind == WORD.name and is_pdf_head(data[:1024]):
+        raise _Refusal(f"{quoted(name)}: a PDF; read it with read_pdf")
 
 
 def _spare_until_handed(sock: socket.socket) -> int:

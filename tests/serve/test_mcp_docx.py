@@ -187,10 +187,7 @@ def test_read_docx_answers_are_the_bytes_of_siftui_render(tmp_path: Path) -> Non
     )
     assert others["window type"] == 'argument "window" must be an integer'
     real = built.resolve()
-    assert others["a pdf"] == (
-        f"{real / 'a.pdf'}: not a Word document (.docx): not a ZIP package "
-        "(an encrypted document or an old binary .doc?)"
-    )
+    assert others["a pdf"] == f"{real / 'a.pdf'}: a PDF; read it with read_pdf"
     assert others["not a zip"].startswith(f"{real / 'fake.docx'}: not a Word document")
     assert others["missing"] == f"{real / 'nope.docx'}: no such file"
     assert others["outside"].startswith("/etc/passwd")
