@@ -57,6 +57,13 @@ class KeyActions(App[int]):
     def _followed(self, event: LogFollowed) -> None:
         self.title = self.replay.followed(event.added, event.following, event.skipped)
 
+    # The header shows file names, which may hold ESC or a bidi override: escaped.
+    def validate_title(self, title: str) -> str:
+        return escape_controls(title)
+
+    def validate_sub_title(self, sub_title: str) -> str:
+        return escape_controls(sub_title)
+
     def notify(
         self,
         message: str,

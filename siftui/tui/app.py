@@ -295,13 +295,6 @@ class SiftApp(KeyActions):
             if dressed is not self.answer:
                 self.answer = dressed
 
-    # The header shows file names, which may hold ESC or a bidi override: escaped.
-    def validate_title(self, title: str) -> str:
-        return escape_controls(title)
-
-    def validate_sub_title(self, sub_title: str) -> str:
-        return escape_controls(sub_title)
-
     def watch_refused(self, refused: str) -> None:
         show_error(self, refused)
 
