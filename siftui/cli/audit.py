@@ -29,6 +29,7 @@ from siftui.cli.common import (
     UsageError,
     add_outcap,
     add_unit,
+    check_seconds,
     whole_number,
 )
 from siftui.core.messages import quoted
@@ -113,8 +114,8 @@ def cmd_audit(argv: Sequence[str]) -> int:
         raise UsageError("--jobs is the local pool's: with --dask the cluster's workers run")
     if args.summary is not None and (args.dask is not None or args.password is not None):
         raise UsageError("--summary reads an audit file: --dask and --password audit documents")
-    if args.timeout is not None and not args.timeout > 0:
-        raise UsageError(f"--timeout must be > 0, not {args.timeout}")
+    if args.timeout is not None:
+        check_seconds("--timeout", args.timeout)
     if args.memory is not None and args.memory < 0:
         raise UsageError(f"--memory must be >= 0, not {args.memory}")
     if args.html is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -48,11 +50,30 @@ class Parser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
+_WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    """A whole number in ASCII digits, as --outcap's: int() would also take "３" and "1_0"."""
+    if _WHOLE_NUMBER.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return int(text)
+
+
+MAX_SECONDS = 1_000_000
+"""The longest time limit an option takes (11.6 days): the waits it is given to take at
+most about 24.8 days (2**31 ms), past which Python raises OverflowError."""
+
+
+def check_seconds(option: str, seconds: float) -> None:
+    """Refuses, as a usage error, a time limit no wait can be given."""
+    given = f"{seconds:,.0f}" if seconds.is_integer() and abs(seconds) < 1e15 else f"{seconds:g}"
+    if not seconds > 0:
+        raise UsageError(f"{option} must be > 0, not {given}")
+    if not math.isfinite(seconds):
+        raise UsageError(f"{option} must be a finite number of seconds, not {given}")
+    if seconds > MAX_SECONDS:
+        raise UsageError(f"{option} must be at most {MAX_SECONDS:,} seconds, not {given}")
 
 
 def add_outcap(parser: argparse.ArgumentParser, what: str = "the budget") -> None:

@@ -7,13 +7,13 @@ the same roots, OutCap, time and size limits, worker processes and cache.
 from __future__ import annotations
 
 import argparse
-import math
 from typing import TYPE_CHECKING
 
 from siftui.cli.common import (
     UsageError,
     add_outcap,
     add_unit,
+    check_seconds,
     ocr_language_argument,
     whole_number,
 )
@@ -86,10 +86,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, log_or_hidden: str) -
 
 def check_server_options(args: argparse.Namespace) -> None:
     """Refuses, as a usage error, limits no server can work with."""
-    if not args.timeout > 0:
-        raise UsageError(f"--timeout must be > 0, not {args.timeout:g}")
-    if not math.isfinite(args.timeout):
-        raise UsageError(f"--timeout must be a finite number of seconds, not {args.timeout:g}")
+    check_seconds("--timeout", args.timeout)
     for option, value in (("--max-bytes", args.max_bytes), ("--max-runes", args.max_runes)):
         if value < 1:
             raise UsageError(f"{option} must be >= 1, not {value}")

@@ -166,10 +166,12 @@ def finding_from_json(value: Any) -> Finding:
 
 
 def inspection_json(path: str, inspection: Inspection) -> dict[str, Any]:
-    """What ``siftui inspect --json`` prints."""
+    """What ``siftui inspect --json`` prints (``pages_inspected``: fewer than ``pages``
+    with --max-pages, so a script can tell the rest was never looked at)."""
     return {
         "file": path,
         "pages": inspection.page_count,
+        "pages_inspected": inspection.pages_inspected,
         "findings": [finding_json(finding) for finding in inspection.findings],
         "summary": summary(inspection.findings),
         "not_extracted": [finding_json(finding) for finding in inspection.unextracted],

@@ -334,10 +334,41 @@ def test_without_out_the_lines_go_to_stdout(tmp_path: Path) -> None:
         ["d", "--outcap", "0"],
         ["d", "--jobs", "2", "--dask", "tcp://127.0.0.1:8786"],
         ["--summary", "x.jsonl", "--password", "pw"],
+        ["d", "--jobs", "３"],  # full-width digits: ASCII only, as --outcap
     ],
 )
 def test_bad_options_exit_2(args: list[str]) -> None:
     assert siftui("audit", *args).returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("3000000", "--timeout must be at most 1,000,000 seconds, not 3,000,000"),
+        ("1e300", "--timeout must be at most 1,000,000 seconds, not 1e+300"),
+        ("inf", "--timeout must be a finite number of seconds, not inf"),
+        ("0", "--timeout must be > 0, not 0"),
+    ],
+)
+def test_a_timeout_no_wait_can_take_is_one_line(tmp_path: Path, given: str, said: str) -> None:
+    """A --timeout past what the OS's waits take raised OverflowError (a traceback)."""
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    done = siftui("audit", tmp_path / "a.pdf", "--timeout", given)
+    assert (done.returncode, done.stderr.decode()) == (2, f"siftui: error: {said}\n")
+
+
+def test_a_fifo_among_the_documents_is_refused_and_the_audit_goes_on(tmp_path: Path) -> None:
+    """It hung the audit for good: the pool's check after a timeout read the FIFO."""
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    os.mkfifo(tmp_path / "b.pdf")
+    done = siftui("audit", tmp_path, "--timeout", "5")
+    lines = done.stdout.decode().splitlines()  # in the order they are done
+    records = sorted((json.loads(line) for line in lines), key=lambda r: str(r["path"]))
+    assert [Path(r["path"]).name for r in records] == ["a.pdf", "b.pdf"]
+    assert "error" not in records[0]
+    assert (records[1]["error"], records[1]["error_kind"]) == ("not a regular file", "NotAFile")
+    alone = siftui("audit", tmp_path / "b.pdf")
+    assert json.loads(alone.stdout.decode())["error"] == "not a regular file"
 
 
 def test_importing_the_cli_loads_no_heavy_library() -> None:

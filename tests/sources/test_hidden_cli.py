@@ -64,8 +64,10 @@ def test_json_has_every_field(hidden_pdf: Path) -> None:
     done = run(str(hidden_pdf), "--json")
     assert done.returncode == 3
     report = json.loads(done.stdout)
-    assert set(report) == {"file", "pages", "findings", "summary", "not_extracted"}
+    fields = {"file", "pages", "pages_inspected", "findings", "summary", "not_extracted"}
+    assert set(report) == fields
     assert report["file"] == str(hidden_pdf) and report["pages"] == 11
+    assert report["pages_inspected"] == 11
     assert {(f["page"], f["kind"], f["text"]) for f in report["findings"]} == {
         (page, kind, text) for page, items in HIDDEN.items() for kind, text in items
     }
@@ -84,6 +86,16 @@ def test_json_has_every_field(hidden_pdf: Path) -> None:
     assert set(report["summary"]) <= set(KINDS)
 
 
+def test_json_says_how_many_pages_max_pages_let_it_inspect(tmp_path: Path) -> None:
+    """Text said "3 pages of 8 inspected"; the JSON had only "pages": 8, so a script
+    took an uninspected tail for clean."""
+    path = make_pdf(tmp_path / "plain.pdf", ["one", "two", "three", "four"])
+    done = run(str(path), "--max-pages", "3", "--json")
+    report = json.loads(done.stdout)
+    assert (report["pages"], report["pages_inspected"]) == (4, 3)
+    assert run(str(path), "--max-pages", "3").stdout == "no hidden text (3 pages of 4 inspected)\n"
+
+
 def test_nothing_hidden_exits_0(tmp_path: Path) -> None:
     path = make_pdf(tmp_path / "plain.pdf", ["Just text", "More text"])
     done = run(str(path))
@@ -93,6 +105,7 @@ def test_nothing_hidden_exits_0(tmp_path: Path) -> None:
     assert json.loads(done.stdout) == {
         "file": str(path),
         "pages": 2,
+        "pages_inspected": 2,
         "findings": [],
         "summary": {},
         "not_extracted": [],

@@ -57,6 +57,7 @@ def test_summary_and_pages() -> None:
     assert inspection_json("f.pdf", inspection) == {
         "file": "f.pdf",
         "pages": 10,
+        "pages_inspected": 10,
         "findings": [finding_json(A), finding_json(B), finding_json(C)],
         "summary": {"invisible": 1, "tiny": 1, "ocr_layer": 1},
         "not_extracted": [],
@@ -64,6 +65,7 @@ def test_summary_and_pages() -> None:
     apart = Inspection(10, 10, (A,), (B,))
     assert apart.alarms == (A,)
     assert inspection_json("f.pdf", apart)["not_extracted"] == [finding_json(B)]
+    assert inspection_json("f.pdf", Inspection(10, 3))["pages_inspected"] == 3
 
 
 def test_locate_exact_then_with_other_white_space() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -45,14 +46,21 @@ class AuditOptions:
 
 
 def file_sha256(path: str) -> str | None:
-    """The file's sha256, or None when it cannot be read."""
+    """The file's sha256, or None when it cannot be read or is no regular file: opened
+    without waiting, so a FIFO (which would wait for a writer) is never read."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
-            while chunk := stream.read(1 << 20):
-                digest.update(chunk)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
+    with open(fd, "rb") as stream:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+        except OSError:
+            return None
     return digest.hexdigest()
 
 
@@ -89,10 +97,15 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
     """The audit record of the document at ``path``."""
     started = time.monotonic()
     try:
-        size = os.stat(path).st_size
+        info = os.stat(path)
     except OSError as error:
         reason = reason_of(path, error)
         return refusal(path, reason, "OSError", size=None, sha256=None, seconds=_since(started))
+    size = info.st_size
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would wait for a writer, a device forever
+        return refusal(
+            path, "not a regular file", "NotAFile", size=None, sha256=None, seconds=_since(started)
+        )
     sha256 = file_sha256(path)
     known: dict[str, Any] = {"size": size, "sha256": sha256}
     try:
