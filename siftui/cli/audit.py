@@ -120,15 +120,21 @@ def cmd_audit(argv: Sequence[str]) -> int:
         raise UsageError(f"--memory must be >= 0, not {args.memory}")
     if args.html is not None:
         check_new_file(args.html, overwrite=args.force)  # before the work, not after
-    if args.summary is not None:
-        from siftui.sources.audit.store import read_records
+    from siftui.sources.audit.store import holds_records_or_nothing, read_records
 
+    if args.summary is not None:
         records = read_records(args.summary)
         if not records:  # a summary of nothing would read as an audit that found nothing
             name = quoted(args.summary)
             print(f"siftui: error: {name}: no audit records in it", file=sys.stderr)
             return EXIT_DOCUMENT
         out = sys.stdout
+    elif args.out is not None and not holds_records_or_nothing(args.out):
+        # Resumed, the file's torn last line is cut and lines appended: never to a file
+        # that is no audit (a PDF given as --out lost its tail, then gained JSON).
+        name = quoted(args.out)
+        print(f"siftui: error: {name}: holds no audit records; not appended to", file=sys.stderr)
+        return EXIT_DOCUMENT
     else:
         from siftui.sources.audit.cluster import DaskUnavailable
 

@@ -403,3 +403,21 @@ def test_the_page_renders_in_a_headless_browser(tmp_path: Path) -> None:
     )
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
+
+
+def test_an_out_file_that_is_no_audit_is_left_as_it_was(tmp_path: Path) -> None:
+    """--out resumes: its torn last line was cut and lines appended, so a PDF given as
+    --out lost its tail, then gained JSON (exit 0)."""
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    victim = make_pdf(tmp_path / "precious.pdf", ["keep me"])
+    before = victim.read_bytes()
+    done = siftui("audit", tmp_path / "a.pdf", "--out", victim)
+    assert done.returncode == 1 and victim.read_bytes() == before
+    assert (
+        done.stderr.decode()
+        == f"siftui: error: {victim}: holds no audit records; not appended to\n"
+    )
+    out = tmp_path / "audit.jsonl"
+    for _ in range(2):  # a new file, then resumed: one record
+        assert siftui("audit", tmp_path / "a.pdf", "--out", out).returncode == 0
+    assert len(out.read_bytes().splitlines()) == 1
