@@ -77,6 +77,13 @@ def _logged_as_sent(arguments: Any) -> Any:
         return "(nested too deeply to log)"
 
 
+def _checked(entry: ServedTool, arguments: object) -> dict[str, Any]:
+    """``arguments`` checked against ``entry``'s schema (eased first for a lenient tool),
+    or ArgumentError."""
+    given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
+    return check_arguments(entry.name, entry.input_schema, given, messages=entry.messages)
+
+
 def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
     """``arguments`` with each optional key given as null left out, and each whole float
     given for an integer key an int (what a lenient tool takes); anything else as is."""
@@ -155,9 +162,8 @@ class ToolHost:
         entry = self.tools.get(name)
         if entry is None:
             return None
-        given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
         try:
-            check_arguments(entry.name, entry.input_schema, given, messages=entry.messages)
+            _checked(entry, arguments)
         except ArgumentError:
             return self.call(arguments, tool=name).message  # refused at once, logged
         return None
@@ -204,10 +210,7 @@ class ToolHost:
         try:
             if entry is None:  # the transport answers these first
                 raise ToolError(self.unknown_tool(name)[0])
-            given = _leniently(entry.input_schema, arguments) if entry.lenient else arguments
-            checked = check_arguments(
-                entry.name, entry.input_schema, given, messages=entry.messages
-            )
+            checked = _checked(entry, arguments)
             entry.rules(checked)
             request = entry.logged(checked)
             deadline = start + self.store.timeout

@@ -199,7 +199,7 @@ def _refuse_the_other_kind(name: str, kind: str, data: bytes) -> None:
 
     if kind == PDF.name and kind_of_bytes(name, data) is WORD:
         raise _Refusal(f"{quoted(name)}: a Word document; read it with read_docx")
-    if kind == WORD.name and is_pdf_head(data[:1024]):
+    if kind == WORD.name and is_pdf_head(data):
         raise _Refusal(f"{quoted(name)}: a PDF; read it with read_pdf")
 
 

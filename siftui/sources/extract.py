@@ -122,7 +122,7 @@ def _type_hint(where: Path, data: bytes | None) -> str | None:
                 head = handle.read(PDF_HEADER_WITHIN)
         except OSError:
             head = b""
-    if is_pdf_head(head[:PDF_HEADER_WITHIN]):
+    if is_pdf_head(head):
         return "pdf"
     if data is None:
         return None

@@ -157,7 +157,7 @@ class EvidenceConnection:
         if real.suffix.lower() in DOCX_SUFFIXES:
             raise EvidenceError(f"{clip(str(real))}: a Word document; read it with read_docx")
         deadline = time.monotonic() + self.files.store.timeout
-        loaded, real_path, seen = self.files.load(given, deadline)
+        loaded, real_path, seen, pdf = self.files.load(given, deadline)
         called.facts.path, called.facts.sha256 = real_path, loaded.sha256
         doc = PDF.doc(loaded.doc)  # a "pdf" load is a PDF or its Doc JSON
         if doc is None:
@@ -179,7 +179,6 @@ class EvidenceConnection:
                 self.preparations.start(document_id, document.searcher)
         previous = self._sources.get(document_id)
         if previous is None or previous.given == given:
-            pdf = self.files.is_pdf(given)
             self._sources[document_id] = Source(given, loaded.sha256, seen, pdf)
         # else reopened by another path to the same file: its staleness still follows
         # the path it was opened by, the one its answers name (E4, E5).

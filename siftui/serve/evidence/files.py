@@ -25,6 +25,7 @@ from siftui.serve.docstore import DocStore, Failed, Loaded
 from siftui.serve.tool_api import Facts
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
+from siftui.sources.load import is_doc_json_bytes
 from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head, is_word
 
 NOT_OPENED = "cannot open the PDF: "
@@ -86,23 +87,17 @@ class Files:
         facts.sha256 = sha256
         return size, result, sha256
 
-    def is_pdf(self, given: str) -> bool:
-        """Whether the file at ``given`` holds a PDF's header (not a Doc JSON)."""
-        opened = self.roots.open(given)
-        try:
-            return is_pdf_head(os.pread(opened.fd, PDF_HEADER_WITHIN, 0))
-        finally:
-            opened.close()
-
-    def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint]:
-        """The document at ``given`` as read_pdf reads it (worker, limits, cache)."""
+    def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint, bool]:
+        """The document at ``given`` as read_pdf reads it (worker, limits, cache), and
+        whether those bytes are a PDF's (else a Doc JSON's: text, but no pages to draw)."""
         opened = self.roots.open(given)
         try:
             seen = fingerprint(opened.info)
             loaded = self.store.get(opened, deadline, "pdf")
+            pdf = is_pdf_head(os.pread(opened.fd, PDF_HEADER_WITHIN, 0))
         finally:
             opened.close()
-        return loaded, str(opened.real), seen
+        return loaded, str(opened.real), seen, pdf
 
     def changed(self, source: Source) -> bool:
         """Whether the bytes at the document's path now differ from the ones opened."""
@@ -140,7 +135,7 @@ def _refuse_what_is_no_pdf(opened: OpenedFile) -> None:
 
     if is_word(opened.real, head, package):
         raise EvidenceError(f"{where}: a Word document; read it with read_docx")
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+    if is_doc_json_bytes(opened.real, head):
         raise EvidenceError(
             f"{where}: a Doc JSON (siftui extract), not a PDF: pdf_open reads its text, "
             "but it has no PDF metadata or pages to draw"
