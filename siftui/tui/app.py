@@ -34,7 +34,7 @@ from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
-from siftui.tui.display import escape_controls, plural
+from siftui.tui.display import escape_controls
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import available, bindings, system_commands
@@ -189,8 +189,9 @@ class SiftApp(KeyActions):
         show_error(self, "")
         path, password = self._start
         if self._replayed is not None:
-            self.title = f"siftui · call log: {plural(len(self._replayed.entries), 'call')}"
-            from siftui.tui.replay_flow import calls_of  # a replay's only
+            from siftui.tui.replay_flow import calls_of, log_title  # a replay's only
+
+            self.title = log_title(self, len(self._replayed.entries))
 
             calls_of(self).focus()
         elif path is not None:

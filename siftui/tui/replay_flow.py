@@ -26,6 +26,7 @@ from textual.worker import get_current_worker
 from siftui.core.answer import Rendered
 from siftui.core.kinds import kind_of
 from siftui.sources.errors import report_unexpected
+from siftui.tui.display import plural
 from siftui.tui.evidence_rerun import SessionReruns
 from siftui.tui.history import Calls, Spent
 from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
@@ -47,6 +48,13 @@ def call_list(log: LogReplay) -> CallList:
     return CallList(log.entries, log.tail, follow=log.follow)
 
 
+def log_title(app: App[Any], calls: int, *, following: bool = False) -> str:
+    """A replay's title: the app's, then the log's calls ("siftui · call log: 8 calls")."""
+    return f"{app.TITLE} · call log: {plural(calls, 'call')}" + (
+        " (following)" if following else ""
+    )
+
+
 def calls_of(app: App[Any]) -> CallList:
     """The replay's call list (NoMatches when the app replays no log)."""
     from siftui.tui.widgets.call_list import CallList
@@ -66,8 +74,7 @@ class ReplayFlow:
         replay's header names the log first, then the file of the answer shown."""
         for problem in skipped[:3]:
             self.app.notify(f"{problem} (skipped)", severity="warning")
-        total = len(calls_of(self.app).entries)
-        return f"siftui · call log: {total} calls" + (" (following)" if following else "")
+        return log_title(self.app, len(calls_of(self.app).entries), following=following)
 
     def log_calls(self, number: int) -> Calls:
         """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""
