@@ -8,9 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button
 
-from siftui.tui.display import escape_controls
+from siftui.tui.screens.title import dialog_title
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -27,7 +27,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(escape_controls(self._question), classes="dialog-title", markup=False)
+            yield dialog_title(self._question)
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="warning")
                 yield Button("No (n)", id="no", variant="primary")

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from siftui.tui.display import escape_controls
+from siftui.tui.screens.title import dialog_title
 
 
 class DetailsScreen(ModalScreen[None]):
@@ -27,7 +27,7 @@ class DetailsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog details", id="details"):
-            yield Static(escape_controls(self._title), classes="dialog-title", markup=False)
+            yield dialog_title(self._title)
             yield Static(self._details, id="details-text", markup=False)
             yield Static("Escape closes", classes="hint")
 

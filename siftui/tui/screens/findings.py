@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from siftui.core.findings import Finding, Inspection, snippet, summary_line
-from siftui.tui.display import escape_controls
+from siftui.tui.screens.title import dialog_title
 
 
 def summary_text(name: str, inspection: Inspection) -> str:
@@ -35,7 +35,7 @@ class FindingsScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog findings"):
-            yield Label(escape_controls(self._title), classes="dialog-title", markup=False)
+            yield dialog_title(self._title)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="findings")
             yield Label(
                 "Enter: ask for the page · Escape: close · ocr_layer is a scan's text "

@@ -14,11 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static, Tree
+from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
-from siftui.tui.display import escape_controls
 from siftui.tui.report_model import Node
+from siftui.tui.screens.title import dialog_title
 
 
 class LogReportScreen(ModalScreen[int | None]):
@@ -34,7 +34,7 @@ class LogReportScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog walk"):
             summary = f"How the agent used the tool: {self._summary}"
-            yield Label(escape_controls(summary), classes="dialog-title", markup=False)
+            yield dialog_title(summary)
             tree: Tree[int | None] = Tree("report", id="report-tree")
             tree.show_root = False
             tree.auto_expand = False  # Enter jumps; Space opens and closes a group

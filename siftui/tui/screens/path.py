@@ -12,10 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from siftui.tui.display import escape_controls
+from siftui.tui.screens.title import dialog_title
 
 LISTED = 200
 
@@ -79,7 +80,7 @@ class PathScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog path"):
-            yield Label(escape_controls(self._title), classes="dialog-title", markup=False)
+            yield dialog_title(self._title)
             yield Input(value=self._value, suggester=PathSuggester(), id="path")
             yield OptionList(id="listing", markup=False)  # file names are never markup
             yield Static(
