@@ -191,7 +191,7 @@ class SiftApp(KeyActions):
         if self._replayed is not None:
             from siftui.tui.replay_flow import calls_of, log_title  # a replay's only
 
-            self.title = log_title(self, len(self._replayed.entries))
+            self.title = log_title(len(self._replayed.entries))
 
             calls_of(self).focus()
         elif path is not None:

@@ -48,11 +48,10 @@ def call_list(log: LogReplay) -> CallList:
     return CallList(log.entries, log.tail, follow=log.follow)
 
 
-def log_title(app: App[Any], calls: int, *, following: bool = False) -> str:
-    """A replay's title: the app's, then the log's calls ("siftui · call log: 8 calls")."""
-    return f"{app.TITLE} · call log: {plural(calls, 'call')}" + (
-        " (following)" if following else ""
-    )
+def log_title(calls: int, *, following: bool = False) -> str:
+    """A replay's title, before the shown call's file ("call log: 8 calls — a.pdf"): short
+    enough for the header over the replay's half of the screen."""
+    return f"call log: {plural(calls, 'call')}" + (" (following)" if following else "")
 
 
 def calls_of(app: App[Any]) -> CallList:
@@ -74,7 +73,7 @@ class ReplayFlow:
         replay's header names the log first, then the file of the answer shown."""
         for problem in skipped[:3]:
             self.app.notify(f"{problem} (skipped)", severity="warning")
-        return log_title(self.app, len(calls_of(self.app).entries), following=following)
+        return log_title(len(calls_of(self.app).entries), following=following)
 
     def log_calls(self, number: int) -> Calls:
         """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""

@@ -115,7 +115,7 @@ def test_each_call_shows_what_the_agent_received_and_reruns_it(pdf: Path, tmp_pa
         assert app.answer is not None and app.answer.logged
         assert app.answer.rendered.content == entries[3].message
         # The header names the log, then the file of the call shown (not one still opening).
-        assert app.title == "siftui · call log: 5 calls"
+        assert app.title == "call log: 5 calls"
         assert app.sub_title == Path(entries[3].path).name
         view = app.query_one(ContentView)
         assert str(view.border_title) == "what the agent received (logged) · error"
