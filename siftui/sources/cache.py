@@ -13,11 +13,13 @@ decrypted text in a file any program of the user can read, long after the
 password was typed; they are extracted every time.
 
 Format: a magic line, then zlib (level 1) of a one-line ASCII JSON header
-(key, title, page count, outline, the length of each page in code points, and
+(key, title, page count, outline, the size of each page's UTF-8 text in bytes, and
 the pages that could not be read with MuPDF's reason, [[page, reason], ...];
 an entry without that key has none) and the pages' UTF-8 text, concatenated.
 Loading pgfmanual's 3.4M characters takes ~30-60 ms against ~3 s to extract
-them (bench/cache.py).
+them (bench/cache.py). Each page is decoded on its own: decoding the whole text,
+then cutting it into pages, took twice as long (the TUI's first frame waits for
+it, sharing one interpreter).
 
 Safety: an entry is written to a temporary file in the same directory and
 renamed over the entry's name (atomic), so a reader sees a whole entry or
@@ -59,7 +61,7 @@ from siftui.sources.extract import (
     pymupdf_version,
 )
 
-FORMAT = 1
+FORMAT = 2  # 2: the size of each page in bytes (1: in code points)
 MAGIC = b"siftui doc cache 1\n"
 SUFFIX = ".doc"
 OTHER_SUFFIXES = (
@@ -156,16 +158,17 @@ def cache_key(
 
 
 def encode(doc: Doc, key: str, unreadable: Sequence[UnreadablePage] = ()) -> bytes:
+    pages = [page.encode("utf-8", "surrogatepass") for page in doc.pages]
     header = {
         "key": key,
         "title": doc.title,
         "page_count": doc.page_count,
         "outline": [[item.level, item.title, item.page] for item in doc.outline],
-        "lengths": [len(page) for page in doc.pages],
+        "sizes": [len(page) for page in pages],
         "unreadable": [[item.page, item.reason] for item in unreadable],
     }
     head = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-    body = "".join(doc.pages).encode("utf-8", "surrogatepass")
+    body = b"".join(pages)
     return MAGIC + zlib.compress(head + b"\n" + body, 1)
 
 
@@ -186,19 +189,19 @@ def decode_report(data: bytes, key: str) -> Extraction:
         raw = zlib.decompress(memoryview(data)[len(MAGIC) :])
         newline = raw.index(b"\n")
         header = json.loads(raw[:newline])
-        text = raw[newline + 1 :].decode("utf-8", "surrogatepass")
-    except (zlib.error, ValueError) as error:  # JSON and Unicode errors are ValueErrors
+    except (zlib.error, ValueError) as error:  # JSON errors are ValueErrors
         raise BadEntry(str(error)) from None
     if not isinstance(header, dict) or header.get("key") != key:
         raise BadEntry("another key")
     title, page_count = header.get("title"), header.get("page_count")
-    lengths, outline = header.get("lengths"), header.get("outline")
+    sizes, outline = header.get("sizes"), header.get("outline")
     if not isinstance(title, str) or not isinstance(page_count, int):
         raise BadEntry("bad title or page count")
-    if not (isinstance(lengths, list) and all(is_whole_number(n) and n >= 0 for n in lengths)):
-        raise BadEntry("bad lengths")
-    if sum(lengths) != len(text) or len(lengths) > page_count:
-        raise BadEntry("lengths do not match the text")
+    # type(n) is int: is_whole_number (no bool) without a call a page
+    if not (isinstance(sizes, list) and all(type(n) is int and n >= 0 for n in sizes)):
+        raise BadEntry("bad sizes")
+    if sum(sizes) != len(raw) - newline - 1 or len(sizes) > page_count:
+        raise BadEntry("sizes do not match the text")
     items = []
     if not isinstance(outline, list):
         raise BadEntry("bad outline")
@@ -212,11 +215,15 @@ def decode_report(data: bytes, key: str) -> Extraction:
         ):
             raise BadEntry("bad outline item")
         items.append(OutlineItem(entry[0], entry[1], entry[2]))
+    body = memoryview(raw)
     pages = []
-    offset = 0
-    for length in lengths:
-        pages.append(text[offset : offset + length])
-        offset += length
+    offset = newline + 1
+    try:
+        for size in sizes:
+            pages.append(str(body[offset : offset + size], "utf-8", "surrogatepass"))
+            offset += size
+    except UnicodeDecodeError as error:
+        raise BadEntry(str(error)) from None
     doc = Doc(title=title, page_count=page_count, pages=tuple(pages), outline=tuple(items))
     return Extraction(doc, _unreadable(header.get("unreadable", []), len(pages)))
 

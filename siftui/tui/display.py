@@ -47,6 +47,8 @@ def escape_lines(text: str) -> str:
 
 def shown_width(line: str) -> int:
     """The terminal cells ``line`` takes once escaped (:func:`escape_controls`)."""
+    if line.isascii():  # an ASCII control's picture takes one cell, as the control did
+        return len(line)
     safe = escape_controls(line)
     # Escaped ASCII is printable, one cell a character; asking Rich costs a call a line.
     return len(safe) if safe.isascii() else cell_len(safe)

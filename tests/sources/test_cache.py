@@ -216,15 +216,15 @@ def test_bad_headers_are_misses() -> None:
         return MAGIC + zlib.compress(json.dumps(header).encode() + b"\n" + body)
 
     good: dict[str, object] = {"key": "k", "title": "", "page_count": 1}
-    good |= {"outline": [], "lengths": [1]}
+    good |= {"outline": [], "sizes": [1]}
     assert decode(entry(good, b"x"), "k") == Doc("", 1, ("x",))
     changes: list[dict[str, object]] = [
         {"title": 3},
         {"page_count": "1"},
         {"page_count": 0},
-        {"lengths": [2]},
-        {"lengths": [-1, 2]},
-        {"lengths": "1"},
+        {"sizes": [2]},
+        {"sizes": [-1, 2]},
+        {"sizes": "1"},
         {"outline": [[1, "a"]]},
         {"outline": [["1", "a", 1]]},
         {"outline": {}},
@@ -380,3 +380,22 @@ def test_the_same_bytes_under_another_suffix_are_read_again(
     named_pdf.write_bytes(text.read_bytes())
     with pytest.raises(ExtractError):
         cached_extract_report(named_pdf)
+
+
+def test_each_page_is_decoded_on_its_own_bytes() -> None:
+    import json
+    import zlib
+
+    pages = ("a\u00e9", "", "\u6f22\u5b57 \U0001f600", "lone \ud800 surrogate", "z")
+    doc = Doc("t", 6, pages)
+    assert decode(encode(doc, "k"), "k") == doc
+
+    def entry(sizes: list[object], body: bytes) -> bytes:
+        header = {"key": "k", "title": "", "page_count": 2, "outline": [], "sizes": sizes}
+        return MAGIC + zlib.compress(json.dumps(header).encode() + b"\n" + body)
+
+    assert decode(entry([2, 1], "\u00e9x".encode()), "k").pages == ("\u00e9", "x")
+    with pytest.raises(ValueError):  # a page that ends inside a character
+        decode(entry([1, 2], "\u00e9x".encode()), "k")
+    with pytest.raises(ValueError):  # JSON's true is no size
+        decode(entry([True], b"x"), "k")

@@ -135,7 +135,7 @@ def test_cache_entry_round_trip_and_bad_entries() -> None:
     assert decode_report(encode(doc, "k"), "k") == Extraction(doc)
     bad_lists: list[object] = [[[4, "past"]], [[2, "b"], [1, "a"]], [[True, "x"]], [[1, 2]], {}]
     for bad in bad_lists:
-        header = {"key": "k", "title": "", "page_count": 3, "outline": [], "lengths": [1, 0, 1]}
+        header = {"key": "k", "title": "", "page_count": 3, "outline": [], "sizes": [1, 0, 1]}
         entry = json.dumps({**header, "unreadable": bad}).encode() + b"\nac"
         with pytest.raises(ValueError):
             decode_report(MAGIC + zlib.compress(entry), "k")
