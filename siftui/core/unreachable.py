@@ -140,13 +140,14 @@ def unreachable(doc: Doc, out_cap: int, unit: Unit = CHARS) -> Unreachable:
     pages: list[PageReach] = []
     largest, largest_page = 0, 0
     before = -len(SEPARATOR)
-    for number, block in enumerate(index.blocks, start=1):
+    for number in range(1, index.extracted + 1):
         size = ends[number - 1] - before - len(SEPARATOR)
         before = ends[number - 1]
         if size > largest:
             largest, largest_page = size, number
         if size <= out_cap:
             continue
+        block = index.blocks[number - 1]
         shown = out_cap if unit is CHARS else len(unit.cut(block, out_cap))
         room = out_cap if unit is CHARS else max(out_cap // 4, 1)
         pages.append(

@@ -54,8 +54,8 @@ def _first_page_not_whole(answer: Rendered, doc: Doc) -> int:
         return 1
     shown = len(answer.content) - (at + len(mark))
     whole, length = 0, -len(SEPARATOR)
-    for block in index.blocks[: answer.last]:
-        length += len(SEPARATOR) + len(block)
+    for size in index.block_sizes[: answer.last]:
+        length += len(SEPARATOR) + size
         if length > shown:
             break
         whole += 1

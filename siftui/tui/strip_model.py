@@ -14,7 +14,7 @@ from math import ceil
 from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
-from siftui.core.docindex import index_of
+from siftui.core.docindex import SEPARATOR, index_of, marker
 from siftui.core.layout import Layout
 from siftui.core.unreadable import UnreadablePage
 
@@ -199,10 +199,13 @@ def _glyph(size: int, largest: int, kind: PageState, empty: bool, no_text: PageS
 
 
 def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
-    index = index_of(doc)
+    sizes = index_of(doc).block_sizes
     return PageFacts(
-        block_sizes=tuple(len(block) for block in index.blocks),
-        empty=tuple(not text.strip() for text in doc.pages),
+        block_sizes=sizes,
+        # a page without text is a block of its marker alone
+        empty=tuple(
+            size == len(marker(page)) + len(SEPARATOR) for page, size in enumerate(sizes, 1)
+        ),
         page_count=doc.page_count,
         unreadable=unreadable,
     )

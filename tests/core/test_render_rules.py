@@ -75,6 +75,9 @@ def test_types_are_frozen_values() -> None:
     assert Options() == Options(pages="", grep="", out_cap=100_000)
     assert hash(Doc("a", 1, ("x",))) == hash(Doc("a", 1, ["x"]))  # type: ignore[arg-type]
     assert Doc("a", 1, ["x"]).pages == ("x",)  # type: ignore[arg-type]
+    # hashed by its sizes: Docs of one size are told apart by their text
+    twins = {Doc("a", 1, ("x",)): 1, Doc("a", 1, ("y",)): 2}
+    assert twins[Doc("a", 1, ("y",))] == 2 and len(twins) == 2
     rendered = render(SHORT, Options())
     assert hash(rendered) == hash(render(SHORT, Options()))
     with pytest.raises(AttributeError):

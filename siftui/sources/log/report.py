@@ -146,7 +146,7 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
             doc = docs.get(key[1]) if key[1] is not None and tool == "read_pdf" else None
             if doc is not None:
                 use.extracted = doc.extracted
-                use.block_runes = tuple(len(block) for block in index_of(doc).blocks)
+                use.block_runes = index_of(doc).block_sizes
         use.calls.append(number)
         if use.tool != "read_pdf":
             continue  # pages read are a PDF's only
