@@ -77,6 +77,8 @@ class SaidLine(Static):
 class EvidenceScreen(Screen[None]):
     """An evidence session on one PDF; ``e`` goes back to read_pdf."""
 
+    CSS_PATH = Path(__file__).with_name("screen.tcss")  # read when the preview opens
+
     BINDINGS = bindings(EVIDENCE_KEYS)
 
     def __init__(self, path: Path, factory: PreviewFactory) -> None:

@@ -10,11 +10,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
+from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
 
 
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question; Escape means no."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,n", "answer(False)", "No"),

@@ -11,11 +11,14 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
 
 
 class DetailsScreen(ModalScreen[None]):
     """The answer's counter and token line, whole; Escape, d or q close it."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,d,q", "close", "Close"),

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from siftui.core.findings import Finding, Inspection, snippet, summary_line
+from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
 
 
@@ -24,6 +25,8 @@ def summary_text(name: str, inspection: Inspection) -> str:
 
 class FindingsScreen(ModalScreen[int | None]):
     """The findings in page order; Enter on one answers its page, Escape nothing."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "close", "Close")]
 

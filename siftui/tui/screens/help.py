@@ -11,10 +11,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from siftui.tui.keys import help_markdown
+from siftui.tui.screens.styles import DIALOG_CSS
 
 
 class HelpScreen(ModalScreen[None]):
     """Arrows, Page Up / Down, Home / End and the wheel scroll it; Escape, ? or q close it."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close"),

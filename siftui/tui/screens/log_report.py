@@ -18,11 +18,14 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from siftui.tui.report_model import Node
+from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
 
 
 class LogReportScreen(ModalScreen[int | None]):
     """The report as a tree; every node with a call number jumps the replay to it."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,r", "close", "Close")]
 

@@ -11,10 +11,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from siftui.tui.display import escape_controls
+from siftui.tui.screens.styles import DIALOG_CSS
 
 
 class PasswordScreen(ModalScreen[str | None]):
     """Asks for a document's password; dismisses with it, or None on Escape."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 

@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from siftui.tui.display import escape_controls
+from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
 
 LISTED = 200
@@ -66,6 +67,8 @@ class PathScreen(ModalScreen[str | None]):
     Tab accepts the completion shown; Enter on a folder lists it instead of
     failing; the listing below the input can be chosen from too.
     """
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),

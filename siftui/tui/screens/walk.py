@@ -26,6 +26,7 @@ from siftui.core.word.render import DocxOptions
 from siftui.core.word.walk import DocxCall, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.kinds import AnyOptions
+from siftui.tui.screens.styles import DIALOG_CSS
 
 
 def unreachable_title(found: Unreachable) -> str:
@@ -42,6 +43,8 @@ def unreachable_title(found: Unreachable) -> str:
 class WalkScreen(ModalScreen[AnyOptions | None]):
     """Lists the calls of a walk and (for a PDF) the unreachable pages; Enter on one
     dismisses with the options to propose."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,w", "close", "Close")]
 
