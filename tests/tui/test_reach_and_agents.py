@@ -213,3 +213,46 @@ def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
 
     for width in (72, 110, 160):
         run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(width, 44))
+
+
+def test_the_counter_refits_its_agents_when_its_width_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "many"
+    (config / "siftui").mkdir(parents=True)
+    small = "".join(
+        f'[[agent]]\nname = "Small tool number {n}"\nunit = "chars"\nlimit = {50 + n}\n\n'
+        for n in range(6)
+    )
+    (config / "siftui" / "agents.toml").write_text(small, encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+
+    def shown(app: SiftApp) -> str:
+        counter = app.query_one(CounterLine)
+        return " ".join(
+            "".join(segment.text for segment in counter.render_line(y)).strip()
+            for y in range(counter.region.height)
+        )
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        await pilot.press("u")
+        app.query_one(OutCapControl).value = 1000
+        await wait_until(
+            pilot,
+            lambda: (
+                app.answer is not None
+                and app.answer.options.out_cap == 1000
+                and app.answer.agents is not None
+                and app.answer.counts is not None
+                and app.answer.unreachable is not None
+            ),
+        )
+        await idle(app, pilot)
+        assert "agents: 6 ✗" in shown(app) and "✗ Small tool" not in shown(app)
+        await pilot.resize_terminal(160, 44)
+        await wait_until(pilot, lambda: "✗ Small tool number 0" in shown(app))
+        await pilot.resize_terminal(72, 44)
+        await wait_until(pilot, lambda: "agents: 6 ✗" in shown(app))
+
+    run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(72, 44))

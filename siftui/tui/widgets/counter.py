@@ -216,6 +216,7 @@ class CounterLine(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self._rows = 0
+        self._drawn = Text()
 
     def watch_answer(self) -> None:
         self._draw()
@@ -223,22 +224,45 @@ class CounterLine(Static):
     def watch_ocr_pages(self) -> None:
         self._draw()
 
-    def _draw(self) -> None:
+    def _text(self, agents: int = AGENTS_IN_FULL) -> Text:
         answer = self.answer
-        text = counter_text(answer, self.ocr_pages) if answer is not None else Text()
-        # A layout pass (~40 ms on a full screen) only when the number of lines changes.
-        width = max(1, self.content_size.width)
+        return Text() if answer is None else counter_text(answer, self.ocr_pages, agents=agents)
+
+    def _fitted(self, width: int) -> tuple[Text, int]:
+        """The text at ``width``, its agents shortened until it fits the counter's height,
+        and the rows it takes."""
+        text = self._text()
         rows = len(text.wrap(self.app.console, width)) if text.plain else 0
         room = self.styles.max_height
         for shorter in (AGENTS_NAMED, AGENTS_COUNTED):
             # Cut at its height, the list (last) lost agents, a ✗ too, without a sign:
             # shorter, the agents over their caps are named, or at least counted.
-            if answer is None or room is None or not room.is_cells or rows <= room.value:
+            if self.answer is None or room is None or not room.is_cells or rows <= room.value:
                 break
-            text = counter_text(answer, self.ocr_pages, agents=shorter)
+            text = self._text(shorter)
             rows = len(text.wrap(self.app.console, width))
+        return text, rows
+
+    def _draw(self) -> None:
+        width = self.content_size.width
+        if width:
+            text, rows = self._fitted(width)
+        else:
+            # Not laid out yet (the first answer comes before the first layout): wrapped
+            # at one column, it was hundreds of rows, its agents always counted. The
+            # layout measures the whole text; on_resize fits it once it has a width.
+            text, rows = self._text(), -1
+        # A layout pass (~40 ms on a full screen) only when the number of lines changes.
         self.update(text, layout=rows != self._rows)
-        self._rows = rows
+        self._rows, self._drawn = rows, text
+
+    def on_resize(self) -> None:
+        if not self.content_size.width:
+            return
+        text, rows = self._fitted(self.content_size.width)
+        if text != self._drawn:  # the same text was measured by the layout that sized it
+            self.update(text, layout=rows != self._rows)
+        self._rows, self._drawn = rows, text
 
 
 class SummaryLine(Static):
