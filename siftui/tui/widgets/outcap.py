@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Static
 
 from siftui.core.budget import BYTES, CHARS
 from siftui.core.outcap import ENTRY_MAX, ENTRY_MIN, INVALID_MESSAGE, parse_outcap
@@ -32,7 +32,7 @@ class UnitButton(Button, inherit_css=False):
 
 
 class OutCapControl(Widget):
-    """Label + OutCapSlider + exact-number Input, with a one-line error message.
+    """A label, the OutCapSlider and an exact-number Input, with a one-line error message.
 
     `value` is kept in sync with the slider and the Input.  Typing a number and
     pressing Enter (or leaving the Input) sets it exactly; an invalid entry shows
@@ -100,7 +100,7 @@ class OutCapControl(Widget):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         value = self.validate_value(value)
         self.set_reactive(OutCapControl.value, value)
-        self._label = Label(label, classes="outcap--label")
+        self._label = Static(label, classes="outcap--label", markup=False)
         self.slider = OutCapSlider(value, classes="outcap--slider")
         """The slider."""
         self.input = Input(

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.suggester import SuggestFromList
-from textual.widgets import Input, Label
+from textual.widgets import Input, Static
 
 WORD_FIELDS = ("range", "anchor", "window", "scope")
 PDF_FIELDS = ("pages",)
@@ -44,7 +44,7 @@ class RequestBar(Horizontal):
         (most starts) makes neither their four Inputs nor their labels."""
         if self.query("#range"):
             return
-        grep_label = self.query_one("#grep-label", Label)
+        grep_label = self.query_one("#grep-label", Static)
         self.mount_all(
             [
                 *_field("Range", "Pa..Pb, Pa, Pa..", id="range", classes="word-only"),
@@ -107,12 +107,13 @@ class CompletingInput(Input):
 
 def _field(
     label: str, placeholder: str, *, id: str, classes: str = "", **options: Any
-) -> tuple[Label, Input]:
+) -> tuple[Static, Input]:
     """A field's label and its Input (one that completes with Tab, given a suggester).
-    A narrow terminal hides the labels: the tooltip still names the field."""
+    A narrow terminal hides the labels: the tooltip still names the field. The label is
+    a Static: a Label brings its variants' rules, parsed before the first frame."""
     kind = CompletingInput if "suggester" in options else Input
     return (
-        Label(label, id=f"{id}-label", classes=f"field-label {classes}".strip()),
+        Static(label, id=f"{id}-label", classes=f"field-label {classes}".strip(), markup=False),
         kind(
             placeholder=placeholder,
             id=id,
