@@ -108,6 +108,7 @@ def test_the_strip_view_and_counter_show_hidden_text(hidden_pdf: Path) -> None:
         injected = HIDDEN[1][0][1]
         line = next(n for n, text in enumerate(view.lines) if injected in text)
         column = view.lines[line].index(injected)
+        assert view.hidden is not None
         assert view.hidden.kind_at(line, column) == "invisible"
         assert view.hidden.kind_at(line, column + len(injected)) == ""
         visible = next(n for n, text in enumerate(view.lines) if "Visible control text" in text)
@@ -148,6 +149,7 @@ def test_grep_lines_mark_hidden_text(hidden_pdf: Path) -> None:
         view = app.query_one(ContentView)
         line = next(n for n, text in enumerate(view.lines) if text.startswith("p. 1: "))
         column = view.lines[line].index("Ignore")
+        assert view.hidden is not None
         assert view.hidden.kind_at(line, column) == "invisible"
         assert "hidden text: 1 span on 1 page" in _text_of(app.query_one(CounterLine))
 

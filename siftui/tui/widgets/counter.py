@@ -14,7 +14,7 @@ from siftui.tui.display import plural
 from siftui.tui.fits import answer_fits, measured
 from siftui.tui.kinds import document_words, shown_units
 from siftui.tui.state import Answer
-from siftui.tui.widgets.view import hidden_of
+from siftui.tui.widgets.view import hidden_line
 
 if TYPE_CHECKING:
     from siftui.core.agents import Fit
@@ -94,7 +94,7 @@ def counter_text(
     if ocr_pages:
         listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
         text.append(f" · OCR: p. {listed}", style="bold")
-    warnings = [line for line in (hidden_of(answer).counter_line(), reach_line(answer)) if line]
+    warnings = [line for line in (hidden_line(answer), reach_line(answer)) if line]
     if warnings:
         text.append("\n")
         text.append(" · ".join(warnings), style="bold")
@@ -165,7 +165,7 @@ def alerts_text(answer: Answer) -> Text:
     text.append(" (d: details)", style="italic")  # first, where no ellipsis cuts it
     parts: list[Text] = []
     if answer.doc is not None:
-        warnings = [hidden_of(answer).counter_line(), reach_line(answer)]
+        warnings = [hidden_line(answer), reach_line(answer)]
         parts.extend(Text(line, style="bold") for line in warnings if line)
     if (agents := agents_summary(answer)).plain:
         parts.append(agents)

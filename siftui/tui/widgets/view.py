@@ -10,7 +10,7 @@ the pattern compiled by siftui.core.grep's own rule (smart case).
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -29,8 +29,10 @@ from siftui.core.kinds import PDF, WORD, kind_of
 from siftui.core.layout import Layout, Role
 from siftui.core.render import BadGrep
 from siftui.tui.display import escape_controls
-from siftui.tui.hidden_marks import NONE, HiddenMarks, hidden_marks
 from siftui.tui.state import Answer
+
+if TYPE_CHECKING:  # loaded once an inspection finds hidden text (hidden_of)
+    from siftui.tui.hidden_marks import HiddenMarks
 
 
 class ContentView(ScrollView, can_focus=True):
@@ -67,7 +69,7 @@ class ContentView(ScrollView, can_focus=True):
         self._lines: tuple[str, ...] = ()
         self._layout: Layout | None = None
         self._pattern: Any = None
-        self._hidden: HiddenMarks = NONE
+        self._hidden: HiddenMarks | None = None
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
         self._base: Style | None = None
 
@@ -89,8 +91,8 @@ class ContentView(ScrollView, can_focus=True):
         return self._lines
 
     @property
-    def hidden(self) -> HiddenMarks:
-        """Where the answer shown holds hidden text (drawn highlighted)."""
+    def hidden(self) -> HiddenMarks | None:
+        """Where the answer shown holds hidden text (drawn highlighted); None for nowhere."""
         return self._hidden
 
     def watch_answer(self, old: Answer | None, answer: Answer | None) -> None:
@@ -151,9 +153,8 @@ class ContentView(ScrollView, can_focus=True):
         style = self._base_style + self._style(role.value)
         if role is Role.MARKER and layout.marker_page(number) in self.ocr_pages:
             style += self._style("ocr")
-        spans: list[tuple[int, int, str]] = [
-            (mark.start, mark.end, "hidden") for mark in self._hidden.lines.get(number, ())
-        ]
+        marks = self._hidden.lines.get(number, ()) if self._hidden is not None else ()
+        spans: list[tuple[int, int, str]] = [(mark.start, mark.end, "hidden") for mark in marks]
         if role is Role.MATCH and self._pattern is not None:
             spans += self._hits(line, layout.prefix_length(number))
         if role is Role.ANCHOR and (prefix := layout.prefix_length(number)):
@@ -217,7 +218,8 @@ class ContentView(ScrollView, can_focus=True):
         """Over hidden text, the tooltip says how it is hidden; over an anchor, what a click
         does."""
         line, column = self._at(event)
-        kind = self._hidden.kind_at(line, column) if line >= 0 and column >= 0 else ""
+        hidden = self._hidden
+        kind = hidden.kind_at(line, column) if hidden and line >= 0 and column >= 0 else ""
         if kind:
             self.tooltip = f"hidden text: {kind.replace('_', ' ')} (the agent reads it)"
         elif self._word and (unit := self._paragraph_at(line)):
@@ -247,12 +249,20 @@ class ContentView(ScrollView, can_focus=True):
         return answer is not None and kind_of(answer.options) is WORD
 
 
-def hidden_of(answer: Answer | None) -> HiddenMarks:
-    """The hidden text the answer shows (none until the inspection is known)."""
+def hidden_of(answer: Answer | None) -> HiddenMarks | None:
+    """The hidden text the answer shows (None for none, or until the inspection is known)."""
     doc = PDF.doc(answer.doc) if answer is not None else None
     if answer is None or doc is None or answer.facts is None:
-        return NONE
+        return None
     inspection = answer.facts.hidden
     if inspection is None or not inspection.alarms:
-        return NONE
+        return None
+    from siftui.tui.hidden_marks import hidden_marks  # once an inspection found some
+
     return hidden_marks(answer.layout, doc, inspection.alarms)
+
+
+def hidden_line(answer: Answer) -> str:
+    """The counter's words on the hidden text the answer shows ("" for none)."""
+    marks = hidden_of(answer)
+    return marks.counter_line() if marks is not None else ""
