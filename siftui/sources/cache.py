@@ -197,7 +197,6 @@ def decode_report(data: bytes, key: str) -> Extraction:
     sizes, outline = header.get("sizes"), header.get("outline")
     if not isinstance(title, str) or not isinstance(page_count, int):
         raise BadEntry("bad title or page count")
-    # type(n) is int: is_whole_number (no bool) without a call a page
     if not (isinstance(sizes, list) and all(type(n) is int and n >= 0 for n in sizes)):
         raise BadEntry("bad sizes")
     if sum(sizes) != len(raw) - newline - 1 or len(sizes) > page_count:
@@ -205,16 +204,16 @@ def decode_report(data: bytes, key: str) -> Extraction:
     items = []
     if not isinstance(outline, list):
         raise BadEntry("bad outline")
-    for entry in outline:
+    for entry in outline:  # JSON's types exactly (no bool for a number), without calls
         if not (
-            isinstance(entry, list)
+            type(entry) is list
             and len(entry) == 3
-            and is_whole_number(entry[0])
-            and isinstance(entry[1], str)
-            and is_whole_number(entry[2])
+            and type(entry[0]) is int
+            and type(entry[1]) is str
+            and type(entry[2]) is int
         ):
             raise BadEntry("bad outline item")
-        items.append(OutlineItem(entry[0], entry[1], entry[2]))
+        items.append(OutlineItem(*entry))
     body = memoryview(raw)
     pages = []
     offset = newline + 1

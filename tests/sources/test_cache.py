@@ -227,6 +227,8 @@ def test_bad_headers_are_misses() -> None:
         {"sizes": "1"},
         {"outline": [[1, "a"]]},
         {"outline": [["1", "a", 1]]},
+        {"outline": [[True, "a", 1]]},
+        {"outline": [[1, "a", 1.0]]},
         {"outline": {}},
     ]
     for change in changes:
