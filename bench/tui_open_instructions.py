@@ -24,10 +24,14 @@ stopwatch's do:
 Each command runs once untimed first, so no count includes compiling a module
 (the bytecode goes to bench/tui_open.py's private PYTHONPYCACHEPREFIX). Prints
 each count and its ratio to the bare app's, for all threads and for the main
-thread alone. The main thread's is the one to watch: an instruction of the
-file's sha256 on another core costs the first frame nothing, a Python bytecode
-on the main thread costs it all. Run by hand; needs tmux and
-valgrind (Debian's valgrind), about half a minute per process.
+thread alone, and the main thread's with the other threads' instructions that
+hold the interpreter's lock. That last is the one to watch: an instruction of the
+file's sha256 or of zlib's inflate on another core costs the first frame nothing
+(they release the lock), a Python bytecode on the main thread costs it all, and
+so does one of the preload thread's, during which the main thread waits for the
+lock (pgfmanual, 2026-12-03: the main thread's CPU time fell behind its wall time
+by the preload's Python work, 36 ms, before that work was cut by a third). Run by
+hand; needs tmux and valgrind (Debian's valgrind), about half a minute per process.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -105,12 +110,40 @@ def run_to_end(command: list[str], env: dict[str, str], timeout: float) -> None:
         tmux("kill-server")
 
 
+# C functions that release the interpreter's lock while they run (hashlib's update with
+# OpenSSL, zlib's inflate): another thread's instructions in them cost the main
+# thread nothing on two cores. Any other instruction of another thread holds the lock,
+# and the main thread, running Python, waits for it.
+RELEASE_THE_LOCK = ("EVP_DigestUpdate", "inflate")
+
+
+def lock_held(thread_file: Path) -> int:
+    """The instructions of one thread's callgrind file that hold the interpreter's lock:
+    all of them but those in :data:`RELEASE_THE_LOCK` (inclusive)."""
+    text = thread_file.read_text(encoding="utf-8", errors="replace")
+    found = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
+    total = int(found.group(1)) if found else 0
+    annotated = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(thread_file)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    released = 0
+    for name in RELEASE_THE_LOCK:
+        line = next((line for line in annotated.splitlines() if f":{name} " in line), "")
+        if line:
+            released += int(line.split()[0].replace(",", ""))
+    return total - released
+
+
 def instructions(
     command: list[str], env: dict[str, str], out: Path, timeout: float
-) -> tuple[int, int]:
-    """The instructions ``command`` executed under callgrind: in all its threads, and in
-    its main thread alone. It runs once untimed first, so the count never includes
-    compiling a module the process imports."""
+) -> tuple[int, int, int]:
+    """The instructions ``command`` executed under callgrind: in all its threads, in its
+    main thread alone, and in its other threads holding the interpreter's lock (the
+    main thread waits for those). It runs once untimed first, so the count never
+    includes compiling a module the process imports."""
     run_to_end(command, env, timeout)
     log = out.with_suffix(".log")
     callgrind = [
@@ -129,7 +162,9 @@ def instructions(
     )
     if found is None or main is None:
         raise RuntimeError(f"callgrind counted nothing: see {log}")
-    return int(found.group(1)), int(main.group(1))
+    others = sorted(out.parent.glob(f"{out.name}-*"), key=lambda path: path.name)
+    held = sum(lock_held(path) for path in others if path != main_file)
+    return int(found.group(1)), int(main.group(1)), held
 
 
 def main() -> int:
@@ -148,26 +183,31 @@ def main() -> int:
         bare.write_text(BARE_FIRST_FRAME, encoding="utf-8")
         driver.write_text(SIFTUI_FIRST_FRAME, encoding="utf-8")
         env = environment(checkouts[0], scratch / "bare-cache")
-        bare_count, bare_main = instructions(
+        bare_count, bare_main, bare_held = instructions(
             [sys.executable, str(bare)], env, scratch / "bare.out", 600
         )
         print(
             f"  bare app: {bare_count / 1e9:.3f} G instructions, "
-            f"main thread {bare_main / 1e9:.3f} G"
+            f"main thread {bare_main / 1e9:.3f} G, other threads holding the interpreter's "
+            f"lock {bare_held / 1e9:.3f} G"
         )
         for number, tree in enumerate(checkouts):
             env = environment(tree, scratch / f"warm-{number}")
             render = [sys.executable, "-m", "siftui", "render", str(path)]
             command_seconds(render, env)  # fills the warm cache
             out = scratch / f"tree-{number}.out"
-            count, main = instructions(
+            count, main, held = instructions(
                 [sys.executable, str(driver), str(path)], env, out, args.timeout
             )
             print(
                 f"  {tree}: {count / 1e9:.3f} G instructions = {count / bare_count:.2f}x bare; "
                 f"main thread {main / 1e9:.3f} G = {main / bare_main:.2f}x bare's "
                 "(the first frame waits on the main thread; the wall-clock target of "
-                "bench/tui_open.py is 1.5x)"
+                "bench/tui_open.py is 1.5x); "
+                f"other threads holding the interpreter's lock {held / 1e9:.3f} G, "
+                f"so main + held {(main + held) / 1e9:.3f} G = "
+                f"{(main + held) / (bare_main + bare_held):.2f}x bare's "
+                "(the main thread waits for those too)"
             )
     print(f"bytecode cache: {PYCACHE}; load after: {load()}")
     return 0
