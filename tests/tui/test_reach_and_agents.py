@@ -163,11 +163,8 @@ def test_a_dragged_outcap_ends_with_the_tail_of_the_last_outcap(tmp_path: Path) 
     run(app, scenario, size=(120, 40))
 
 
-def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The counter is at most 7 rows (siftui.tcss); its agents list, last, lost agents
-    over their caps without a sign when the lines above took the room."""
+def _six_small_agents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agents table of six tools whose caps (50-55 runes) every answer is over."""
     config = tmp_path / "many"
     (config / "siftui").mkdir(parents=True)
     small = "".join(
@@ -177,28 +174,47 @@ def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
     (config / "siftui" / "agents.toml").write_text(small, encoding="utf-8")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
 
+
+async def _a_full_counter(app: SiftApp, pilot: Pilot[int]) -> None:
+    """Bytes (one more line: the tokenizer bound) at OutCap 1000 (and the unreachable
+    line), once the agents, the counts and the unreachable text are known."""
+    await settle(app, pilot)
+    await pilot.press("u")
+    app.query_one(OutCapControl).value = 1000
+    await wait_until(
+        pilot,
+        lambda: (
+            app.answer is not None
+            and app.answer.options.out_cap == 1000
+            and app.answer.agents is not None
+            and app.answer.counts is not None
+            and app.answer.unreachable is not None
+        ),
+    )
+    await idle(app, pilot)
+
+
+def _counter_rows(app: SiftApp) -> str:
+    """The counter's rows as drawn (what its height leaves of its text), joined."""
+    counter = app.query_one(CounterLine)
+    return " ".join(
+        "".join(segment.text for segment in counter.render_line(y)).strip()
+        for y in range(counter.region.height)
+    )
+
+
+def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counter is at most 7 rows (siftui.tcss); its agents list, last, lost agents
+    over their caps without a sign when the lines above took the room."""
+    _six_small_agents(tmp_path, monkeypatch)
+
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         width = app.size.width
-        await settle(app, pilot)
-        await pilot.press("u")  # bytes: one more line (the tokenizer bound)
-        app.query_one(OutCapControl).value = 1000  # and the unreachable line
-        await wait_until(
-            pilot,
-            lambda: (
-                app.answer is not None
-                and app.answer.options.out_cap == 1000
-                and app.answer.agents is not None
-                and app.answer.counts is not None
-                and app.answer.unreachable is not None
-            ),
-        )
-        await idle(app, pilot)
-        counter = app.query_one(CounterLine)
-        shown = " ".join(
-            "".join(segment.text for segment in counter.render_line(y)).strip()
-            for y in range(counter.region.height)
-        )
-        assert counter.region.height <= 7
+        await _a_full_counter(app, pilot)
+        shown = _counter_rows(app)
+        assert app.query_one(CounterLine).region.height <= 7
         answer = app.answer
         assert answer is not None
         fits = fit(answer.rendered.content, load_agents(), count_tokens)
@@ -218,41 +234,15 @@ def test_agents_the_counter_has_no_room_for_are_summed_up_never_cut_off(
 def test_the_counter_refits_its_agents_when_its_width_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = tmp_path / "many"
-    (config / "siftui").mkdir(parents=True)
-    small = "".join(
-        f'[[agent]]\nname = "Small tool number {n}"\nunit = "chars"\nlimit = {50 + n}\n\n'
-        for n in range(6)
-    )
-    (config / "siftui" / "agents.toml").write_text(small, encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
-
-    def shown(app: SiftApp) -> str:
-        counter = app.query_one(CounterLine)
-        return " ".join(
-            "".join(segment.text for segment in counter.render_line(y)).strip()
-            for y in range(counter.region.height)
-        )
+    _six_small_agents(tmp_path, monkeypatch)
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
-        await settle(app, pilot)
-        await pilot.press("u")
-        app.query_one(OutCapControl).value = 1000
-        await wait_until(
-            pilot,
-            lambda: (
-                app.answer is not None
-                and app.answer.options.out_cap == 1000
-                and app.answer.agents is not None
-                and app.answer.counts is not None
-                and app.answer.unreachable is not None
-            ),
-        )
-        await idle(app, pilot)
-        assert "agents: 6 ✗" in shown(app) and "✗ Small tool" not in shown(app)
+        await _a_full_counter(app, pilot)
+        assert "agents: 6 ✗" in _counter_rows(app)
+        assert "✗ Small tool" not in _counter_rows(app)
         await pilot.resize_terminal(160, 44)
-        await wait_until(pilot, lambda: "✗ Small tool number 0" in shown(app))
+        await wait_until(pilot, lambda: "✗ Small tool number 0" in _counter_rows(app))
         await pilot.resize_terminal(72, 44)
-        await wait_until(pilot, lambda: "agents: 6 ✗" in shown(app))
+        await wait_until(pilot, lambda: "agents: 6 ✗" in _counter_rows(app))
 
     run(SiftApp(write_doc(DOC, tmp_path)), scenario, size=(72, 44))
