@@ -83,8 +83,10 @@ class DocIndex:
 
     pages: tuple[str, ...]
     blocks: Blocks
-    # The length of each block, and ends[i] = len of blocks[0..i] joined by SEPARATOR,
-    # so a run of pages is sized in O(1).
+    # The length of each page's stripped text (0: a page without text), of each block,
+    # and ends[i] = len of blocks[0..i] joined by SEPARATOR, so a run of pages is sized
+    # in O(1).
+    text_sizes: tuple[int, ...]
     block_sizes: tuple[int, ...]
     ends: tuple[int, ...]
     outline_lines: tuple[str, ...]
@@ -186,8 +188,9 @@ def _outline_line(level: int, title: str, page: int) -> str:
 
 def _build(doc: Doc) -> DocIndex:
     gap = len(SEPARATOR)
+    text_sizes = tuple(len(text.strip()) for text in doc.pages)
     block_sizes = tuple(
-        len(marker(i)) + gap + len(text.strip()) for i, text in enumerate(doc.pages, start=1)
+        len(marker(page)) + gap + size for page, size in enumerate(text_sizes, start=1)
     )
     ends = tuple(end - gap for end in accumulate(size + gap for size in block_sizes))
     outline = tuple(_outline_line(it.level, it.title, it.page) for it in doc.outline)
@@ -195,6 +198,7 @@ def _build(doc: Doc) -> DocIndex:
     return DocIndex(
         pages=doc.pages,
         blocks=Blocks(doc.pages),
+        text_sizes=text_sizes,
         block_sizes=block_sizes,
         ends=ends,
         outline_lines=outline,

@@ -14,7 +14,7 @@ from math import ceil
 from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
-from siftui.core.docindex import SEPARATOR, index_of, marker
+from siftui.core.docindex import index_of
 from siftui.core.layout import Layout
 from siftui.core.unreadable import UnreadablePage
 
@@ -199,13 +199,10 @@ def _glyph(size: int, largest: int, kind: PageState, empty: bool, no_text: PageS
 
 
 def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
-    sizes = index_of(doc).block_sizes
+    index = index_of(doc)
     return PageFacts(
-        block_sizes=sizes,
-        # a page without text is a block of its marker alone
-        empty=tuple(
-            size == len(marker(page)) + len(SEPARATOR) for page, size in enumerate(sizes, 1)
-        ),
+        block_sizes=index.block_sizes,
+        empty=tuple(size == 0 for size in index.text_sizes),
         page_count=doc.page_count,
         unreadable=unreadable,
     )

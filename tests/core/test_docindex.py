@@ -18,6 +18,7 @@ def test_blocks_sizes_and_ends_agree_with_the_blocks(pages: list[str]) -> None:
     index = index_of(doc)
     expected = tuple(page_block(n, text) for n, text in enumerate(pages, 1))
     assert index.block_sizes == tuple(map(len, expected))
+    assert index.text_sizes == tuple(len(text.strip()) for text in pages)
     assert len(index.blocks) == len(expected) == index.extracted
     for start in range(-len(pages) - 1, len(pages) + 2):
         assert index.blocks[start:] == expected[start:]
