@@ -189,12 +189,12 @@ def agents_summary(answer: Answer, *, named: bool = True) -> Text:
     text, fits = _fits_or_why(answer)
     if not fits:
         return text
-    over = sorted((each for each in fits if each.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
-    shown: list[tuple[str, str]] = [(each.verdict, f" {each.agent.name}") for each in over]
-    counted = "✓?" if named else "✗⚠✓?"
-    if not named:
-        shown = []
-    for verdict in counted:
+    shown: list[tuple[str, str]] = []
+    if named:
+        over = (each for each in fits if each.verdict in "✗⚠")
+        for each in sorted(over, key=lambda f: f.verdict != "✗"):
+            shown.append((each.verdict, f" {each.agent.name}"))
+    for verdict in "✓?" if named else "✗⚠✓?":
         if count := sum(each.verdict == verdict for each in fits):
             shown.append((f"{count:,} {verdict}", ""))
     text.append("agents: ", style="bold")
