@@ -71,12 +71,8 @@ def read_records(path: str) -> list[dict[str, Any]]:
 def holds_records_or_nothing(path: str) -> bool:
     """Whether ``path`` can be an audit's --out: missing, empty, or holding records."""
     try:
-        if os.path.getsize(path) == 0:
-            return True
-        return bool(read_records(path))
-    except FileNotFoundError:
-        return True
-    except OSError:  # a directory, unreadable: the appending says why
+        return os.path.getsize(path) == 0 or bool(read_records(path))
+    except OSError:  # missing (made), or a directory, unreadable: the appending says why
         return True
 
 
