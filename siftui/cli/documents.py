@@ -27,7 +27,7 @@ from siftui.cli.common import (
 from siftui.core.agents import AgentsError, fit, fit_text
 from siftui.core.budget import check_unit
 from siftui.core.kinds import PDF, WORD
-from siftui.core.render import Options, Rendered, render
+from siftui.core.render import Options, Rendered, render, reversed_pages_hint
 from siftui.core.unreachable import unreachable_json, unreachable_text
 from siftui.core.walk import runes_estimate, walk_report, walk_text
 from siftui.sources.agents_load import count_tokens, load_agents
@@ -186,7 +186,10 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
         message = str(error)
         # The message is read_pdf's own; only a limit the user set is named beside it.
         limited = args.max_pages is not None and doc.extracted < doc.page_count
-        if message.startswith("pages out of range") and limited:
+        hint = reversed_pages_hint(options.pages)
+        if message.startswith("pages out of range") and hint is not None:
+            message += f": {hint}"
+        elif message.startswith("pages out of range") and limited:
             message += (
                 f": --max-pages {args.max_pages} extracted pages 1-{doc.extracted} "
                 f"of {doc.page_count}; raise --max-pages to read further"

@@ -111,7 +111,7 @@ def print_notes(doc: DocxDoc) -> None:
 
 def render_answer(args: argparse.Namespace) -> Rendered:
     """`siftui render FILE.docx ...`: the answer (ValueError for a bad option)."""
-    from siftui.core.word.render import render_docx
+    from siftui.core.word.render import BadOption, render_docx, reversed_range_hint
 
     refuse_pdf_options(args)
     options = options_of(args)
@@ -120,7 +120,13 @@ def render_answer(args: argparse.Namespace) -> Rendered:
         print("siftui: warning: --window is ignored without --anchor", file=sys.stderr)
     doc = load_docx(args.path)
     print_notes(doc)
-    rendered = render_docx(doc, options)
+    try:
+        rendered = render_docx(doc, options)
+    except BadOption as error:
+        hint = reversed_range_hint(options.range)
+        if hint is None or "out of range" not in str(error):
+            raise
+        raise BadOption(f"{error}: {hint}") from None
     if not rendered.content and rendered.note:
         # stdout stays the agent's bytes (here none): say why on stderr.
         print(f"siftui: note: {rendered.note}", file=sys.stderr)

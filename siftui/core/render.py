@@ -35,6 +35,7 @@ __all__ = [
     "marker",
     "parse_pages",
     "render",
+    "reversed_pages_hint",
 ]
 
 MAX_PAGES_PER_ANSWER = 100
@@ -79,9 +80,24 @@ def parse_pages(pages: str, extracted: int) -> tuple[int, int] | None:
         last = typed_number(found.group(3))
     else:
         last = extracted
-    if first < 1 or first > extracted:
+    if first < 1 or last < first or first > extracted:
         raise BadPages(f"pages out of range (1-{extracted})")
     return first, min(last, extracted)
+
+
+def reversed_pages_hint(pages: str) -> str | None:
+    """What a person is told beside R3's out-of-range message when ``pages`` is a
+    range written backwards (``"5-2"``), None otherwise. The agent's answer is R3's
+    message alone (CONTRACT.md); only the CLI and the TUI add this."""
+    try:
+        found = _range_syntax(pages)
+    except MalformedPages:
+        return None
+    if found is None or not found.group(3):
+        return None
+    if typed_number(found.group(3)) >= typed_number(found.group(1)):
+        return None
+    return f'"{pages.strip()}" is reversed: did you mean "{found.group(3)}-{found.group(1)}"?'
 
 
 def _range_syntax(pages: str) -> re.Match[str] | None:
@@ -92,8 +108,6 @@ def _range_syntax(pages: str) -> re.Match[str] | None:
     found = _PAGES.fullmatch(text)
     if found is None:
         raise MalformedPages(f'invalid pages "{pages}": use "a-b", "a" or "a-"')
-    if found.group(3) and typed_number(found.group(3)) < typed_number(found.group(1)):
-        raise MalformedPages(f'pages "{text}" is reversed: use "{found.group(3)}-{found.group(1)}"')
     return found
 
 

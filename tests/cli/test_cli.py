@@ -479,7 +479,10 @@ def test_extract_of_a_doc_json(rich: Path, tmp_path: Path) -> None:
         (("--pages", "٣"), 'invalid pages "٣": use "a-b", "a" or "a-"'),
         (("--pages", "9"), "pages out of range (1-5)"),
         (("--pages", "0-2"), "pages out of range (1-5)"),
-        (("--pages", "4-2"), 'pages "4-2" is reversed: use "2-4"'),
+        (
+            ("--pages", "4-2"),
+            'pages out of range (1-5): "4-2" is reversed: did you mean "2-4"?',
+        ),
         (("--grep", "("), "invalid grep: missing ): ("),
         (("--grep", "a" * 201), "pattern longer than 200 bytes"),
         (("--pages", "x", "--grep", "("), 'invalid pages "x": use "a-b", "a" or "a-"'),

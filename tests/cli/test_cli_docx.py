@@ -192,7 +192,7 @@ def test_option_errors_exit_2(report: Path) -> None:
         "comments, headers or footers",
         ("render", report, "--grep", "("): "invalid grep: missing ): (",
         ("render", report, "--range", "P300..P200"): (
-            'range "P300..P200" is reversed: use "P200..P300"'
+            'range out of range (P1..P81): "P300..P200" is reversed: did you mean "P200..P300"?'
         ),
         (
             "render",

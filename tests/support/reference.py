@@ -146,9 +146,7 @@ def ref_range(pages: str, e: int) -> tuple[int, int] | None:
         b = e
     else:
         b = big_int(b_text)
-        if b < a:
-            raise BadPages(f'pages "{text}" is reversed: use "{b_text}-{a_text}"')
-    if a < 1 or a > e:
+    if a < 1 or b < a or a > e:
         raise BadPages("pages out of range (1-" + str(e) + ")")
     return a, min(b, e)
 

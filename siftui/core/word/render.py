@@ -32,6 +32,7 @@ __all__ = [
     "parse_anchor",
     "parse_range",
     "render_docx",
+    "reversed_range_hint",
 ]
 
 DEFAULT_WINDOW = 6
@@ -80,14 +81,24 @@ def parse_range(text: str, count: int) -> tuple[int, int]:
         last = typed_number(found.group(3))
     else:
         last = count
-    if found.group(3) is not None and last < first:
-        a, b = found.group(1), found.group(3)
-        raise BadOption(f'range "{text.strip()}" is reversed: use "P{b}..P{a}"')
     if count == 0:
         raise BadOption("range out of range (no paragraphs)")
     if first < 1 or last < first or first > count:
         raise BadOption(f"range out of range (P1..P{count})")
     return first, min(last, count)
+
+
+def reversed_range_hint(text: str) -> str | None:
+    """What a person is told beside D3's out-of-range message when ``text`` is a range
+    written backwards (``"P5..P2"``), None otherwise; the agent's answer is D3's
+    message alone (DOCX.md), only the CLI adds this."""
+    found = _RANGE.fullmatch(text.strip())
+    if found is None or found.group(3) is None:
+        return None
+    if typed_number(found.group(3)) >= typed_number(found.group(1)):
+        return None
+    a, b = found.group(1), found.group(3)
+    return f'"{text.strip()}" is reversed: did you mean "P{b}..P{a}"?'
 
 
 def parse_anchor(text: str, story: Story) -> int:
