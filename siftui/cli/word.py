@@ -136,7 +136,7 @@ def render_answer(args: argparse.Namespace) -> Rendered:
 def extract_json(args: argparse.Namespace) -> str:
     """`siftui extract FILE.docx`: the model as JSON, with a "source" key."""
     from siftui.core.word.docjson import docx_to_json
-    from siftui.sources.cache import file_sha256
+    from siftui.sources.filehash import file_sha256
 
     refuse_pdf_options(args)
     doc = load_docx(args.path)

@@ -40,7 +40,6 @@ import contextlib
 import hashlib
 import json
 import os
-import threading
 import time
 import zlib
 from collections.abc import Sequence
@@ -60,6 +59,7 @@ from siftui.sources.extract import (
     extract_report,
     pymupdf_version,
 )
+from siftui.sources.filehash import file_sha256
 
 FORMAT = 2  # 2: the size of each page in bytes (1: in code points)
 MAGIC = b"siftui doc cache 1\n"
@@ -86,51 +86,6 @@ def max_bytes_from_env() -> int:
     except ValueError:
         return DEFAULT_MAX_BYTES
     return max(0, value)
-
-
-_HASHED_KEPT = 64
-_hashed: dict[tuple[int, ...], str] = {}
-_hashed_lock = threading.Lock()
-_SETTLED_NS = 2_000_000_000
-
-
-def _version(info: os.stat_result) -> tuple[int, ...]:
-    # ctime changes on every write and cannot be set back by a program, so equal
-    # stats mean the same bytes (git's index rests on the same fact).
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
-
-
-def _settled(info: os.stat_result) -> bool:
-    # The kernel's file clock ticks in milliseconds: two writes in one tick leave the
-    # same times. A file unchanged for 2 s before it was read cannot be such a twin.
-    return time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _SETTLED_NS
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """The sha256 of a file's bytes (the cache key; also the call log's and replay's).
-
-    Remembered in this process for the file's version (device, inode, size,
-    modification and change times) once that version has settled, so the callers
-    that each need it (the TUI's loader, then the cache's lookup) read a large file
-    once, not once each."""
-    with open(path, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        before, settled = _version(info), _settled(info)
-        with _hashed_lock:
-            known = _hashed.get(before)
-        if known is not None:
-            return known
-        digest = hashlib.sha256()
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-        found = digest.hexdigest()
-        if settled and _version(os.fstat(handle.fileno())) == before:
-            with _hashed_lock:
-                _hashed.pop(before, None)
-                _hashed[before] = found
-                while len(_hashed) > _HASHED_KEPT:
-                    del _hashed[next(iter(_hashed))]
-    return found
 
 
 def cache_key(

@@ -127,10 +127,10 @@ def extraction_main(fd: int) -> None:
         DocCache,
         cache_key,
         file_identity,
-        file_sha256,
         unchanged_since,
     )
     from siftui.sources.extract import ExtractError, check_file, extract_report, quiet_pymupdf
+    from siftui.sources.filehash import file_sha256
 
     quiet_pymupdf()  # while the caller decides whether it needs the pages
     conn = socket.socket(fileno=fd)

@@ -19,7 +19,6 @@ from siftui.sources.cache import (
     cache_key,
     cached_extract_report,
     cached_report,
-    file_sha256,
 )
 from siftui.sources.extract import (
     ExtractError,
@@ -28,6 +27,7 @@ from siftui.sources.extract import (
     extract_report,
     pymupdf_version,
 )
+from siftui.sources.filehash import file_sha256
 from siftui.sources.kinds import kind_of_file
 
 JSON_SNIFF_BYTES = 64

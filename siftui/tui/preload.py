@@ -17,7 +17,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from siftui.sources.cache import cached_report, file_sha256
+from siftui.sources.cache import cached_report
+from siftui.sources.filehash import file_sha256
 from siftui.sources.kinds import Loaded, load_any
 from siftui.tui.state import Outcome, Source, answer_request, opening_request
 

@@ -27,8 +27,8 @@ from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Loaded
 from siftui.serve.loading import Early
 from siftui.serve.worker import Progress
-from siftui.sources.cache import file_sha256
 from siftui.sources.extract import extract_report
+from siftui.sources.filehash import file_sha256
 from siftui.sources.lazy import read_range
 from siftui.sources.load import LoadError
 

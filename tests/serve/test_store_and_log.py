@@ -17,7 +17,7 @@ from siftui.core.render import Rendered
 from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
 from siftui.serve.host import ToolHost
-from siftui.sources.cache import file_sha256
+from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
 

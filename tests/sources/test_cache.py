@@ -24,7 +24,6 @@ from siftui.sources.cache import (
     cached_extract_report,
     decode,
     encode,
-    file_sha256,
     max_bytes_from_env,
 )
 from siftui.sources.extract import (
@@ -34,6 +33,7 @@ from siftui.sources.extract import (
     extract_report,
     pymupdf_version,
 )
+from siftui.sources.filehash import file_sha256
 from siftui.sources.load import load_doc_report
 
 

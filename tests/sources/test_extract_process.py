@@ -17,9 +17,10 @@ from support.pdfs import USER_PASSWORD, make_encrypted_pdf, make_pdf
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
 from siftui.sources import extract_process
-from siftui.sources.cache import DocCache, cache_key, cached_report, file_sha256
+from siftui.sources.cache import DocCache, cache_key, cached_report
 from siftui.sources.extract import NeedsPassword, WrongPassword
 from siftui.sources.extract_process import ExtractionProcess, ProcessGone
+from siftui.sources.filehash import file_sha256
 from siftui.sources.helper import send
 from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError

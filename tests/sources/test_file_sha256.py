@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import siftui.sources.cache as cache_module
-from siftui.sources.cache import file_sha256
+import siftui.sources.filehash as cache_module
+from siftui.sources.filehash import NotARegularFile, file_sha256
 
 
 @pytest.fixture(autouse=True)
@@ -87,3 +87,13 @@ def test_the_memory_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_missing_file_is_the_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         file_sha256(tmp_path / "missing.pdf")
+
+
+def test_no_regular_file_is_an_os_error_and_never_waited_for(tmp_path: Path) -> None:
+    # A FIFO with no writer would block a plain open() for ever: this one is not read.
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        with pytest.raises(NotARegularFile):
+            file_sha256(path)
+    assert issubclass(NotARegularFile, OSError)

@@ -83,7 +83,7 @@ def careless_log(doc: Doc, path: str, folder: Path, out_cap: int = 1200) -> Path
     from dataclasses import replace
 
     from siftui.core.render import BadGrep, BadPages, Options, render
-    from siftui.sources.cache import file_sha256
+    from siftui.sources.filehash import file_sha256
     from siftui.sources.log.calllog import LogEntry, entry_to_line
 
     sha = file_sha256(path)

@@ -12,7 +12,6 @@ password is tried only on a PDF that cannot be opened without one.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import time
@@ -28,6 +27,7 @@ from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind, kind_of
 from siftui.core.messages import one_line, quoted
 from siftui.core.render import Options, estimated_tokens
 from siftui.core.word.index import index_story
+from siftui.sources.filehash import file_sha256
 
 ENCODING = "o200k_base"
 DOCUMENT_SUFFIXES = (".pdf", ".docx")
@@ -45,23 +45,13 @@ class AuditOptions:
     unit: str = "chars"  # what the OutCap counts: code points, or UTF-8 bytes ("bytes")
 
 
-def file_sha256(path: str) -> str | None:
-    """The file's sha256, or None when it cannot be read or is no regular file: opened
-    without waiting, so a FIFO (which would wait for a writer) is never read."""
-    digest = hashlib.sha256()
+def sha256_or_none(path: str) -> str | None:
+    """The file's :func:`~siftui.sources.filehash.file_sha256`, or None when it has none
+    (it cannot be read, or is no regular file: a FIFO is never waited for)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        return file_sha256(path)
     except OSError:
         return None
-    with open(fd, "rb") as stream:
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            while chunk := stream.read(1 << 20):
-                digest.update(chunk)
-        except OSError:
-            return None
-    return digest.hexdigest()
 
 
 def reason_of(path: str, error: BaseException) -> str:
@@ -106,7 +96,7 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
         return refusal(
             path, "not a regular file", "NotAFile", size=None, sha256=None, seconds=_since(started)
         )
-    sha256 = file_sha256(path)
+    sha256 = sha256_or_none(path)
     known: dict[str, Any] = {"size": size, "sha256": sha256}
     try:
         record = {"path": path, **known, **_audit(path, options)}
@@ -118,7 +108,7 @@ def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
         return refusal(
             path, reason_of(path, error), kind.__name__, **known, seconds=_since(started)
         )
-    if file_sha256(path) != sha256:
+    if sha256_or_none(path) != sha256:
         return refusal(path, "changed while it was read", "Changed", **known)
     record["seconds"] = _since(started)
     return record

@@ -29,7 +29,12 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from siftui.sources.audit.document import AuditOptions, audit_document, file_sha256, refusal
+from siftui.sources.audit.document import (
+    AuditOptions,
+    audit_document,
+    refusal,
+    sha256_or_none,
+)
 
 DEFAULT_SECONDS = 300.0
 DEFAULT_MEMORY = 2 * 1024**3
@@ -232,4 +237,4 @@ class Pool:
             size: int | None = os.stat(path).st_size
         except OSError:
             size = None
-        return refusal(path, reason, kind, size=size, sha256=file_sha256(path))
+        return refusal(path, reason, kind, size=size, sha256=sha256_or_none(path))

@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from siftui.sources.audit.document import DOCUMENT_SUFFIXES, file_sha256
+from siftui.sources.audit.document import DOCUMENT_SUFFIXES, sha256_or_none
 
 
 def documents(paths: Iterable[str]) -> Iterator[str]:
@@ -93,7 +93,7 @@ class Records:
     def holds(self, path: str) -> bool:
         """Whether a record of this path, with the file's sha256 now, is there already."""
         hashes = self.done.get(path)
-        return hashes is not None and file_sha256(path) in hashes
+        return hashes is not None and sha256_or_none(path) in hashes
 
     def append(self, record: dict[str, Any]) -> None:
         if self._stream is None:

@@ -23,10 +23,10 @@ from siftui.sources.cache import (
     TEMP_PREFIX,
     DocCache,
     file_identity,
-    file_sha256,
     unchanged_since,
 )
 from siftui.sources.extract import check_file, pymupdf_version
+from siftui.sources.filehash import file_sha256
 from siftui.sources.hidden.document import Progress, inspect_document
 
 FORMAT = 3  # 3: findings are the extraction's text; what it does not hold is apart

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from siftui.core.doc import Doc
-from siftui.sources.cache import file_sha256
+from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.evidence_report import evidence_json, evidence_lines, evidence_report

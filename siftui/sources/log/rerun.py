@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from siftui.core.evidence.schemas import TOOL_NAMES
-from siftui.sources.cache import file_sha256
+from siftui.sources.filehash import file_sha256
 from siftui.sources.log.calllog import LogEntry
 
 EVIDENCE_TOOLS = frozenset(TOOL_NAMES)

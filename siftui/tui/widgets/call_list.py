@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.widgets import DataTable
 
-from siftui.sources.cache import file_sha256
+from siftui.sources.filehash import file_sha256
 from siftui.tui.widgets.replay import CallChecked, CallChosen, LogFollowed
 
 if TYPE_CHECKING:

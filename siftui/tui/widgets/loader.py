@@ -30,9 +30,9 @@ from textual.worker import get_current_worker
 from siftui.core.messages import quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import UnreadablePage
-from siftui.sources.cache import file_sha256
 from siftui.sources.errors import report_unexpected
 from siftui.sources.extract import NeedsPassword, WrongPassword
+from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError
 from siftui.tui import preload
 from siftui.tui.kinds import AnyDoc
