@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -75,6 +76,7 @@ def cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
     if args.json and not args.report:
         raise UsageError("--json needs --report")
+    from siftui.sources.lines import NotReadable, open_regular
     from siftui.sources.log.calllog import LogError, read_log_skipping
     from siftui.sources.log.follow import LogTail
 
@@ -82,14 +84,20 @@ def cmd_log(argv: Sequence[str]) -> int:
         raise UsageError("--follow is for the replay, not --report")
     if args.rerun and (args.report or args.follow):
         raise UsageError("--rerun prints its verdicts alone: not with --report or --follow")
-    try:
-        entries, skipped = read_log_skipping(args.path)
-    except LogError as error:
-        raise LoadError(str(error)) from None
     tail: LogTail | None = None
-    if args.follow:  # read again as a tail: complete lines only, a torn last one waited for
+    if args.follow:  # a tail: complete lines only, a torn last one waited for
+        if os.path.lexists(args.path):  # else made at the server's first call: as tail -F
+            try:
+                open_regular(args.path).close()
+            except NotReadable as error:
+                raise LoadError(str(error)) from None
         tail = LogTail(args.path)
         entries, skipped = tail.read()
+    else:
+        try:
+            entries, skipped = read_log_skipping(args.path)
+        except LogError as error:
+            raise LoadError(str(error)) from None
     if not entries and not args.follow:
         if skipped:  # nothing but bad lines: the first one says why, in one line
             more = f" (and {len(skipped) - 1:,} more bad lines)" if len(skipped) > 1 else ""

@@ -8,11 +8,10 @@ them), so a host's author sees what its agent will get before wiring it.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
-from typing import TextIO
+from typing import BinaryIO
 
 from siftui.cli.common import Parser, UsageError, write_stdout
 from siftui.cli.server_options import (
@@ -22,8 +21,9 @@ from siftui.cli.server_options import (
     server_store,
 )
 from siftui.core.evidence.store import SESSION_BOUNDS
-from siftui.core.messages import encode_utf8, file_error
+from siftui.core.messages import encode_utf8
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
+from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
 
 SESSION_EXAMPLES = """examples:
   siftui session --root ~/papers calls.jsonl
@@ -60,9 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _lines(handle: TextIO) -> Iterator[str]:
-    for line in handle:
-        yield line.rstrip("\n").rstrip("\r")
+def _lines(handle: BinaryIO) -> Iterator[str]:
+    """The script's lines; one that is not UTF-8 is a line that is not a call, not the
+    end of the script, and so is one over the cap (read and dropped, never held)."""
+    for line in bounded_lines(handle):
+        if isinstance(line, TooLong):
+            yield f"({line})"  # not a call: its number is reported as such
+        else:
+            yield line.decode("utf-8", "surrogateescape").rstrip("\r")
 
 
 def cmd_session(argv: Sequence[str]) -> int:
@@ -75,14 +80,9 @@ def cmd_session(argv: Sequence[str]) -> int:
         )
     roots = server_roots(args)
     try:
-        # A line that is not UTF-8 is a line that is not a call, not the end of the script.
-        handle: TextIO = (
-            io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
-            if args.script in (None, "-")
-            else open(args.script, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
-        )
-    except OSError as error:
-        raise UsageError(file_error(args.script, error)) from None
+        handle = sys.stdin.buffer if args.script in (None, "-") else open_regular(args.script)
+    except NotReadable as error:
+        raise UsageError(str(error)) from None
     from siftui.serve.evidence.script import run_script
     from siftui.serve.host import ToolHost
 

@@ -25,6 +25,7 @@ from siftui.core.kinds import PDF
 from siftui.core.render import Options
 from siftui.sources.audit import pool as audit_pool
 from siftui.sources.audit import store as audit_store
+from siftui.sources.audit.document import file_sha256
 from siftui.sources.audit.store import read_records
 from siftui.sources.audit.summary import tables
 from siftui.sources.kinds import load_any
@@ -198,7 +199,19 @@ def _crash_or_hang(path: str, options: Any) -> dict[str, Any]:
         os.kill(os.getpid(), signal.SIGKILL)
     if path.endswith("slow.pdf"):
         time.sleep(60)
-    return {"path": path, "sha256": "x"}
+    # A record in the audit's own shape (audit_document's keys), made at once: the
+    # worker's time limit is what this test is about.
+    return {
+        "path": path,
+        "size": os.path.getsize(path),
+        "sha256": file_sha256(path),
+        "kind": "pdf",
+        "runes": 4,
+        "out_cap": options.out_cap,
+        "first_call": "whole",
+        "calls": 1,
+        "seconds": 0.0,
+    }
 
 
 def test_a_document_that_kills_or_hangs_its_worker_is_a_line(

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from siftui.sources.audit.document import DOCUMENT_SUFFIXES, sha256_or_none
+from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
 
 
 def documents(paths: Iterable[str]) -> Iterator[str]:
@@ -54,26 +55,60 @@ def _walk(top: str, seen: set[tuple[int, int]]) -> Iterator[str]:
             yield path
 
 
+def is_record(value: Any) -> bool:
+    """Whether a JSON value is an audit record (siftui.sources.audit.document's): every
+    record's keys with their types, and an audited document's or a refusal's own. A
+    call log's line (a "path", "sha256" and a boolean "error") is no record."""
+    if not isinstance(value, dict) or not isinstance(value.get("path"), str):
+        return False
+    if not all(key in value and _typed(value[key], kind) for key, kind in _EVERY_RECORD):
+        return False
+    done = all(key in value and _typed(value[key], kind) for key, kind in _AUDITED)
+    return done or all(key in value and _typed(value[key], kind) for key, kind in _REFUSED)
+
+
+def _typed(value: Any, kind: tuple[type, ...]) -> bool:
+    return isinstance(value, kind) and not (isinstance(value, bool) and bool not in kind)
+
+
+_EVERY_RECORD = (("size", (int, type(None))), ("sha256", (str, type(None))))
+_AUDITED = (
+    ("kind", (str,)),
+    ("runes", (int,)),
+    ("out_cap", (int,)),
+    ("first_call", (str,)),
+    ("calls", (int,)),
+    ("seconds", (int, float)),
+)
+_REFUSED = (("error", (str,)), ("error_kind", (str,)))
+
+
 def read_records(path: str) -> list[dict[str, Any]]:
-    """The records of a JSON Lines file; lines that are not a record are left out."""
+    """The records of an audit file; lines that are not a record are left out.
+    :class:`NotReadable` for a path that is not a regular file (a link to a device,
+    a FIFO), read a line at a time, each bounded."""
     records: list[dict[str, Any]] = []
-    with open(path, "rb") as stream:
-        for line in stream:
+    with open_regular(path) as stream:
+        for line in bounded_lines(stream):
+            if isinstance(line, TooLong):
+                continue
             try:
                 value = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(value, dict) and isinstance(value.get("path"), str):
+            if is_record(value):
                 records.append(value)
     return records
 
 
 def holds_records_or_nothing(path: str) -> bool:
     """Whether ``path`` can be an audit's --out: missing, empty, or holding records."""
+    if not os.path.lexists(path):
+        return True  # made by the first record
     try:
         return os.path.getsize(path) == 0 or bool(read_records(path))
-    except OSError:  # missing (made), or a directory, unreadable: the appending says why
-        return True
+    except NotReadable:  # a directory, a FIFO, a device, unreadable: never appended to
+        return False
 
 
 class Records:

@@ -48,6 +48,7 @@ from siftui.core.messages import quoted
 from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.render import DocxOptions
+from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
 from siftui.sources.log.fields import (
     DocxArgs,
     HiddenSummary,
@@ -353,24 +354,38 @@ def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], lis
     """
     where = quoted(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise LogError(f"{where}: {error.strerror or error}") from None
+        handle = open_regular(path)
+    except NotReadable as error:
+        raise LogError(str(error)) from None
     entries: list[LogEntry] = []
     skipped: list[str] = []
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        if not line.strip():
-            continue
+    with handle:
         try:
-            read = line_read(line)
-        except ValueError as error:
-            skipped.append(str(line_error(where, number, str(error))))
-            continue
-        if isinstance(read, LogEntry):
-            entries.append(read)
-        elif not attach(entries, read):
-            skipped.append(str(line_error(where, number, "findings of a call not in the log")))
+            for number, line in enumerate(bounded_lines(handle), start=1):
+                _read_line(where, number, line, entries, skipped)
+        except OSError as error:
+            raise LogError(f"{where}: {error.strerror or error}") from None
     return entries, skipped
+
+
+def _read_line(
+    where: str, number: int, line: bytes | TooLong, entries: list[LogEntry], skipped: list[str]
+) -> None:
+    """One line of a log read whole: its entry, its later findings, or why it is skipped."""
+    if isinstance(line, TooLong):
+        skipped.append(str(line_error(where, number, str(line))))
+        return
+    if not line.strip():
+        return
+    try:
+        read = line_read(line)
+    except ValueError as error:
+        skipped.append(str(line_error(where, number, str(error))))
+        return
+    if isinstance(read, LogEntry):
+        entries.append(read)
+    elif not attach(entries, read):
+        skipped.append(str(line_error(where, number, "findings of a call not in the log")))
 
 
 def attach(entries: list[LogEntry], later: LaterFindings) -> bool:

@@ -1,0 +1,111 @@
+"""Files named on the command line that are no file to read (issue 41, items 5 and 8):
+a link to /dev/zero, a FIFO, a call log given as an audit file. One line, exit 1 or 2,
+nothing read whole and nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.cli_support import siftui
+from support.pdfs import make_pdf
+
+from siftui.cli import serving
+
+CALL = {
+    "time": "2025-01-31T12:00:00.123456Z",
+    "requested": "thesis.pdf",
+    "path": "/data/pdfs/thesis.pdf",
+    "sha256": "9a" * 32,
+    "options": {"pages": "12-40", "grep": ""},
+    "out_cap": 20000,
+    "unit": "chars",
+    "duration_ms": 812.5,
+    "error": False,
+    "content": "--- page 12 ---",
+    "map": False,
+    "first": 12,
+    "last": 12,
+    "grep_hits": 0,
+    "note": "",
+}
+
+
+@pytest.fixture
+def zero(tmp_path: Path) -> Path:
+    link = tmp_path / "calls.jsonl"
+    link.symlink_to("/dev/zero")
+    return link
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+def _one_line(done: subprocess.CompletedProcess[bytes], code: int) -> str:
+    err = done.stderr.decode()
+    assert done.returncode == code, err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("log", "{}", "--report"),
+        ("log", "{}", "--rerun"),
+        ("log", "{}", "--follow"),
+        ("session", "--root", "/tmp", "{}"),
+        ("audit", "--summary", "{}"),
+    ],
+)
+@pytest.mark.parametrize("hostile", ["zero", "fifo"])
+def test_a_device_or_fifo_is_refused_in_one_line(
+    command: tuple[str, ...], hostile: str, request: pytest.FixtureRequest
+) -> None:
+    path = request.getfixturevalue(hostile)
+    args = [part.format(path) for part in command]
+    done = siftui(*args)
+    code = 2 if command[0] == "session" else 1
+    assert _one_line(done, code).endswith(f"{path}: not a regular file\n")
+
+
+def test_a_call_log_is_no_audit_file(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")
+    before = log.read_bytes()
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    done = siftui("audit", tmp_path / "a.pdf", "--out", log)
+    assert _one_line(done, 1) == f"siftui: error: {log}: holds no audit records; not appended to\n"
+    done = siftui("audit", "--summary", log)
+    assert _one_line(done, 1) == f"siftui: error: {log}: no audit records in it\n"
+    assert log.read_bytes() == before
+
+
+def test_follow_waits_for_a_log_not_made_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`siftui mcp --log X` makes X at its first call: `siftui log X --follow` started
+    before it waits, as tail -F does, then reads the calls once they come."""
+    seen: dict[str, object] = {}
+
+    def replay(entries: list[object], tail: object, **options: object) -> int:
+        seen.update(entries=entries, tail=tail, follow=options["follow"])
+        return 0
+
+    import siftui.tui.launch
+
+    monkeypatch.setattr(siftui.tui.launch, "run_log_tui", replay)
+    log = tmp_path / "later.jsonl"
+    assert serving.cmd_log([str(log), "--follow"]) == 0
+    assert seen["entries"] == [] and seen["follow"] is True
+    log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")
+    tail = seen["tail"]
+    entries, skipped = tail.read()  # type: ignore[attr-defined]
+    assert [entry.pages for entry in entries] == ["12-40"] and skipped == []
