@@ -77,3 +77,22 @@ def test_rerun_refuses_report_and_follow_and_says_when_there_is_nothing(tmp_path
     )
     assert done.returncode == 2 and done.stderr.decode().count("\n") == 1
     assert "--rerun" in done.stderr.decode()
+
+
+@pytest.mark.parametrize("swap", ["fifo", "zero"])
+def test_a_log_naming_a_device_or_a_fifo_is_not_hashed(
+    logged: tuple[Path, Path], swap: str
+) -> None:
+    """A log names any path: put a FIFO or a link to /dev/zero where the PDF was, and
+    the re-run says so at once (it hashed the path: a FIFO hung it, /dev/zero forever)."""
+    pdf, log = logged
+    pdf.unlink()
+    if swap == "fifo":
+        os.mkfifo(pdf)
+    else:
+        pdf.symlink_to("/dev/zero")
+    code, lines, _ = rerun(log)
+    assert code == 5
+    assert lines == [
+        f"session 1: 7 calls on field notes.pdf: not re-run: {pdf} is not a document siftui served"
+    ]

@@ -12,6 +12,7 @@ neither this module nor the TUI imports the server.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,10 @@ from typing import Any, Protocol
 from siftui.core.evidence.schemas import TOOL_NAMES
 from siftui.sources.filehash import file_sha256
 from siftui.sources.log.calllog import LogEntry
+
+RERUN_MAX_BYTES = 200_000_000
+"""The largest file a re-run hashes: `siftui mcp`'s default --max-bytes (a larger file
+was refused by such a server, so no session read it)."""
 
 EVIDENCE_TOOLS = frozenset(TOOL_NAMES)
 
@@ -157,6 +162,11 @@ def _unchanged(calls: list[tuple[int, LogEntry]]) -> str:
         if entry.path in checked:
             continue
         try:
+            info = os.stat(entry.path)
+            # A log names any path: a device would be hashed forever, a FIFO wait for a
+            # writer; neither was a document served, nor a file over the server's bound.
+            if not stat.S_ISREG(info.st_mode) or info.st_size > RERUN_MAX_BYTES:
+                return f"{entry.path} is not a document siftui served"
             checked[entry.path] = file_sha256(entry.path)
         except OSError:
             return f"{entry.path} cannot be read now"
