@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from siftui.cli.common import Parser, UsageError, write_stdout
+from siftui.cli.common import Parser, UsageError, whole_number, write_stdout
 from siftui.cli.server_options import (
     add_server_options,
     check_server_options,
@@ -146,6 +146,7 @@ MCP_EXAMPLES = f"""examples:
   siftui mcp --root ~/papers --root /srv/theses --outcap 20000 --log calls.jsonl
   siftui mcp --root ~/inbox --warn-hidden   # say when an answer holds invisible text
   siftui mcp --root ~/papers --tools evidence    # pdf_open, pdf_page_read, ... instead
+  siftui mcp --reader                 # forward to the running siftui reader (all its tools)
 
 Register it with an MCP client (Claude Desktop, Claude Code) as the command
 "siftui" with these arguments; replay a log with: siftui log calls.jsonl
@@ -186,7 +187,44 @@ def _mcp_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bridge_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="siftui mcp --reader",
+        description=(
+            "Forward MCP over stdin/stdout to the running siftui reader (the only one, or "
+            "the one with PID), for agent hosts that start stdio servers only: every "
+            "request, answer and progress notification passes unchanged."
+        ),
+    )
+    parser.add_argument(
+        "--reader",
+        nargs="?",
+        type=whole_number,
+        const=-1,
+        required=True,
+        metavar="PID",
+        help="the reader's process id (needed when several readers run)",
+    )
+    return parser
+
+
+def cmd_bridge(argv: Sequence[str]) -> int:
+    args = _bridge_parser().parse_args(argv)
+    from siftui.serve.reader_file import ReaderNotFound, find_reader
+
+    try:
+        address = find_reader(None if args.reader == -1 else args.reader)
+    except ReaderNotFound as error:
+        print(error, file=sys.stderr)
+        return 1
+    from siftui.serve.bridge import serve_bridge
+
+    return serve_bridge(address)
+
+
 def cmd_mcp(argv: Sequence[str]) -> int:
+    if any(arg == "--reader" or arg.startswith("--reader=") for arg in argv):
+        return cmd_bridge(argv)
     args = _mcp_parser().parse_args(argv)
     check_server_options(args)
     from siftui.serve.tools import UnknownFamily, selected

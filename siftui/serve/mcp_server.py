@@ -21,7 +21,7 @@ import base64
 import contextlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 import anyio
@@ -33,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Answer, ServedTool, TextBlock
+from siftui.serve.tool_api import Answer, ServedTool, Session, TextBlock
 from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress
@@ -98,7 +98,16 @@ def progress_of(ctx: Any) -> Progress | None:
     return told
 
 
-def build_server(host: ToolHost) -> Server[Any]:
+def _no_session(ctx: Any) -> Session | None:
+    return None
+
+
+def build_server(
+    host: ToolHost, session_of: Callable[[Any], Session | None] = _no_session
+) -> Server[Any]:
+    """The MCP server of ``host``'s tools; ``session_of`` tells a request's session from
+    its context (None: the host's one session, as over stdio)."""
+
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
@@ -115,7 +124,7 @@ def build_server(host: ToolHost) -> Server[Any]:
                 host.call,
                 params.arguments,
                 params.name,
-                None,
+                session_of(ctx),
                 progress_of(ctx),
                 abandon_on_cancel=True,
             )

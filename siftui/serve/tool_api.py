@@ -10,6 +10,7 @@ MCP content. Nothing here imports the MCP SDK.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,9 @@ class Session:
 
     number: int = 1
     state: dict[str, Any] = field(default_factory=dict)
+    # Held by a call that uses ``state``: one such call at a time (a client may send
+    # calls of one connection at once).
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ class Gate:
         self.refuse = refuse or (lambda name, arguments: None)
 
 
-async def _lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
+async def read_lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
     """The lines of ``fd`` (without their newline); a line over ``limit`` bytes comes as
     :class:`Oversized`, its middle never kept.
 
@@ -146,7 +146,7 @@ def _id_of(over: Oversized) -> Any:
     return None
 
 
-def _id_in(line: bytes) -> Any:
+def id_in(line: bytes) -> Any:
     """The id a line that cannot be read seems to carry, or None: a client waits for it."""
     return _id_of(Oversized(len(line), line[:4096], b""))
 
@@ -172,15 +172,15 @@ def _object_of(line: bytes, gate: Gate) -> dict[str, Any] | bytes:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         message = f"parse error: not valid JSON: {error.msg} (column {error.colno:,})"
-        return _refused_line(line, gate, _id_in(line), types.PARSE_ERROR, message)
+        return _refused_line(line, gate, id_in(line), types.PARSE_ERROR, message)
     except UnicodeDecodeError:  # a ValueError too, but not about numbers or nesting
         message = "invalid request: not valid UTF-8"
-        return _refused_line(line, gate, _id_in(line), types.INVALID_REQUEST, message)
+        return _refused_line(line, gate, id_in(line), types.INVALID_REQUEST, message)
     except (ValueError, RecursionError):
         # Valid JSON Python will not read (a number of thousands of digits, nesting
         # thousands deep).
         message = "invalid request: a number too long or nesting too deep to read"
-        return _refused_line(line, gate, _id_in(line), types.INVALID_REQUEST, message)
+        return _refused_line(line, gate, id_in(line), types.INVALID_REQUEST, message)
     if isinstance(data, dict):
         return data
     # Valid JSON holding no request has no id to answer: JSON-RPC's null.
@@ -270,7 +270,7 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
     return _error(request_id, types.INVALID_REQUEST, message)
 
 
-def _claim_stdio() -> tuple[int, int]:
+def claim_stdio() -> tuple[int, int]:
     """Private descriptors for the wire; fd 0 becomes /dev/null and fd 1 stderr."""
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -282,7 +282,7 @@ def _claim_stdio() -> tuple[int, int]:
     return wire_in, wire_out
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
@@ -292,7 +292,7 @@ async def serve_stdio(
     server: Server[Any], gate: Gate, *, max_request: int = MAX_REQUEST_BYTES
 ) -> None:
     """Serve ``server`` on stdin/stdout until stdin ends."""
-    wire_in, wire_out = _claim_stdio()
+    wire_in, wire_out = claim_stdio()
     # Plain anyio streams: what Server.run reads and writes (the SDK's stream protocols).
     to_server, from_client = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
@@ -300,7 +300,7 @@ async def serve_stdio(
 
     async def read(out: MemoryObjectSendStream[bytes]) -> None:
         async with to_server, out:
-            async for line in _lines(wire_in, max_request):
+            async for line in read_lines(wire_in, max_request):
                 answer = _refusal(line, gate, max_request)
                 if answer is not None:
                     await out.send(answer)
@@ -332,7 +332,7 @@ async def serve_stdio(
         async with out_receive:
             async for data in out_receive:
                 await anyio.to_thread.run_sync(
-                    _write_all, wire_out, data, abandon_on_cancel=True, limiter=limiter
+                    write_all, wire_out, data, abandon_on_cancel=True, limiter=limiter
                 )
 
     async with anyio.create_task_group() as group:

@@ -85,7 +85,8 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
 def _handler(name: str) -> Handler:
     def handle(call: Call) -> Answer:
         arguments = {key: value for key, value in call.arguments.items() if key in call.given}
-        return connection_of(call.session, call.settings).run(name, arguments, call.facts)
+        with call.session.lock:
+            return connection_of(call.session, call.settings).run(name, arguments, call.facts)
 
     return handle
 
