@@ -114,8 +114,12 @@ def build_server(
         return types.ListToolsResult(tools=[definition(host, tool) for tool in host.tools.values()])
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name not in host.tools:  # the transport answers these first
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool: {clip(params.name)}")
+        if params.name not in host.tools:  # over stdio, the transport answers these first
+            message, as_tool_error = host.unknown_tool(params.name)
+            host.record(clip(params.name), params.arguments, message)
+            if as_tool_error:
+                return to_result(Answer.error(message))
+            raise MCPError(types.INVALID_PARAMS, message)
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
         # The call bounds itself by the timeout; this is the backstop.
         answer = None

@@ -1,0 +1,121 @@
+"""`siftui mcp --reader`: the official stdio client, through the bridge, to a running host.
+
+The host runs in the test's process and announces itself in a reader file of
+a runtime folder of the test's own; the bridge finds it there. Its answers are
+the host's; once the host has gone, a call gets `the reader has closed`; with
+no reader, or several, the bridge exits 1 with EDITING.md's line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from support.http_host import client, result_lines, serving
+from support.pdfs import make_pdf
+
+from siftui.serve.reader_file import ReaderAddress, write_reader_file
+
+TIMEOUT = 60
+
+
+@pytest.fixture
+def runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The environment of a bridge that looks for readers in a folder of this test's."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    return {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "run")}
+
+
+def bridge(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "siftui", "mcp", "--reader", *args],
+        input=b"",
+        capture_output=True,
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_the_bridge_forwards_to_the_reader_until_it_closes(
+    tmp_path: Path, runtime: dict[str, str]
+) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    make_pdf(root / "a.pdf", ["The first page of text", "The second page of text"])
+    bridged: list[list[str]] = []
+    direct: list[list[str]] = []
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("pdf_open", {"path": "a.pdf"}),
+        ("pdf_page_read", {"documentId": "doc-1", "page": 1, "maxChars": 20}),
+        ("pdf_nothing", {}),
+        ("read_pdf", {"path": "a.pdf", "pages": "2"}),
+    ]
+
+    async def agents() -> None:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "siftui", "mcp", "--reader"], env=runtime
+        )
+        async with (
+            stdio_client(params) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            names = [tool.name for tool in (await session.list_tools()).tools]
+            assert names[:3] == ["read_pdf", "read_docx", "pdf_info"]
+            for tool, arguments in calls:
+                bridged.append(result_lines(await session.call_tool(tool, arguments)))
+            async with client(host) as straight:
+                for tool, arguments in calls:
+                    direct.append(result_lines(await straight.call_tool(tool, arguments)))
+            host.stop()
+            for _ in range(2):
+                gone = await session.call_tool("pdf_current", {})
+                assert result_lines(gone) == ["error: the reader has closed"]
+
+    with serving(root, {"read", "evidence"}, announce=True) as host:
+        anyio.run(agents)
+    assert bridged == direct
+    assert json.loads(bridged[0][0])["documentId"] == "doc-1"
+    assert bridged[2] == ['error: unknown tool "pdf_nothing"']
+
+
+def test_no_reader_running_is_one_line(runtime: dict[str, str], tmp_path: Path) -> None:
+    done = bridge(runtime)
+    assert done.returncode == 1
+    line = "no siftui reader is running (start one with: siftui reader --root DIR)\n"
+    assert done.stderr.decode() == line and done.stdout == b""
+    # A file left by a reader that died is no running reader.
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=True,
+    )
+    write_reader_file(ReaderAddress(int(dead.stdout), "http://127.0.0.1:1/mcp", "t"))
+    assert bridge(runtime).stderr.decode() == line
+    assert bridge(runtime, str(os.getpid())).stderr.decode() == line
+
+
+def test_several_readers_running_need_a_pid(runtime: dict[str, str]) -> None:
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        pids = sorted((os.getpid(), other.pid))
+        for pid in pids:
+            write_reader_file(ReaderAddress(pid, "http://127.0.0.1:1/mcp", "t"))
+        done = bridge(runtime)
+        assert done.returncode == 1
+        assert done.stderr.decode() == (
+            f"several siftui readers are running ({pids[0]}, {pids[1]}): give one\n"
+        )
+    finally:
+        other.kill()
+        other.wait()
