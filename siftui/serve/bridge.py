@@ -28,7 +28,6 @@ import httpx2
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.message import SessionMessage
 
 from siftui.serve.reader_file import ReaderAddress, alive
@@ -150,7 +149,7 @@ async def run_bridge(address: ReaderAddress, wire_in: int, wire_out: int) -> Non
                 await anyio.to_thread.run_sync(write_all, wire_out, data, limiter=limiter)
 
     async with (
-        create_mcp_http_client(headers=headers, timeout=timeout) as client,
+        httpx2.AsyncClient(headers=headers, timeout=timeout) as client,
         streamable_http_client(address.url, http_client=client) as (from_reader, to_reader),
         anyio.create_task_group() as group,
     ):

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
+import httpx2
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CallToolResult, ImageContent, TextContent
 
 from siftui.serve.access import Roots
@@ -44,7 +44,7 @@ async def client(served: HttpHost) -> AsyncIterator[ClientSession]:
     """An initialized MCP session of the official client with the host's token."""
     headers = {"Authorization": f"Bearer {served.token}"}
     async with (
-        create_mcp_http_client(headers=headers) as http,
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
         streamable_http_client(served.url, http_client=http) as (read, write),
         ClientSession(read, write) as session,
     ):
