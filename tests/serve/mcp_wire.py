@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
+from support.same_bytes import save_pdf
 
 PROTOCOL = "2025-06-18"
 
@@ -219,6 +220,6 @@ def slow_pdf(path: Path, repeats: int = 2_000_000) -> Path:
     page.insert_text((50, 50), "x", fontname="helv")
     xref = page.get_contents()[0]
     document.update_stream(xref, b"BT /helv 1 Tf " + b"(abcdefghij) Tj " * repeats + b"ET")
-    document.save(path, deflate=True)
+    save_pdf(document, path, deflate=True)
     document.close()
     return path

@@ -27,6 +27,7 @@ import anyio
 import pymupdf
 from mcp import ClientSession
 from mcp.types import CallToolResult
+from support.same_bytes import save_pdf
 from test_mcp import run_server, texts
 
 from siftui.serve.hidden_warn import STILL_INSPECTING
@@ -45,7 +46,7 @@ def white_text_pdf(path: Path, pages: int = PAGES) -> Path:
         for line in range(12):
             page.insert_text((72, 100 + 14 * line), f"Line {line} of page {number}.", fontsize=11)
         page.insert_text((72, 400), f"White words on page {number}.", fontsize=11, color=(1, 1, 1))
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.docx_build import NS, docx_bytes, p, read
+from support.same_bytes import zip_entry
 
 from siftui.core.word.render import DocxOptions, render_docx
 from siftui.sources.word import package
@@ -28,7 +29,7 @@ def zipped(files: dict[str, bytes | str]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as out:
         for name, data in files.items():
-            out.writestr(name, data)
+            out.writestr(zip_entry(name), data, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

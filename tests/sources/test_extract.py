@@ -25,6 +25,7 @@ from support.pdfs import (
     make_zero_page_pdf,
     needs_corpus,
 )
+from support.same_bytes import save_pdf
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.sources.extract import (
@@ -71,7 +72,7 @@ def test_cjk_html_box(tmp_path: Path) -> None:
     document = pymupdf.open()
     page = document.new_page()
     page.insert_htmlbox(pymupdf.Rect(50, 50, 500, 300), f"<p>{CJK_TEXT}</p>")
-    document.save(tmp_path / "html.pdf")
+    save_pdf(document, tmp_path / "html.pdf")
     document.close()
     doc = extract(tmp_path / "html.pdf")
     assert doc.pages[0].strip() == CJK_TEXT

@@ -14,6 +14,7 @@ from support.hidden_pdfs import (
     make_scan_pdf,
     make_visible_pdf,
 )
+from support.same_bytes import save_pdf
 
 from siftui.core.findings import Finding, locate
 from siftui.sources.extract import extract
@@ -81,7 +82,7 @@ def test_helper_processes_give_the_same_findings(tmp_path: Path, hidden_pdf: Pat
         for _ in range(4):
             with pymupdf.open(hidden_pdf) as part:
                 document.insert_pdf(part)
-        document.save(many)
+        save_pdf(document, many)
     serial = inspect_document(many, workers=1)
     parallel = inspect_document(many, workers=3, parallel_min_pages=1)
     assert parallel == serial
@@ -105,7 +106,7 @@ def test_a_hidden_bracket_or_letter_alone_is_no_finding(tmp_path: Path) -> None:
         page.insert_text((72, 160), "k", fontsize=11, color=(1, 1, 1))
         page.insert_text((72, 180), "Seen a third time", fontsize=11)
         page.insert_text((72, 200), "Word", fontsize=11, color=(1, 1, 1))
-        document.save(path)
+        save_pdf(document, path)
     assert [(f.kind, f.text) for f in inspect_document(path).findings] == [("low_contrast", "Word")]
 
 

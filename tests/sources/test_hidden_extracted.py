@@ -25,6 +25,7 @@ from support.hidden_pdfs import (
     make_masked_pdf,
 )
 from support.pdfs import CORPUS
+from support.same_bytes import save_pdf
 
 from siftui.core.doc import Doc
 from siftui.core.findings import Inspection, summary_line
@@ -137,7 +138,7 @@ def test_a_finding_s_box_is_in_the_page_s_own_coordinates(tmp_path: Path) -> Non
         page.insert_text((250, 300), "Visible words for every reader.", fontsize=11)
         page.insert_text((250, 340), "White words on the white page", fontsize=11, color=(1, 1, 1))
         page.set_cropbox(pymupdf.Rect(173, 247, 1014, 1437))
-        document.save(path)
+        save_pdf(document, path)
     with pymupdf.open(path) as document:
         page = document[0]
         words = [w for w in page.get_text("words") if w[4] in {"White", "page"}]

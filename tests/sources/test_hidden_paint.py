@@ -11,6 +11,7 @@ import pymupdf
 import pytest
 from support.hidden_pdfs import make_hidden_pdf, make_scan_pdf, make_visible_pdf
 from support.pdfs import CORPUS
+from support.same_bytes import save_pdf
 
 import siftui.sources.hidden.detect
 from siftui.sources.hidden.detect import inspect_page
@@ -56,7 +57,7 @@ def _listing_pdf(path: Path, *, text: tuple[float, float, float], box: tuple[flo
         page.draw_rect(pymupdf.Rect(60, 90, 420, 160), color=None, fill=box)
         for line in range(4):
             page.insert_text((72, 110 + 12 * line), f"Listing line {line} here", color=text)
-        document.save(path)
+        save_pdf(document, path)
     return path
 
 
@@ -86,7 +87,7 @@ def test_a_thick_line_over_text_on_a_box_sends_it_to_the_render(tmp_path: Path) 
     with pymupdf.open(path) as document:
         page = document[0]
         page.draw_line((60, 130), (420, 130), color=(0, 0, 0), width=30)  # over line 2
-        document.save(tmp_path / "struck2.pdf")
+        save_pdf(document, tmp_path / "struck2.pdf")
     found = inspect_document(tmp_path / "struck2.pdf").findings
     assert [(f.kind, f.text) for f in found] == [("low_contrast", "Listing line 2 here")]
 
@@ -104,6 +105,6 @@ def test_text_whose_box_is_empty_is_still_traced(tmp_path: Path) -> None:
             + b"\nBT /helv 11 Tf 3 Tr 0 Tz 72 140 Td (Zero scale words) Tj ET\n"
         )
         document.update_stream(xref, stream)
-        document.save(path)
+        save_pdf(document, path)
     assert _same_as_pymupdf(path) == 1
     assert [f.kind for f in inspect_document(path).findings] == ["invisible"]

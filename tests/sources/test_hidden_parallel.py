@@ -12,6 +12,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+from support.same_bytes import save_pdf
 
 import siftui.sources.hidden.document as hidden_doc
 from siftui.core.findings import Inspection
@@ -26,7 +27,7 @@ def many(tmp_path_factory: pytest.TempPathFactory, hidden_pdf_module: Path) -> P
         for _ in range(8):
             with pymupdf.open(hidden_pdf_module) as part:
                 document.insert_pdf(part)
-        document.save(path)
+        save_pdf(document, path)
     return path
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pymupdf
 import pytest
 from support.hidden_pdfs import _image, make_scan_pdf
+from support.same_bytes import save_pdf
 
 import siftui.sources.hidden.detect
 from siftui.sources.hidden.document import inspect_document
@@ -30,7 +31,7 @@ def _text_under_a_picture(path: Path) -> Path:
     for number, line in enumerate(LINES):
         page.insert_text((72, 100 + 20 * number), line, fontsize=11)
     page.insert_image(page.rect, pixmap=_image(60, 80, (245, 245, 240)))
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 

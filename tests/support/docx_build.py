@@ -14,6 +14,7 @@ from pathlib import Path
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import full_projection
 from siftui.sources.word.read import read_docx
+from support.same_bytes import zip_entry
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS = (
@@ -179,7 +180,7 @@ def docx_bytes(
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         for name, text in files.items():
-            package.writestr(name, text)
+            package.writestr(zip_entry(name), text, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

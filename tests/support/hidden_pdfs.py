@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pymupdf
 
+from support.same_bytes import save_pdf
+
 VISIBLE = "Visible control text on page {page} for every reader."
 
 # page (1-based) -> [(kind, text)], in the order of the page's content.
@@ -55,7 +57,7 @@ def make_hidden_pdf(path: Path) -> Path:
         if number == 11:
             page.set_rotation(90)
     document.set_metadata({"title": "Hidden text test"})
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -136,7 +138,7 @@ def make_visible_pdf(path: Path) -> Path:
                 page.insert_text(at, text, fontsize=11)
             y += 40
         page.set_rotation(rotation)
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -148,7 +150,7 @@ def make_scan_pdf(path: Path) -> Path:
     page.insert_image(page.rect, pixmap=_image(60, 80, (245, 245, 240)))
     for number, line in enumerate(("A scanned letter", "Dear reader, this is a scan.")):
         page.insert_text((72, 100 + 20 * number), line, fontsize=11, render_mode=3)
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -180,7 +182,7 @@ def make_clipped_pdf(path: Path, words: list[tuple[str, bool]] | None = None) ->
             + b") Tj ET Q\n"
         )
     document.update_stream(xref, stream)
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -193,7 +195,7 @@ def make_far_apart_pdf(path: Path) -> Path:
     page.insert_text((72, 400), "Visible words for every reader.", fontname="helv", fontsize=11)
     page.insert_text((72, 800), "Invisible words at the foot", fontsize=11, render_mode=3)
     page.insert_text((72, 60), "Invisible words at the head", fontsize=11, render_mode=3)
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -227,6 +229,6 @@ def make_masked_pdf(path: Path, paint: str = "1 0 0") -> Path:
     xref = page.get_contents()[0]
     stream = document.xref_stream(xref) + f"\nq /GSM gs {paint} rg 60 560 400 80 re f Q\n".encode()
     document.update_stream(xref, stream)
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path

@@ -18,6 +18,7 @@ import pymupdf
 
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.render import Options, Rendered, render
+from support.same_bytes import pdf_data
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -106,7 +107,7 @@ def pdf_bytes(
         document.set_metadata({"title": title})
     if toc:
         document.set_toc([list(item) for item in toc])
-    data = bytes(document.tobytes(deflate=True))
+    data = pdf_data(document, deflate=True)
     document.close()
     return data
 
@@ -134,7 +135,7 @@ def big_page_pdf(chars: int = 2_000_000) -> bytes:
     document = pymupdf.open()
     page = document.new_page(width=300, height=14_000)
     page.insert_text((2, 2), text, fontname="helv", fontsize=0.5, lineheight=1.1)
-    data = bytes(document.tobytes(deflate=True))
+    data = pdf_data(document, deflate=True)
     document.close()
     return data
 

@@ -21,6 +21,7 @@ import pytest
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.sources.extract import extract
+from support.same_bytes import save_pdf, zip_entry
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -55,8 +56,8 @@ def make_pdf(
     stable: bool = False,
 ) -> Path:
     """A PDF with one page per text (lines split on "\\n"; "" = an empty page).
-    ``stable``: the same bytes on every run (no dates, no new file ID), so that its
-    contentVersion can stand in a picture."""
+    Its bytes are the same on every run (support.same_bytes); ``stable``: also no file
+    ID and an empty Info, as the pictures that show its contentVersion were drawn with."""
     document = pymupdf.open()
     for text in pages:
         page = document.new_page()
@@ -66,7 +67,10 @@ def make_pdf(
         document.set_metadata({"title": title})
     if toc:
         document.set_toc([list(item) for item in toc])
-    document.save(path, no_new_id=stable)
+    if stable:
+        document.save(path, no_new_id=True)
+    else:
+        save_pdf(document, path)
     document.close()
     return path
 
@@ -91,7 +95,7 @@ def make_rich_pdf(path: Path) -> Path:
             [1, "Part two", 5],
         ]
     )
-    document.save(path)
+    save_pdf(document, path)
     document.close()
     return path
 
@@ -151,7 +155,7 @@ def make_cbz(path: Path, images: int) -> Path:
     png = pixmap.tobytes("png")
     with zipfile.ZipFile(path, "w") as archive:
         for number in range(1, images + 1):
-            archive.writestr(f"{number:03d}.png", png)
+            archive.writestr(zip_entry(f"{number:03d}.png"), png)
     return path
 
 
