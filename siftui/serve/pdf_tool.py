@@ -1,4 +1,4 @@
-"""read_pdf: the PDF tool's entry (schemas, description, handler).
+"""read_pdf's handler, bound to its entry (siftui.core.tools.read: schemas, description).
 
 Its answer is :func:`siftui.core.render.render` of the document with the
 operator's OutCap (docs/SPEC.md): the first text block is exactly
@@ -16,6 +16,8 @@ from typing import Any
 from siftui.core.kinds import PDF
 from siftui.core.render import BadGrep, BadPages, Options, check_options, render
 from siftui.core.textless import answer_textless, textless_warning
+from siftui.core.tools import read
+from siftui.core.tools.read import INPUT_SCHEMA, OUTPUT_SCHEMA
 from siftui.serve.hidden_warn import STILL_INSPECTING, hidden_warning
 from siftui.serve.tool_api import (
     Answer,
@@ -27,65 +29,10 @@ from siftui.serve.tool_api import (
 )
 from siftui.serve.wire import clip
 
-INPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {
-            "type": "string",
-            "description": "The file to read: absolute, or relative to the first allowed root.",
-        },
-        "pages": {
-            "type": "string",
-            "description": 'A page range: "a-b", "a" (one page) or "a-" (to the end). '
-            "Omit for the whole document or its map.",
-        },
-        "grep": {
-            "type": "string",
-            "description": "An RE2 regular expression searched line by line; case-insensitive "
-            "unless it holds an upper-case letter. Combine with pages to search a range.",
-        },
-    },
-    "required": ["path"],
-    "additionalProperties": False,
-}
-
-OUTPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "map": {"type": "boolean", "description": "True when the answer is a map of the document."},
-        "first": {"type": "integer", "description": "First page shown (0 for grep answers)."},
-        "last": {"type": "integer", "description": "Last page shown (0 for grep answers)."},
-        "grep_hits": {"type": "integer", "description": "Matching lines in the range."},
-        "note": {"type": "string", "description": "How the answer was cut and what to ask next."},
-        "warning": {
-            "type": "string",
-            "description": "Present when the answer holds text that is invisible on the page, "
-            "or pages without text (images, perhaps).",
-        },
-    },
-    "required": ["map", "first", "last", "grep_hits", "note"],
-    "additionalProperties": False,
-}
-"""structuredContent: the answer's fields but its text, which is sent once, as the
-first text block. A client that forwards both to the model gives it the text
-plus these few dozen characters, never the budget twice."""
+__all__ = ["INPUT_SCHEMA", "NO_TEXT_ADVICE", "OUTPUT_SCHEMA", "READ_PDF", "read_pdf"]
 
 MAX_PAGES_CHARS = 100
 """A page range is a few digits; a longer ``pages`` is refused without being echoed whole."""
-
-DESCRIPTION = """\
-Read a PDF (or EPUB, XPS, ... or a siftui Doc JSON) as plain text with "--- page N ---" markers.
-
-Every answer is bounded: at most {out_cap:,} {unit}, a limit set by the server, not by you.
-- No pages, no grep: the whole text if it fits; otherwise a map (title, page count, outline \
-with page numbers, the first pages) and you ask for more.
-- pages="a-b" (or "a", or "a-" to the end): whole pages from page a, as many as fit.
-- grep="pattern": matching lines as "p. N: line" with one line of context ("p. N- ..."); RE2 \
-syntax, case-insensitive unless the pattern has an upper-case letter; add pages to search \
-only a range.
-When an answer is cut, a second text block says how and names the exact next call \
-(for example: cut at page 15; ask for pages="16-40").
-Readable files lie under: {roots}. Relative paths are taken from {first_root}."""
 
 
 def _rules(arguments: Mapping[str, Any]) -> None:
@@ -132,15 +79,5 @@ def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:
 
 
 READ_PDF = ServedTool(
-    name="read_pdf",
-    family="read",
-    title="Read a PDF",
-    description=DESCRIPTION,
-    input_schema=INPUT_SCHEMA,
-    output_schema=OUTPUT_SCHEMA,
-    handler=read_pdf,
-    rules=_rules,
-    lenient=True,
-    refusals=(BadPages, BadGrep),
-    logged=_logged,
+    read.READ_PDF, read_pdf, rules=_rules, refusals=(BadPages, BadGrep), logged=_logged
 )

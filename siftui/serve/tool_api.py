@@ -1,8 +1,9 @@
 """What a served tool is, what its handler is given and what it gives back.
 
-A tool is one :class:`ServedTool` entry of the table in siftui.serve.tools; the
-host (siftui.serve.host) checks each call's arguments against the entry's input
-schema (:func:`siftui.core.arguments.check_arguments`), calls its handler with a
+A tool is one :class:`ServedTool` of the table in siftui.serve.tools: its entry
+(siftui.core.tools) and its handler. The host (siftui.serve.host) checks each
+call's arguments against the entry's input schema
+(:func:`siftui.core.arguments.check_arguments`), calls its handler with a
 :class:`Call`, logs the call and turns what the handler raised into a tool error;
 siftui.serve.mcp_server publishes the entries and sends the :class:`Answer` as
 MCP content. Nothing here imports the MCP SDK.
@@ -18,6 +19,7 @@ from typing import Any
 from siftui.core.kinds import WORD
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options, Rendered
+from siftui.core.tools.entry import ToolEntry
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
@@ -191,41 +193,66 @@ def _no_rules(arguments: Mapping[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class ServedTool:
-    """One served tool: its entry in the table (siftui.serve.tools).
+    """One served tool: its entry (siftui.core.tools: name, family, description,
+    schemas, ...) and what serving it takes, in the table of siftui.serve.tools.
 
-    ``description`` is a template: ``{out_cap:,}``, ``{unit}`` (what the OutCap
-    counts: "characters" or "bytes (UTF-8)"), ``{roots}`` and ``{first_root}`` are
-    filled in from the settings. ``input_schema`` is the
-    published ``inputSchema`` and what every call is checked against
-    (``messages``: check_arguments' replacement messages); ``rules`` checks the
-    tool's own argument rules the schema cannot express, after it (raising
-    :class:`ToolError`). ``handler`` answers a checked call; ``refusals`` are the
-    exception types, besides the shared ones (:class:`ToolError`, ArgumentError,
-    the roots', the store's, LoadError), whose message is a tool error.
-    ``logged`` gives what the log keeps of the arguments (called with ``{}`` when
-    the schema or the rules refused them). ``lenient``: before the check, an
-    optional key given as null counts as absent and a whole float (``2.0``) as an
-    integer where the schema wants one, as the read tools always took them (the
-    evidence tools are strict: null and ``1.0`` are wrong types there).
+    ``handler`` answers a call checked against the entry's input schema; ``rules``
+    checks the tool's own argument rules the schema cannot express, after it
+    (raising :class:`ToolError`); ``refusals`` are the exception types, besides the
+    shared ones (:class:`ToolError`, ArgumentError, the roots', the store's,
+    LoadError), whose message is a tool error. ``logged`` gives what the log keeps
+    of the arguments (called with ``{}`` when the schema or the rules refused them).
     """
 
-    name: str
-    family: str
-    title: str
-    description: str
-    input_schema: Mapping[str, Any]
+    entry: ToolEntry
     handler: Handler
-    output_schema: Mapping[str, Any] | None = None
-    messages: Mapping[str, str] = field(default_factory=dict)
     rules: Callable[[Mapping[str, Any]], None] = _no_rules
     refusals: tuple[type[Exception], ...] = ()
     logged: Callable[[Mapping[str, Any]], LoggedRequest] = _nothing_logged
-    lenient: bool = False
-    read_only: bool = True
-    idempotent: bool = True
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def family(self) -> str:
+        return self.entry.family
+
+    @property
+    def title(self) -> str:
+        return self.entry.title
+
+    @property
+    def description(self) -> str:
+        return self.entry.description
+
+    @property
+    def input_schema(self) -> Mapping[str, Any]:
+        return self.entry.input_schema
+
+    @property
+    def output_schema(self) -> Mapping[str, Any] | None:
+        return self.entry.output_schema
+
+    @property
+    def messages(self) -> Mapping[str, str]:
+        return self.entry.messages
+
+    @property
+    def lenient(self) -> bool:
+        return self.entry.lenient
+
+    @property
+    def read_only(self) -> bool:
+        return self.entry.read_only
+
+    @property
+    def idempotent(self) -> bool:
+        return self.entry.idempotent
 
     def describe(self, settings: Settings) -> str:
-        return self.description.format(
+        """The entry's description with the settings filled in."""
+        return self.entry.description.format(
             out_cap=settings.out_cap,
             unit=UNIT_WORDS[settings.unit],
             roots=settings.roots.describe(),

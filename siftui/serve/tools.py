@@ -1,47 +1,38 @@
-"""The table of the tools siftui serves, by family.
+"""The table of the tools siftui serves: each entry of siftui.core.tools with its handler.
 
-Serving a new tool is adding its :class:`siftui.serve.tool_api.ServedTool` to
-:data:`TOOLS` (and, for a new family, a :class:`Family` to :data:`FAMILIES`):
-``siftui mcp --tools FAMILY,...`` picks the families served.
+Serving a new tool is adding its entry to its family's module in siftui.core.tools
+and its :class:`siftui.serve.tool_api.ServedTool` (the entry and its handler) to
+its family's tuple here (a new family: to :data:`siftui.core.tools.table.FAMILIES`
+too). ``siftui mcp --tools FAMILY,...`` picks the families served.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from siftui.core.tools import read
+from siftui.core.tools.entry import Family
+from siftui.core.tools.table import FAMILIES
 from siftui.serve.docx_tool import READ_DOCX
-from siftui.serve.evidence import tools as evidence
 from siftui.serve.evidence.tools import EVIDENCE_TOOLS
 from siftui.serve.pdf_tool import READ_PDF
 from siftui.serve.tool_api import ServedTool
 from siftui.serve.wire import clip
 
-
-@dataclass(frozen=True)
-class Family:
-    """Tools served together: ``instructions`` tells the agent how to use them."""
-
-    name: str
-    instructions: str
-    unknown_tool: str = ""  # how the family words a call of a tool not served ({name})
-
-
-FAMILIES: tuple[Family, ...] = (
-    Family(
-        "read",
-        "siftui serves two tools that read documents as text within a fixed budget: read_pdf "
-        "(PDF, EPUB, XPS, ...) and read_docx (Word). Start without options to get the text or "
-        "a map, then follow the page numbers or anchors, the outline and the notes with pages= "
-        "(range= or anchor= for Word) or grep=.",
-    ),
-    Family(evidence.FAMILY, evidence.INSTRUCTIONS, unknown_tool=evidence.UNKNOWN_TOOL),
-)
+__all__ = [
+    "DEFAULT_FAMILIES",
+    "FAMILIES",
+    "FAMILY_NAMES",
+    "TOOLS",
+    "Family",
+    "UnknownFamily",
+    "selected",
+]
 
 TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX, *EVIDENCE_TOOLS)
-"""Every tool, in the order tools/list gives them; a family's first is its main tool."""
+"""Every tool, in the order tools/list gives them (siftui.core.tools.table.ENTRIES')."""
 
-DEFAULT_FAMILIES = frozenset({"read"})
+DEFAULT_FAMILIES = frozenset({read.FAMILY.name})
 FAMILY_NAMES: tuple[str, ...] = tuple(family.name for family in FAMILIES)
 
 

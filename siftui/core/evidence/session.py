@@ -5,8 +5,9 @@ ranges); ``None`` means the key was absent. Each method returns the result
 object (a dict in the key order of docs/EVIDENCE.md, see ``wire.dumps``) or
 raises ``EvidenceError``. A call that fails issues no identity.
 
-The methods are the ``tools_*`` functions themselves (each takes the session's
-state first), so a tool's keywords are written once, where the tool is.
+The tools are the ``tools_*`` functions themselves (each takes the session's
+state first), found through their entries (siftui.core.tools.evidence), so a
+tool's keywords are written once, where the tool is.
 
 What needs I/O arrives from the sources layer: the file's texts, outline and
 contentVersion for ``pdf_open``; what it observed for ``pdf_status``; the
@@ -16,59 +17,46 @@ It calls ``mark_stale`` when a document's bytes changed since it was opened.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from siftui.core.evidence import (
-    tools_bookmarks,
-    tools_documents,
-    tools_ocr,
-    tools_read,
-    tools_search,
-)
 from siftui.core.evidence.state import SessionState
+from siftui.core.tools.table import ENTRIES
 
-__all__ = ["PURE_TOOLS", "EvidenceSession", "python_name"]
+__all__ = ["EvidenceSession", "python_name"]
 
 Result = dict[str, object]
 
-PURE_TOOLS: dict[str, Callable[..., Result]] = {
-    "pdf_close": tools_documents.close_document,
-    "pdf_current": tools_documents.current_documents,
-    "pdf_status": tools_documents.document_status,
-    "pdf_page_read": tools_read.page_read,
-    "pdf_keyword_search": tools_search.keyword_search,
-    "ocr_recognize": tools_ocr.ocr_recognize,
-    "pdf_evidence_read": tools_read.evidence_read,
-    "pdf_bookmark_list": tools_bookmarks.bookmark_list,
+_ANSWERED: dict[str, Callable[..., Result]] = {
+    entry.name: entry.pure for entry in ENTRIES if entry.pure is not None
 }
-"""The tools answered from the session alone (with what ``call``'s sources add)."""
+"""Each tool an entry answers from the session (siftui.core.tools), by its name."""
 
 
 class EvidenceSession(SessionState):
-    """The state of one MCP connection (or one ``siftui session`` run) and its tools."""
+    """The state of one MCP connection (or one ``siftui session`` run) and its tools.
 
-    pdf_open = tools_documents.open_document  # E2: path as given, real_path resolved
-    pdf_close = tools_documents.close_document
-    pdf_current = tools_documents.current_documents
-    pdf_status = tools_documents.document_status
-    pdf_page_read = tools_read.page_read
-    pdf_keyword_search = tools_search.keyword_search
-    pdf_page_render = tools_documents.register_image  # E8's JSON for an image rendered
-    ocr_recognize = tools_ocr.ocr_recognize
-    pdf_evidence_read = tools_read.evidence_read
-    pdf_bookmark_list = tools_bookmarks.bookmark_list
+    ``session.<tool>(**keywords)`` runs that tool's entry's function on the session
+    (keywords in snake_case: ``session.pdf_page_read(document_id="doc-1", page=1)``)."""
 
     def call(self, tool: str, arguments: Mapping[str, Any], **sources: Any) -> Result:
-        """Run a pure tool from its wire arguments (camelCase keys, already checked).
+        """Run a tool from its wire arguments (camelCase keys, already checked).
 
         ``sources`` adds what the sources layer provides for the tools that need
         it (``pdf_status``: source_changed, capabilities; ``ocr_recognize``:
-        recognize; ``pdf_page_read``: hidden_spans).
+        recognize; ``pdf_page_read``: hidden_spans; ``pdf_open`` and
+        ``pdf_page_render``: what was read and drawn).
         """
-        tool_function = PURE_TOOLS[tool]
+        tool_function = _ANSWERED[tool]
         keywords = {python_name(key): value for key, value in arguments.items()}
         return tool_function(self, **keywords, **sources)
+
+    def __getattr__(self, name: str) -> Callable[..., Result]:
+        tool_function = _ANSWERED.get(name)
+        if tool_function is None:
+            raise AttributeError(name)
+        return functools.partial(tool_function, self)
 
 
 def python_name(wire_name: str) -> str:

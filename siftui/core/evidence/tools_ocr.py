@@ -15,7 +15,7 @@ from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.utf16 import Utf16Text
 from siftui.core.evidence.wire import fit_largest
 
-__all__ = ["DEFAULT_OCR_MAX_CHARS", "NO_TESSERACT", "Recognizer", "ocr_recognize"]
+__all__ = ["DEFAULT_OCR_MAX_CHARS", "NO_TESSERACT", "Recognizer", "recognize_image"]
 
 DEFAULT_OCR_MAX_CHARS = 8000
 NO_TESSERACT = "OCR is not available: Tesseract is not installed"
@@ -24,7 +24,7 @@ Recognizer = Callable[[Image], tuple[str, str]]
 """Runs OCR on an image: (text, engine such as "tesseract 5.3.0"); may raise EvidenceError."""
 
 
-def ocr_recognize(
+def recognize_image(
     state: SessionState,
     *,
     image_handle: str | None = None,

@@ -14,7 +14,7 @@ from siftui.core.answer import DEFAULT_OUT_CAP, Rendered
 from siftui.core.budget import Unit, check_unit
 from siftui.core.matching import BadGrep, compile_pattern
 from siftui.core.text import collapse_whitespace, typed_number
-from siftui.core.word import BadOption
+from siftui.core.word import DEFAULT_WINDOW, MAX_WINDOW, BadOption
 from siftui.core.word.grep import docx_grep
 from siftui.core.word.index import StoryIndex, index_story, measured_sizes
 from siftui.core.word.model import SCOPES, DocxDoc, Story
@@ -35,8 +35,6 @@ __all__ = [
     "reversed_range_hint",
 ]
 
-DEFAULT_WINDOW = 6
-MAX_WINDOW = 50
 UNTITLED = "Untitled document"
 INSTRUCTION = (
     "This document is longer than one answer: ask for "

@@ -4,7 +4,7 @@ An :class:`EvidenceConnection` is one MCP connection (or one ``siftui session``
 run): the pure session of ``siftui.core.evidence`` plus the I/O it needs, the
 roots, the document store (worker processes, limits, cache), page images and
 OCR. :meth:`EvidenceConnection.run` answers a call whose arguments the tool
-host checked (siftui.serve.evidence.tools holds the table's entries), so the
+host checked (siftui.serve.evidence.tools binds each entry to its work here), so the
 server and ``siftui session`` give the same bytes for the same calls.
 """
 
@@ -24,6 +24,8 @@ from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
 from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF
+from siftui.core.tools.entry import ToolEntry
+from siftui.core.tools.read import READ_DOCX
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.files import Files, Source, content_version
@@ -36,17 +38,19 @@ from siftui.sources import evidence_pdf
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.word.kind import DOCX_SUFFIXES
 
-# Tools whose identities name a document that may have changed on disk since it was
-# opened; pdf_status and pdf_close answer for a stale document (EVIDENCE.md).
-_NO_STALENESS = frozenset({"pdf_info", "pdf_open", "pdf_current", "pdf_status", "pdf_close"})
-
 
 @dataclass
-class _Called:
-    """What one call found out as it ran: the log's facts and the blocks before its JSON."""
+class Called:
+    """One call as it runs: its tool's name, the log's facts and the blocks before its JSON."""
 
+    tool: str
     facts: Facts
     blocks: list[Block] = field(default_factory=list)
+
+
+Work = Callable[["EvidenceConnection", Mapping[str, Any], Called], Mapping[str, Any]]
+"""What a tool does with the files, images, OCR, findings or background work before (or
+instead of) asking the session; a tool without one is the session's alone."""
 
 
 class EvidenceConnection:
@@ -73,14 +77,21 @@ class EvidenceConnection:
         self._hidden: dict[str, dict[int, int]] = {}
         self.preparations = Preparations()
 
-    def run(self, tool: str, arguments: Mapping[str, Any], facts: Facts) -> Answer:
-        """One call, its arguments checked against the tool's schema and holding only the
-        keys the agent sent (the tools apply their own defaults, so a continuation stays
-        alone); raises EvidenceError (and the roots' and store's errors) for a refusal."""
-        called = _Called(facts)
-        self._refresh(tool)
+    def run(
+        self, tool: ToolEntry, arguments: Mapping[str, Any], facts: Facts, work: Work | None = None
+    ) -> Answer:
+        """One call of ``tool`` (done by ``work``, else by the session), its arguments
+        checked against the tool's schema and holding only the keys the agent sent (the
+        tools apply their own defaults, so a continuation stays alone); raises
+        EvidenceError (and the roots' and store's errors) for a refusal."""
+        called = Called(tool.name, facts)
+        if tool.stale_checked:
+            self._refresh()
         try:
-            result = self._run(tool, arguments, called)
+            if work is not None:
+                result = work(self, arguments, called)
+            else:
+                result = self.session.call(tool.name, arguments)
         finally:
             self._drop_forgotten()
         text = dumps(result)
@@ -92,10 +103,8 @@ class EvidenceConnection:
         image = next((image_line(b.data) for b in called.blocks if isinstance(b, ImageBlock)), "")
         return Answer((*called.blocks, TextBlock(text)), result=ToolResult.of(text, image))
 
-    def _refresh(self, tool: str) -> None:
+    def _refresh(self) -> None:
         """Marks stale the open documents whose files changed since they were opened."""
-        if tool in _NO_STALENESS:
-            return
         for document_id, source in list(self._sources.items()):
             if not self.session.is_stale(document_id) and self.files.changed(source):
                 self.session.mark_stale(document_id)
@@ -109,37 +118,31 @@ class EvidenceConnection:
                 self._hidden.pop(document_id, None)
                 self.preparations.cancel(document_id)
 
-    def _run(self, tool: str, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
-        handler = _HANDLERS.get(tool)
-        if handler is not None:
-            return handler(self, arguments, called)
-        return self.session.call(tool, arguments)
-
-    def _status(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def status(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         document_id = arguments["documentId"]
         self.session.known_document(document_id)
         source = self._sources.get(document_id)
         changed = source is None or self.files.changed(source)
         pdf = source is None or source.pdf
         return self.session.call(
-            "pdf_status", arguments, source_changed=changed, capabilities=self._capabilities(pdf)
+            called.tool, arguments, source_changed=changed, capabilities=self._capabilities(pdf)
         )
 
-    def _page_read(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def page_read(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         spans = self._hidden.get(arguments["documentId"], {}) if self.warn_hidden else None
-        return self.session.call("pdf_page_read", arguments, hidden_spans=spans)
+        return self.session.call(called.tool, arguments, hidden_spans=spans)
 
-    def _search(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def search(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         # A normalized search of the whole document uses the texts built in the
-        # background since pdf_open; one of a few pages builds only those pages.
+        # background since it was opened; one of a few pages builds only those pages.
         if arguments.get("match") == "normalized" and "pages" not in arguments:
             self.preparations.wait(str(arguments.get("documentId")))
-        return self.session.call("pdf_keyword_search", arguments)
+        return self.session.call(called.tool, arguments)
 
-    def _ocr(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
-        return self.session.call("ocr_recognize", arguments, recognize=self._recognize)
+    def ocr(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
+        return self.session.call(called.tool, arguments, recognize=self._recognize)
 
-    def _info(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def info(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         given = arguments["path"]
         size, facts, sha256 = self.files.run(given, Describe(), called.facts)
         head: dict[str, object] = {
@@ -150,12 +153,14 @@ class EvidenceConnection:
         }
         return fit_whole({**head, **facts}, self.out_cap)
 
-    def _open(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def open(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         given = arguments["path"]
         real = self.files.roots.resolve(given)
         called.facts.path = str(real)
         if real.suffix.lower() in DOCX_SUFFIXES:
-            raise EvidenceError(f"{clip(str(real))}: a Word document; read it with read_docx")
+            raise EvidenceError(
+                f"{clip(str(real))}: a Word document; read it with {READ_DOCX.name}"
+            )
         deadline = time.monotonic() + self.files.store.timeout
         loaded, real_path, seen, pdf = self.files.load(given, deadline)
         called.facts.path, called.facts.sha256 = real_path, loaded.sha256
@@ -163,8 +168,9 @@ class EvidenceConnection:
         if doc is None:
             raise EvidenceError(f"{clip(real_path)}: not a PDF")
         outline = tuple((item.level, item.title, item.page) for item in doc.outline)
-        result = self.session.pdf_open(
-            path=given,
+        result = self.session.call(
+            called.tool,
+            arguments,
             real_path=real_path,
             content_version=content_version(loaded.sha256),
             title=doc.title,
@@ -190,7 +196,7 @@ class EvidenceConnection:
         self.files.store.warm()  # for a page render to come
         return result
 
-    def _render(self, arguments: Mapping[str, Any], called: _Called) -> Mapping[str, Any]:
+    def render(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         document_id = arguments["documentId"]
         document = self.session.document(document_id)
         page = arguments["page"]
@@ -204,7 +210,9 @@ class EvidenceConnection:
         if sha256 != source.sha256:  # drawn from other bytes than the ones opened
             self.session.mark_stale(document_id)
             self.session.document(document_id)  # raises the stale message
-        result = self.session.pdf_page_render(
+        result = self.session.call(
+            called.tool,
+            {},
             document_id=document_id,
             page=page,
             dpi=image.dpi,
@@ -234,19 +242,6 @@ class EvidenceConnection:
 
 _OCR_PREFIX = "OCR is not available: "
 NO_PAGE_IMAGES = "no page images: it was opened from a Doc JSON (siftui extract), not a PDF"
-
-Handler = Callable[[EvidenceConnection, Mapping[str, Any], _Called], Mapping[str, Any]]
-_HANDLERS: dict[str, Handler] = {
-    "pdf_info": EvidenceConnection._info,
-    "pdf_open": EvidenceConnection._open,
-    "pdf_status": EvidenceConnection._status,
-    "pdf_page_read": EvidenceConnection._page_read,
-    "pdf_keyword_search": EvidenceConnection._search,
-    "pdf_page_render": EvidenceConnection._render,
-    "ocr_recognize": EvidenceConnection._ocr,
-}
-"""The tools that need files, images, OCR, findings or background work; the others are the
-session's alone."""
 
 
 def hidden_spans(inspection: Inspection | None) -> dict[int, int]:

@@ -1,0 +1,33 @@
+"""Every tool siftui serves and every family, as the rest of siftui asks for them.
+
+Adding a tool is adding its entry to its family's module (and its family's tuple)
+and its handler to siftui.serve; nothing here or elsewhere names it.
+"""
+
+from __future__ import annotations
+
+from siftui.core.tools import evidence, read
+from siftui.core.tools.entry import Family, ToolEntry
+
+__all__ = ["ENTRIES", "FAMILIES", "FIRST_LOGGED", "entry_of", "family_tools"]
+
+FAMILIES: tuple[Family, ...] = (read.FAMILY, evidence.FAMILY)
+"""The families, in the order ``--tools`` lists them."""
+
+ENTRIES: tuple[ToolEntry, ...] = (*read.READ_TOOLS, *evidence.EVIDENCE_TOOLS)
+"""Every tool, in the order tools/list gives them; a family's first is its main tool."""
+
+_BY_NAME = {entry.name: entry for entry in ENTRIES}
+
+FIRST_LOGGED: str = next(entry.name for entry in ENTRIES if entry.logged.first)
+"""The tool of a log line without ``tool`` (the log's first tool; its lines leave it out)."""
+
+
+def entry_of(name: object) -> ToolEntry | None:
+    """The entry of the tool called ``name``, or None (not a tool siftui serves)."""
+    return _BY_NAME.get(name) if isinstance(name, str) else None
+
+
+def family_tools(family: str) -> tuple[ToolEntry, ...]:
+    """The tools of ``family``, in the table's order."""
+    return tuple(entry for entry in ENTRIES if entry.family == family)
