@@ -28,7 +28,7 @@ from siftui.serve.tool_api import (
 from siftui.serve.wire import clip
 from siftui.sources.log.fields import DocxArgs, docx_options
 
-__all__ = ["DOCX_INPUT_SCHEMA", "DOCX_OUTPUT_SCHEMA", "READ_DOCX", "read_docx"]
+__all__ = ["DOCX_INPUT_SCHEMA", "DOCX_OUTPUT_SCHEMA", "READ_DOCX"]
 
 MAX_OPTION_CHARS = 100
 """A range, an anchor or a scope is a few characters; a longer one is refused without
@@ -56,7 +56,7 @@ def _rules(arguments: Mapping[str, Any]) -> None:
             )
 
 
-def read_docx(call: Call) -> Answer:
+def answer_docx(call: Call) -> Answer:
     requested = call.arguments["path"]
     wanted = docx_options(
         _docx_args(call.arguments),
@@ -75,5 +75,5 @@ def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:
 
 
 READ_DOCX = ServedTool(
-    read.READ_DOCX, read_docx, rules=_rules, refusals=(BadOption, BadGrep), logged=_logged
+    read.READ_DOCX, answer_docx, rules=_rules, refusals=(BadOption, BadGrep), logged=_logged
 )

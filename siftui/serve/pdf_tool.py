@@ -29,7 +29,7 @@ from siftui.serve.tool_api import (
 )
 from siftui.serve.wire import clip
 
-__all__ = ["INPUT_SCHEMA", "NO_TEXT_ADVICE", "OUTPUT_SCHEMA", "READ_PDF", "read_pdf"]
+__all__ = ["INPUT_SCHEMA", "NO_TEXT_ADVICE", "OUTPUT_SCHEMA", "READ_PDF"]
 
 MAX_PAGES_CHARS = 100
 """A page range is a few digits; a longer ``pages`` is refused without being echoed whole."""
@@ -50,7 +50,7 @@ NO_TEXT_ADVICE = "the server's operator can OCR it"
 """What an agent is told of a page without text: it cannot OCR it, the operator can."""
 
 
-def read_pdf(call: Call) -> Answer:
+def answer_pdf(call: Call) -> Answer:
     requested = call.arguments["path"]
     pages = call.arguments.get("pages", "")
     grep = call.arguments.get("grep", "")
@@ -79,5 +79,5 @@ def _logged(arguments: Mapping[str, Any]) -> LoggedRequest:
 
 
 READ_PDF = ServedTool(
-    read.READ_PDF, read_pdf, rules=_rules, refusals=(BadPages, BadGrep), logged=_logged
+    read.READ_PDF, answer_pdf, rules=_rules, refusals=(BadPages, BadGrep), logged=_logged
 )

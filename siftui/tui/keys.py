@@ -9,6 +9,8 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
+from siftui.core.tools.read import READ_PDF
+
 
 @dataclass(frozen=True)
 class Key:
@@ -103,7 +105,7 @@ KEYS: tuple[Key, ...] = (
 
 
 EVIDENCE_KEYS: tuple[Key, ...] = (
-    Key("e", "leave", "read_pdf", "Back to read_pdf (the session is kept)", "e"),
+    Key("e", "leave", READ_PDF.name, f"Back to {READ_PDF.name} (the session is kept)", "e"),
     Key("colon", "focus_call", "Call", "Type a call: tool name, space, JSON (Tab completes)", ":"),
     Key("n", "next_call", "Next", "Make the call the result names (next, hasMore, cursor)", "n"),
     Key("b", "walk_back", "Back", "The session's previous result", "b"),

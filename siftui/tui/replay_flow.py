@@ -25,6 +25,7 @@ from textual.worker import get_current_worker
 
 from siftui.core.answer import Rendered
 from siftui.core.kinds import kind_of
+from siftui.core.tools.table import logged_as
 from siftui.sources.errors import report_unexpected
 from siftui.tui.display import plural
 from siftui.tui.evidence_rerun import SessionReruns
@@ -142,7 +143,7 @@ class ReplayFlow:
         status saying why the logged answer stays."""
         if self.entry is not entry or entry.received is None:
             return None
-        if entry.tool not in ("read_pdf", "read_docx"):
+        if not logged_as(entry.tool).document:
             self.status(
                 f"{self._where}: a {entry.tool or 'unknown'} call; showing the logged answer",
                 warning=True,

@@ -65,9 +65,10 @@ class Logged:
     one turns ``--warn-hidden`` on."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ToolEntry:
-    """One served tool, as everything but its handler sees it.
+    """One served tool, as everything but its handler sees it (one object per tool:
+    compared and hashed by identity).
 
     ``description`` is a template: ``{out_cap:,}``, ``{unit}``, ``{roots}`` and
     ``{first_root}`` are filled in from the server's settings (doubled braces are

@@ -46,6 +46,7 @@ from typing import Any
 from siftui.core.kinds import kind_of
 from siftui.core.messages import quoted
 from siftui.core.render import Options, Rendered
+from siftui.core.tools.table import FIRST_LOGGED, logged_as
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.render import DocxOptions
 from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
@@ -85,7 +86,7 @@ class LogEntry:
     duration_ms: float
     rendered: Rendered | None  # what the agent received; None for a failed call
     message: str = ""  # the error the agent received, for a failed call
-    tool: str = "read_pdf"  # the tool the agent called ("" when the request was unreadable)
+    tool: str = FIRST_LOGGED  # the tool the agent called ("" when the request was unreadable)
     docx: DocxArgs | None = None  # read_docx's other options
     unreadable: tuple[UnreadablePage, ...] | None = None  # of a PDF served
     hidden: HiddenSummary | None = None  # the hidden-text findings of a PDF served
@@ -163,7 +164,7 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         "duration_ms": entry.duration_ms,
         "error": entry.error,
     }
-    if entry.tool != "read_pdf":
+    if entry.tool != FIRST_LOGGED:
         data["tool"] = entry.tool
     if entry.session is not None:
         data["session"] = entry.session
@@ -300,7 +301,7 @@ def entry_from_dict(data: Any) -> LogEntry:
             note=_take(data, "note", str, "a string"),
         )
     path = _take(data, "path", str, "a string")
-    tool = data["tool"] if isinstance(data.get("tool"), str) else "read_pdf"
+    tool = data["tool"] if isinstance(data.get("tool"), str) else FIRST_LOGGED
     warning = data.get("warning", "")
     if not isinstance(warning, str):
         raise ValueError('key "warning": expected a string')
@@ -322,7 +323,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         rendered=rendered,
         message=message,
         tool=tool,
-        docx=docx_args_of(options) if tool == "read_docx" else None,
+        docx=docx_args_of(options) if logged_as(tool).word else None,
         unreadable=unreadable_of(data["unreadable"]) if "unreadable" in data else None,
         hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
         warning=warning,

@@ -1,8 +1,11 @@
 """How an agent used the evidence tools, per session, from a call log.
 
 What a host needs to tune its agent: searches whose ``hasMore`` was never
-followed (hits never seen), page reads whose ``next`` was never followed (text
-never read), evidence reads refused and whether the next one worked,
+followed (hits never seen: a tool whose continuation is
+:class:`~siftui.core.tools.continuation.WhileMore`), page reads whose ``next``
+was never followed (text never read: :class:`~siftui.core.tools.continuation.ReadOn`),
+evidence reads refused and whether the next one worked (a tool whose entry
+lists its refusals),
 identities used that were unknown or stale, and the same call made again.
 Calls are numbered as the log's lines are (every tool counts).
 """
@@ -15,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from siftui.core.evidence.schemas import SCHEMAS
+from siftui.core.tools.continuation import ReadOn, WhileMore
+from siftui.core.tools.table import continuation_of, logged_as
 from siftui.sources.log.calllog import LogEntry
 
 _IDENTITY = re.compile(
@@ -24,7 +28,8 @@ _IDENTITY = re.compile(
 
 
 def is_evidence(entry: LogEntry) -> bool:
-    return entry.tool in SCHEMAS
+    """Whether ``entry`` is a call of a session's tool (the report follows it per session)."""
+    return logged_as(entry.tool).session
 
 
 @dataclass
@@ -77,20 +82,21 @@ def _fill(use: SessionUse, calls: list[tuple[int, LogEntry]]) -> None:
         seen.setdefault(key, []).append(number)
         if entry.error and _IDENTITY.search(entry.message):
             use.identities.append((number, entry.message))
-        if entry.tool == "pdf_evidence_read" and entry.error:
+        if logged_as(entry.tool).refusals and entry.error:
             later = next(((n, e) for n, e in calls[index + 1 :] if e.tool == entry.tool), None)
             fixed = later[0] if later is not None and not later[1].error else None
             use.refused_reads.append((number, entry.message, fixed))
         result = _result(entry)
         if result is None:
             continue
-        if entry.tool == "pdf_keyword_search":
-            search = str(result.get("searchId", ""))
+        rule = continuation_of(entry.tool)
+        if isinstance(rule, WhileMore):
+            search = str(result.get(rule.key, ""))
             first, shown, _ = open_searches.pop(search, (number, 0, 0))
             shown += len(result.get("hits") or [])
             if result.get("hasMore"):
                 open_searches[search] = (first, shown, int(result.get("total", 0)))
-        elif entry.tool == "pdf_page_read":
+        elif isinstance(rule, ReadOn):
             asked = (
                 str(arguments.get("documentId", "")),
                 int(arguments.get("page", 0)),

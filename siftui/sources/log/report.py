@@ -26,6 +26,7 @@ from typing import Any
 from siftui.core.doc import Doc
 from siftui.core.docindex import SEPARATOR, index_of, marker
 from siftui.core.render import INSTRUCTION, Rendered
+from siftui.core.tools.table import FIRST_LOGGED, logged_as
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.evidence_report import is_evidence
 
@@ -36,7 +37,6 @@ _ASK_RANGE = re.compile(r'ask for range="[Pp]([0-9]+)(?:\.\.[Pp]?([0-9]*))?"')
 _RANGE_START = re.compile(r"\s*[Pp]0*([0-9]+)")
 _SCOPE_NAMED = re.compile(r'scope="([a-z]+)"')
 _NARROW = "narrow the pattern"
-_READ_TOOLS = ("read_pdf", "read_docx")
 _STATS = re.compile(r"^[0-9]+ pages? · ~[0-9]+ tokens(?: · pages 1-([0-9]+) extracted)?$")
 _PAGE_COUNT = re.compile(r"^([0-9]+) pages? · ")
 _OUT_OF_RANGE = re.compile(r"pages out of range \(1-([0-9]+)\)")
@@ -49,7 +49,8 @@ class DocumentUse:
     path: str
     sha256: str | None
     calls: list[int] = field(default_factory=list)
-    tool: str = "read_pdf"  # the tool that read it: pages are counted for read_pdf's
+    tool: str = FIRST_LOGGED  # the tool that read it: pages are counted for a tool whose
+    # entry says so (siftui.core.tools.entry.Logged.pages)
     extracted: int | None = None  # E, when known (the Doc, a map's header or an error)
     block_runes: tuple[int, ...] | None = None  # each page's R1 block, with the Doc
     read: dict[int, int] = field(default_factory=dict)  # page -> most runes shown
@@ -115,7 +116,7 @@ def _document_key(
     (``opened``: a requested path -> the path and content a call read by it). None for a
     call that names no file (another tool's, or an unreadable request: the server's
     log records those too, with a ``tool`` other than the read tools)."""
-    if getattr(entry, "tool", "read_pdf") not in _READ_TOOLS or not entry.path:
+    if not logged_as(getattr(entry, "tool", FIRST_LOGGED)).document or not entry.path:
         return None
     if entry.sha256 is None and entry.path == entry.requested and entry.path in opened:
         return opened[entry.path]
@@ -141,14 +142,14 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
             continue
         use = documents.get(key)
         if use is None:
-            tool = getattr(entry, "tool", "read_pdf")
+            tool = getattr(entry, "tool", FIRST_LOGGED)
             use = documents[key] = DocumentUse(path=key[0], sha256=key[1], tool=tool)
-            doc = docs.get(key[1]) if key[1] is not None and tool == "read_pdf" else None
+            doc = docs.get(key[1]) if key[1] is not None and logged_as(tool).pages else None
             if doc is not None:
                 use.extracted = doc.extracted
                 use.block_runes = index_of(doc).block_sizes
         use.calls.append(number)
-        if use.tool != "read_pdf":
+        if not logged_as(use.tool).pages:
             continue  # pages read are a PDF's only
         _learn_extracted(use, entry)
         if entry.rendered is not None and not entry.grep:
@@ -295,10 +296,11 @@ def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, .
         note = entry.rendered.note
         ask = _ASK.search(note)
         asked = f"{ask.group(1)}-{ask.group(2)}" if ask is not None else None
-        word = _ASK_RANGE.search(note) if getattr(entry, "tool", "") == "read_docx" else None
+        word_notes = logged_as(getattr(entry, "tool", "")).word
+        word = _ASK_RANGE.search(note) if word_notes else None
         if word is not None:
             asked = f"P{word.group(1)}..{'P' + word.group(2) if word.group(2) else ''}"
-        scopes = _SCOPE_NAMED.findall(note) if getattr(entry, "tool", "") == "read_docx" else []
+        scopes = _SCOPE_NAMED.findall(note) if word_notes else []
         if scopes:
             asked = "scope=" + ",".join(scopes)
         same = [i for i in range(index + 1, len(entries)) if keys[i] == keys[index]]
@@ -337,7 +339,7 @@ def report_json(found: LogReport) -> dict[str, Any]:
     documents: list[dict[str, Any]] = []
     for use in found.documents:
         total = use.document_runes
-        if use.tool != "read_pdf":
+        if not logged_as(use.tool).pages:
             documents.append(
                 {"path": use.path, "sha256": use.sha256, "tool": use.tool, "calls": use.calls}
             )

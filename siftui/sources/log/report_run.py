@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from siftui.core.doc import Doc
+from siftui.core.tools.table import FIRST_LOGGED, logged_as
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import LogEntry
@@ -27,7 +28,7 @@ def documents_of(entries: Sequence[LogEntry]) -> dict[str, Doc]:
     for entry in entries:
         if entry.sha256 is None or entry.sha256 in docs or (entry.path, entry.sha256) in tried:
             continue
-        if getattr(entry, "tool", "read_pdf") != "read_pdf":
+        if not logged_as(getattr(entry, "tool", FIRST_LOGGED)).pages:
             continue  # pages read are counted for PDFs only
         tried.add((entry.path, entry.sha256))
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from siftui.core.tools.table import logged_as
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.report import CutAnswer, DocumentUse, ErrorCall, LogReport, spans
 
@@ -64,7 +65,7 @@ def re_read_part(page: int, calls: Sequence[int]) -> str:
 def document_lines(use: DocumentUse) -> list[str]:
     """The document's calls, pages read, never read and read more than once (unindented)."""
     lines = [f"calls: {spans(use.calls)}"]
-    if use.tool != "read_pdf":
+    if not logged_as(use.tool).pages:
         return [*lines, f"pages read: not counted (read with {use.tool})"]
     read = spans(sorted(use.read)) or "none"
     total = use.document_runes

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from siftui.core.evidence.schemas import TOOL_NAMES
+from siftui.core.tools.table import ENTRIES, logged_as
 from siftui.sources.filehash import file_sha256
 from siftui.sources.log.calllog import LogEntry
 
@@ -26,7 +26,8 @@ RERUN_MAX_BYTES = 200_000_000
 """The largest file a re-run hashes: `siftui mcp`'s default --max-bytes (a larger file
 was refused by such a server, so no session read it)."""
 
-EVIDENCE_TOOLS = frozenset(TOOL_NAMES)
+EVIDENCE_TOOLS = frozenset(entry.name for entry in ENTRIES if entry.logged.session)
+"""The tools whose calls belong to a session, which a re-run makes again."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ def setting_of(calls: list[tuple[int, LogEntry]]) -> Setting:
             relative.append(root)
     for _, entry in calls:
         value = entry.result.text if entry.result is not None else ""
-        warn_hidden = warn_hidden or (entry.tool == "pdf_page_read" and '"hidden_text"' in value)
+        warns = logged_as(entry.tool).hidden and '"hidden_text"' in value
+        warn_hidden = warn_hidden or warns
     roots = tuple(dict.fromkeys([*relative, *absolute]))
     out_cap = calls[0][1].out_cap if calls else 0
     return Setting(roots, out_cap, warn_hidden)

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from siftui.core.tools.evidence import EVIDENCE_READ, OPEN
 from siftui.sources.picture import png_pixels
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.evidence.complete import complete
@@ -113,7 +114,7 @@ class EvidenceScreen(Screen[None]):
         self.query_one(PageImage).display = False
         self._show_calls()
         self.action_focus_view()  # keys act at once; `:` types a call
-        self.make("pdf_open", {"path": self.path.name})
+        self.make(OPEN.name, {"path": self.path.name})
 
     # ---------------------------------------------------------------- calls
 
@@ -179,7 +180,7 @@ class EvidenceScreen(Screen[None]):
     def _row_chosen(self, event: OptionList.OptionSelected) -> None:
         row = self._rows[int(event.option.id or 0)]
         if row.ref is not None and row.document is not None:
-            self.make("pdf_evidence_read", {"documentId": row.document, "refId": row.ref})
+            self.make(EVIDENCE_READ.name, {"documentId": row.document, "refId": row.ref})
 
     # ----------------------------------------------------------------- keys
 
@@ -233,9 +234,9 @@ class EvidenceScreen(Screen[None]):
             return
         arguments = {"documentId": row.document, "refId": row.ref, "quote": quote}
         if quote:
-            self.make("pdf_evidence_read", arguments)
+            self.make(EVIDENCE_READ.name, arguments)
             return
-        text = call_text("pdf_evidence_read", arguments)
+        text = call_text(EVIDENCE_READ.name, arguments)
         # The cursor between the empty quote's marks, where the user types it.
         self.query_one("#ev-call", CallInput).prefill(text, len(text) - 2)
 

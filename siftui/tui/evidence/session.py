@@ -14,6 +14,7 @@ from typing import Any
 from siftui.core.arguments import utf16_length
 from siftui.core.evidence.script import call_line
 from siftui.core.halfblocks import Pixels
+from siftui.core.tools.table import entry_of
 from siftui.tui.evidence.model import Result
 
 
@@ -50,24 +51,17 @@ def parse_call_text(text: str) -> tuple[str, Any] | str:
 
 
 def next_call(made: Made) -> tuple[str, dict[str, Any]] | None:
-    """The call the result names as its continuation, as an agent makes it."""
+    """The call the result names as its continuation, as an agent makes it (its tool's
+    entry's rule, siftui.core.tools.continuation)."""
     value = made.result.value()
     if not isinstance(value, dict):
         return None
+    entry = entry_of(made.tool)
+    if entry is None or entry.continuation is None:
+        return None
     sent = made.arguments if isinstance(made.arguments, dict) else {}
-    if made.tool == "pdf_page_read" and isinstance(step := value.get("next"), dict):
-        arguments: dict[str, Any] = {"documentId": sent.get("documentId", value.get("documentId"))}
-        arguments["page"] = step.get("page")
-        arguments["offset"] = step.get("offset")
-        arguments.update({key: sent[key] for key in ("lastPage", "maxChars") if key in sent})
-        return made.tool, arguments
-    if made.tool == "pdf_keyword_search" and value.get("hasMore") is True:
-        return made.tool, {"searchId": value.get("searchId")}
-    if made.tool == "pdf_bookmark_list" and isinstance(value.get("nextCursor"), str):
-        return made.tool, {"documentId": value.get("documentId"), "cursor": value["nextCursor"]}
-    if made.tool == "ocr_recognize" and isinstance(value.get("nextOffset"), int):
-        return made.tool, {"resultId": value.get("resultId"), "offset": value["nextOffset"]}
-    return None
+    arguments = entry.continuation.next_arguments(sent, value)
+    return (made.tool, arguments) if arguments is not None else None
 
 
 @dataclass

@@ -1,0 +1,73 @@
+"""Each tool entry (siftui.core.tools) is served once, bound to a handler, and what its
+entry says of it holds when it runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.docx_build import p, t, write_docx
+from support.pdfs import make_pdf
+
+from siftui.core.tools import evidence, read
+from siftui.core.tools.entry import ToolEntry
+from siftui.core.tools.table import ENTRIES
+from siftui.serve.access import Roots
+from siftui.serve.docstore import DocStore
+from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import Session
+from siftui.serve.tools import TOOLS
+
+
+def test_every_entry_is_served_once_in_the_tables_order() -> None:
+    assert [tool.entry for tool in TOOLS] == list(ENTRIES)
+
+
+@pytest.fixture
+def store() -> Iterator[DocStore]:
+    made = DocStore(workers=1)
+    yield made
+    made.shutdown()
+
+
+def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
+    tmp_path: Path, store: DocStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the tools whose entry says ``worker`` hand the file to the store's workers."""
+    make_pdf(tmp_path / "a.pdf", ["alpha beta", "gamma"])
+    write_docx(tmp_path / "w.docx", p(t("a paragraph")))
+    handed: list[str] = []
+    for method in ("get", "run_task"):
+        real = getattr(store, method)
+
+        def spy(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            handed.append("store")
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(store, method, spy)
+    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families={"read", "evidence"})
+    session = Session()
+    calls: list[tuple[ToolEntry, dict[str, Any]]] = [
+        (read.READ_PDF, {"path": "a.pdf"}),
+        (read.READ_DOCX, {"path": "w.docx"}),
+        (evidence.INFO, {"path": "a.pdf"}),
+        (evidence.OPEN, {"path": "a.pdf"}),
+        (evidence.CURRENT, {}),
+        (evidence.STATUS, {"documentId": "doc-1"}),
+        (evidence.PAGE_READ, {"documentId": "doc-1", "page": 1}),
+        (evidence.KEYWORD_SEARCH, {"documentId": "doc-1", "query": "beta"}),
+        (evidence.EVIDENCE_READ, {"documentId": "doc-1", "refId": "ref-1"}),
+        (evidence.BOOKMARK_LIST, {"documentId": "doc-1"}),
+        (evidence.PAGE_RENDER, {"documentId": "doc-1", "page": 1, "dpi": 36}),
+        (evidence.OCR, {"imageHandle": "img-1"}),
+        (evidence.CLOSE, {"documentId": "doc-1"}),
+    ]
+    assert {entry for entry, _ in calls} == set(ENTRIES)
+    for entry, arguments in calls:
+        handed.clear()
+        answer = host.call(arguments, entry.name, session)
+        if entry is not evidence.OCR:  # OCR needs Tesseract, and runs in no worker
+            assert not answer.is_error, (entry.name, answer.message)
+        assert bool(handed) is entry.worker, entry.name
