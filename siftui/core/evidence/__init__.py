@@ -1,7 +1,9 @@
 """The evidence tools' pure core (EVIDENCE.md E1-E11): no I/O, standard library only.
 
 Drive it with one ``session.EvidenceSession`` per MCP connection (or per
-``siftui session`` run): one method per tool, keyword arguments in snake_case
+``siftui session`` run): each tool's entry (siftui.core.tools.evidence) names
+the function here that answers it; ``session.<tool>(...)`` runs it, keyword
+arguments in snake_case
 (``None`` = the key was absent; types and ranges already checked against
 ``schemas.SCHEMAS``), returning the result dict in wire key order or raising
 ``errors.EvidenceError`` (its ``message`` is the tool error's one line).
@@ -17,7 +19,7 @@ callable for ``ocr_recognize`` (called once per image, its text then kept).
 
 Modules, each with one job:
 
-- ``session``: ``EvidenceSession``, the per-tool methods (a facade).
+- ``session``: ``EvidenceSession``, which runs a tool's entry function on its state.
 - ``state``: counters, bounded tables, look-ups (unknown / stale / belongs).
 - ``store``: ``Counters``, ``Table`` (oldest forgotten past its bound), ``Limits``.
 - ``records``: what a session holds (documents, refs, searches, ...).
@@ -35,6 +37,6 @@ Modules, each with one job:
 - ``pages``: CONTRACT.md R3's ``pages`` syntax.
 - ``utf16``: UTF-16 unit offsets and the surrogate rule.
 - ``wire``: compact JSON and the OutCap rule (``fit_whole``, ``fit_largest``).
-- ``schemas``: each tool's JSON input schema.
+- ``schemas``: each tool's JSON input schema, by name (its entry's).
 - ``errors``: ``EvidenceError``.
 """
