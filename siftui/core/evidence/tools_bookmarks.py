@@ -32,7 +32,7 @@ def bookmark_list(
     position, page_size = 0, DEFAULT_LIMIT if limit is None else limit
     if cursor is not None:
         kept = state.cursors.get(cursor)
-        if kept is None or kept.document_id != document_id:
+        if type(kept) is not Cursor or kept.document_id != document_id:  # not E12's
             raise EvidenceError(f'unknown cursor "{cursor}": list again')
         position, page_size = kept.position, kept.limit
     items = bookmark_items(document.outline)

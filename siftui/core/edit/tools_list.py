@@ -1,0 +1,74 @@
+"""E12 pdf_annotation_list: the draft's annotations a page of results at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from siftui.core.edit.annotations import Annotation
+from siftui.core.edit.copy import EditableCopy
+from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.records import Cursor
+from siftui.core.evidence.state import SessionState
+from siftui.core.evidence.wire import fit_largest
+
+__all__ = ["DEFAULT_LIMIT", "AnnotationCursor", "annotation_list"]
+
+DEFAULT_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationCursor(Cursor):
+    """Where a listing goes on: the listing as it was (its revision's items), so
+    following the cursors lists each of them once however the draft changes."""
+
+    items: tuple[Annotation, ...] = ()
+    revision: int = 0
+
+
+def annotation_list(
+    state: SessionState,
+    copy: EditableCopy,
+    document_id: str,
+    *,
+    page: int | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> dict[str, object]:
+    """E12: a first call ``{documentId, page?, limit?}`` or ``{documentId, cursor}``."""
+    if cursor is not None and (limit is not None or page is not None):
+        raise EvidenceError(
+            "a continuation takes {documentId, cursor} alone (the cursor keeps the limit)"
+        )
+    state.document(document_id)
+    if cursor is not None:
+        kept = state.cursors.get(cursor)
+        if not isinstance(kept, AnnotationCursor) or kept.document_id != document_id:
+            raise EvidenceError(f'unknown cursor "{cursor}": list again')
+        items, position, page_size, revision = kept.items, kept.position, kept.limit, kept.revision
+    else:
+        if page is not None and not 1 <= page <= copy.page_count:
+            raise EvidenceError(f"page out of range (1-{copy.page_count})")
+        items = tuple(copy.annotations(page))
+        position, page_size, revision = 0, DEFAULT_LIMIT if limit is None else limit, copy.revision
+    most = min(page_size, len(items) - position)
+
+    def build(count: int) -> dict[str, object]:
+        more = position + count < len(items)
+        return {
+            "documentId": document_id,
+            "revision": revision,
+            "total": len(items),
+            "items": [item.item() for item in items[position : position + count]],
+            "nextCursor": state.counters.peek("cur") if more else None,
+        }
+
+    result = fit_largest(build, most, state.out_cap, least=min(1, most))
+    if result["nextCursor"] is not None:
+        returned = result["items"]
+        assert isinstance(returned, list)
+        name = state.counters.issue("cur")
+        state.cursors.put(
+            name,
+            AnnotationCursor(document_id, position + len(returned), page_size, items, revision),
+        )
+    return result

@@ -1,0 +1,352 @@
+"""The working copy of one PDF: the file's bytes, the draft, the revision, undo/redo.
+
+The draft is the file's bytes with the surviving transactions replayed on them
+(``History.applied``); the current draft is kept open in MuPDF so a write applies
+only its own operations, and an undo replays the rest from the bytes. Every change
+(write, undo, redo, discard, save) is one new revision, is kept on disk by the
+``DraftStore`` before it is told, and is told to each listener (the reader, the
+host) as a ``Change``. Every method is safe to call from several threads: one lock
+per working copy, listeners called after it is released.
+
+Page text, and so every reference, is the text of the file's bytes: glyphs are
+read from the file, never from the draft.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.edit.annotations import Annotation, DraftChanges, annotation_changes
+from siftui.core.edit.history import History, stale_while_waiting
+from siftui.core.edit.operations import Rect, Transaction
+from siftui.core.edit.placement import PageGlyphs
+from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.edit.apply import ApplyError, apply_operation
+from siftui.sources.edit.drafts import DraftStore
+from siftui.sources.edit.glyphs import page_glyphs
+from siftui.sources.edit.save import draft_bytes, replace_file, whole_reason
+from siftui.sources.edit.scan import page_annotations
+from siftui.sources.extract import quiet_pymupdf
+
+pymupdf: Any = quiet_pymupdf()
+
+__all__ = ["Change", "Saved", "WorkingCopy", "content_version_of"]
+
+
+def content_version_of(sha256: str) -> str:
+    return "v-" + sha256[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one new revision did, as listeners are told it."""
+
+    revision: int
+    kind: str  # "write", "undo", "redo", "discard" or "save"
+    transaction: Transaction | None  # the one written, undone or redone
+    unsaved: bool  # the draft holds changes after it
+    pages: tuple[int, ...]  # the pages whose annotations changed; () for every page
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    revision: int
+    sha256: str
+    content_version: str
+    bytes: int
+    whole: bool  # rewritten whole
+    reason: str  # why whole ("" when appended to)
+
+
+class WorkingCopy:
+    """One file's draft. ``path`` is its real path; ``data`` the bytes read from it."""
+
+    def __init__(
+        self,
+        path: str,
+        data: bytes,
+        *,
+        store: DraftStore | None = None,
+        history: History | None = None,
+        password: str | None = None,
+    ) -> None:
+        self.path = path
+        self._store = store
+        self._password = password
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[Change], None]] = []
+        self._history = history or History()
+        self._start(data)
+        self._draft = self._replayed(self._history.applied)
+
+    # -- the bytes and the documents --------------------------------------------
+
+    def _open(self) -> Any:
+        document = pymupdf.open(stream=self._data, filetype="pdf")
+        if document.needs_pass and not document.authenticate(self._password or ""):
+            document.close()
+            raise EvidenceError(f"{self.path}: the PDF needs a password")
+        return document
+
+    def _start(self, data: bytes) -> None:
+        self._data = data
+        self.sha256 = hashlib.sha256(data).hexdigest()
+        self._file = self._open()
+        self._file_pages: dict[int, list[Annotation]] = {}
+        self._glyphs: dict[int, PageGlyphs] = {}
+        self._draft_pages: dict[int, list[Annotation]] = {}
+
+    def _replayed(self, transactions: Sequence[Transaction]) -> Any:
+        document = self._open()
+        for transaction in transactions:
+            for operation in transaction.operations:
+                apply_operation(document, operation)
+        return document
+
+    @property
+    def content_version(self) -> str:
+        return content_version_of(self.sha256)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes the working copy started from."""
+        return self._data
+
+    @property
+    def revision(self) -> int:
+        return self._history.revision
+
+    @property
+    def unsaved(self) -> bool:
+        return self._history.unsaved
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history.applied)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._history.undone)
+
+    @property
+    def transactions(self) -> tuple[Transaction, ...]:
+        """The surviving transactions, oldest first (replayed, they give the draft)."""
+        with self._lock:
+            return tuple(self._history.applied)
+
+    @property
+    def page_count(self) -> int:
+        return int(self._file.page_count)
+
+    @property
+    def rewrites_whole(self) -> str:
+        """Why a save would rewrite the file whole ("" when it appends to it)."""
+        with self._lock:
+            return whole_reason(self._draft)
+
+    # -- what the tools read ----------------------------------------------------
+
+    def annotations(self, page: int | None = None) -> list[Annotation]:
+        """The draft's listed annotations: of ``page``, or of every page in order."""
+        with self._lock:
+            pages = range(1, self.page_count + 1) if page is None else (page,)
+            found: list[Annotation] = []
+            for number in pages:
+                listed = self._draft_pages.get(number)
+                if listed is None:
+                    listed = self._draft_pages[number] = page_annotations(self._draft, number)
+                found.extend(listed)
+            return found
+
+    def file_annotations(self, page: int | None = None) -> list[Annotation]:
+        """The file's own annotations (without the draft's changes)."""
+        with self._lock:
+            pages = range(1, self.page_count + 1) if page is None else (page,)
+            found: list[Annotation] = []
+            for number in pages:
+                listed = self._file_pages.get(number)
+                if listed is None:
+                    listed = self._file_pages[number] = page_annotations(self._file, number)
+                found.extend(listed)
+            return found
+
+    def changes(self) -> DraftChanges:
+        """The draft against its file, per page (the save dialog's list)."""
+        with self._lock:
+            pages = sorted(
+                {op.page for one in self._history.applied for op in one.operations}
+            )  # only pages a surviving transaction touched can differ
+            before: list[Annotation] = []
+            after: list[Annotation] = []
+            for page in pages:
+                before.extend(self.file_annotations(page))
+                after.extend(self.annotations(page))
+            return annotation_changes(before, after)
+
+    def glyphs(self, page: int) -> PageGlyphs:
+        with self._lock:
+            found = self._glyphs.get(page)
+            if found is None:
+                found = self._glyphs[page] = page_glyphs(self._file[page - 1])
+            return found
+
+    def media_box(self, page: int) -> Rect:
+        with self._lock:
+            box = self._file[page - 1].mediabox  # the /MediaBox's numbers, as stored
+            return (float(box.x0), float(box.y0), float(box.x1), float(box.y1))
+
+    def now(self) -> str:
+        return time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime())
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """The draft's PyMuPDF document, to draw or read, while nothing changes it."""
+        with self._lock:
+            yield self._draft
+
+    # -- listeners ----------------------------------------------------------------
+
+    def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Calls ``listener`` after every change; returns what stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def _tell(self, change: Change) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(change)
+
+    # -- changes --------------------------------------------------------------------
+
+    def check(self, expected_revision: int) -> None:
+        with self._lock:
+            self._history.check(expected_revision)
+
+    def _keep(self) -> None:
+        if self._store is None:
+            return
+        if self._history.applied or self._history.undone:
+            self._store.keep(self.path, self.sha256, self._history)
+        else:
+            self._store.remove(self.path)
+
+    def _forget_pages(self, transaction: Transaction | None) -> tuple[int, ...]:
+        if transaction is None:
+            self._draft_pages.clear()
+            return ()
+        pages = tuple(sorted({operation.page for operation in transaction.operations}))
+        for page in pages:
+            self._draft_pages.pop(page, None)
+        return pages
+
+    def commit(self, expected_revision: int, transaction: Transaction) -> int:
+        """Applies ``transaction`` whole as the next revision, or nothing: the revision
+        message when ``expected_revision`` is not the revision."""
+        with self._lock:
+            self._history.check(expected_revision)
+            try:
+                for operation in transaction.operations:
+                    apply_operation(self._draft, operation)
+            except (ApplyError, RuntimeError, ValueError) as error:
+                self._draft = self._replayed(self._history.applied)
+                self._draft_pages.clear()
+                raise EvidenceError(f"the draft could not take the change: {error}") from None
+            revision = self._history.commit(transaction)
+            pages = self._forget_pages(transaction)
+            self._keep()
+            change = Change(revision, "write", transaction, self.unsaved, pages)
+        self._tell(change)
+        return revision
+
+    def undo(self, expected_revision: int | None = None) -> int:
+        """Takes back the newest transaction whole (``nothing to undo`` without one)."""
+        with self._lock:
+            if expected_revision is not None:
+                self._history.check(expected_revision)
+            transaction = self._history.undo()
+            self._draft = self._replayed(self._history.applied)
+            self._draft_pages.clear()
+            self._keep()
+            change = Change(self.revision, "undo", transaction, self.unsaved, ())
+        self._tell(change)
+        return change.revision
+
+    def redo(self, expected_revision: int | None = None) -> int:
+        """Puts back the transaction undone last (``nothing to redo`` without one)."""
+        with self._lock:
+            if expected_revision is not None:
+                self._history.check(expected_revision)
+            transaction = self._history.redo()
+            for operation in transaction.operations:
+                apply_operation(self._draft, operation)
+            pages = self._forget_pages(transaction)
+            self._keep()
+            change = Change(self.revision, "redo", transaction, self.unsaved, pages)
+        self._tell(change)
+        return change.revision
+
+    def discard(self) -> int:
+        """The person's discard (after a confirmation in the reader): the draft is the
+        file again, its kept copies on disk (and those kept aside) removed."""
+        with self._lock:
+            if self._store is not None:
+                self._store.remove(self.path, asides=True)
+            if not (self._history.applied or self._history.undone):
+                return self.revision
+            revision = self._history.restart()
+            self._draft = self._open()
+            self._draft_pages.clear()
+            change = Change(revision, "discard", None, False, ())
+        self._tell(change)
+        return revision
+
+    def save(self, expected_revision: int, shown_path: str | None = None) -> Saved:
+        """E19's write, once the person approved: the re-checks, then the draft's bytes
+        over the file. Afterwards the working copy starts from the saved bytes."""
+        shown = shown_path or self.path
+        with self._lock:
+            if self._history.revision != expected_revision:
+                raise stale_while_waiting(self._history.revision, expected_revision)
+            if not self._history.applied:
+                raise EvidenceError("nothing to save: the draft has no changes")
+            try:
+                with open(self.path, "rb") as stream:
+                    on_disk = hashlib.sha256(stream.read()).hexdigest()
+            except OSError:
+                on_disk = ""
+            if on_disk != self.sha256:
+                raise EvidenceError(
+                    f"{shown} changed on disk since it was opened: nothing saved"
+                    " (the draft is kept)"
+                )
+            written = draft_bytes(self._draft)
+            replace_file(self.path, written.data)
+            self._start(written.data)
+            self._draft = self._open()
+            revision = self._history.restart()
+            self._keep()
+            saved = Saved(
+                revision,
+                self.sha256,
+                self.content_version,
+                len(written.data),
+                written.whole,
+                written.reason,
+            )
+            change = Change(revision, "save", None, False, ())
+        self._tell(change)
+        return saved
