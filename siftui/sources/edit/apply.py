@@ -1,14 +1,15 @@
 """Operations applied to a PyMuPDF document (the draft), one at a time.
 
-A markup's quads and a note's rect arrive in PDF user space; PyMuPDF takes its
-own page space, so they go through ``page.transformation_matrix`` (which knows the
-MediaBox's origin) and come back out as the same user-space numbers. Every new
+A markup's quads and a note's rect arrive in PDF user space and are written into
+the annotation's object as they are (no page space in between, so neither a
+rotation nor a MediaBox off 0,0 can move them). Every new
 annotation gets its appearance stream from MuPDF (``update``), so any viewer
 draws it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from siftui.core.edit.operations import (
@@ -21,6 +22,7 @@ from siftui.sources.edit.scan import page_annotations
 from siftui.sources.extract import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
+mupdf: Any = pymupdf.mupdf
 
 __all__ = ["ApplyError", "apply_operation"]
 
@@ -30,49 +32,53 @@ class ApplyError(Exception):
     changed under a kept draft, never the agent's input."""
 
 
-def _rgb(color: str) -> tuple[float, float, float]:
-    return (int(color[1:3], 16) / 255, int(color[3:5], 16) / 255, int(color[5:7], 16) / 255)
+def _color(color: str) -> str:
+    numbers = (int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return _numbers(round(number, 4) for number in numbers)
 
 
-_MARKUP = {
-    "Highlight": "add_highlight_annot",
-    "Underline": "add_underline_annot",
-    "StrikeOut": "add_strikeout_annot",
-    "Squiggly": "add_squiggly_annot",
+def _numbers(numbers: Iterable[float]) -> str:
+    return "[" + " ".join(f"{number:g}" for number in numbers) + "]"
+
+
+_SUBTYPES = {
+    "Highlight": "PDF_ANNOT_HIGHLIGHT",
+    "Underline": "PDF_ANNOT_UNDERLINE",
+    "StrikeOut": "PDF_ANNOT_STRIKE_OUT",
+    "Squiggly": "PDF_ANNOT_SQUIGGLY",
+    "Text": "PDF_ANNOT_TEXT",
 }
 
 
+def _set(document: Any, xref: int, values: dict[str, str]) -> None:
+    for key, value in values.items():
+        document.xref_set_key(xref, key, value)
+
+
 def _add(document: Any, operation: AddAnnotation) -> None:
+    """Made by MuPDF with the exact user-space numbers (its /QuadPoints, or a note's
+    /Rect) and every key set before MuPDF draws its appearance from them, once."""
     page = document[operation.page - 1]
-    to_page = page.transformation_matrix
-    if operation.rect is not None:
-        left, bottom, right, top = operation.rect
-        box = pymupdf.Rect(left, bottom, right, top) * to_page
-        annotation = page.add_text_annot(box.tl, operation.comment)
-        annotation.set_rect(box)
-    else:
-        quads = [
-            pymupdf.Quad(
-                pymupdf.Point(quad[0], quad[1]) * to_page,
-                pymupdf.Point(quad[2], quad[3]) * to_page,
-                pymupdf.Point(quad[4], quad[5]) * to_page,
-                pymupdf.Point(quad[6], quad[7]) * to_page,
-            )
-            for quad in operation.quads
-        ]
-        annotation = getattr(page, _MARKUP[operation.subtype])(quads=quads)
-    annotation.set_colors(stroke=_rgb(operation.color))
-    annotation.set_info(
-        content=operation.comment,
-        title=operation.author,
-        creationDate=operation.date,
-        modDate=operation.date,
+    made = mupdf.pdf_create_annot(
+        pymupdf._as_pdf_page(page), getattr(mupdf, _SUBTYPES[operation.subtype])
     )
-    annotation.update()
+    xref = mupdf.pdf_to_num(mupdf.pdf_annot_obj(made))
+    keys = {
+        "C": _color(operation.color),
+        "Contents": pymupdf.get_pdf_str(operation.comment),
+        "T": pymupdf.get_pdf_str(operation.author),
+        "NM": pymupdf.get_pdf_str(operation.name),
+        "CreationDate": pymupdf.get_pdf_str(operation.date),
+        "M": pymupdf.get_pdf_str(operation.date),
+    }
+    if operation.rect is None:
+        keys["QuadPoints"] = _numbers(number for quad in operation.quads for number in quad)
+    else:
+        keys["Rect"] = _numbers(operation.rect)
+    _set(document, xref, keys)
+    mupdf.pdf_update_annot(made)
     if operation.rect is not None:  # MuPDF gives a note its icon's size: the rect asked stays
-        numbers = " ".join(f"{number:g}" for number in operation.rect)
-        document.xref_set_key(annotation.xref, "Rect", f"[{numbers}]")
-    document.xref_set_key(annotation.xref, "NM", pymupdf.get_pdf_str(operation.name))
+        document.xref_set_key(xref, "Rect", keys["Rect"])
 
 
 def _find(document: Any, page: int, annotation_id: str) -> int:
@@ -83,16 +89,20 @@ def _find(document: Any, page: int, annotation_id: str) -> int:
 
 
 def _update(document: Any, operation: UpdateAnnotation) -> None:
+    """Color and comment changed in the annotation's own object; its appearance drawn
+    again; its /Rect, /NM, /T and replies untouched."""
     xref = _find(document, operation.page, operation.annotation_id)
-    page = document[operation.page - 1]
-    annotation = page.load_annot(xref)
     kept_rect = document.xref_get_key(xref, "Rect")
+    keys = {"M": pymupdf.get_pdf_str(operation.date)}
     if operation.color is not None:
-        annotation.set_colors(stroke=_rgb(operation.color))
+        keys["C"] = _color(operation.color)
     if operation.comment is not None:
-        annotation.set_info(content=operation.comment)
-    annotation.set_info(modDate=operation.date)
-    annotation.update()
+        keys["Contents"] = pymupdf.get_pdf_str(operation.comment)
+    _set(document, xref, keys)
+    page = document[operation.page - 1]  # held: the annotation lives while its page does
+    annotation = page.load_annot(xref)
+    mupdf.pdf_dirty_annot(annotation.this)
+    mupdf.pdf_update_annot(annotation.this)
     if kept_rect[0] == "array":  # MuPDF may recompute it from the quads: it stays
         document.xref_set_key(xref, "Rect", kept_rect[1])
 

@@ -3,8 +3,8 @@
 The text they spell is the page text of EVIDENCE.md (``page.get_text()`` is the same
 characters, each line followed by a line break), so a reference's units index them.
 Boxes are in MuPDF's unrotated page space; ``to_pdf`` maps it to PDF user space
-(the inverse of ``page.transformation_matrix``, which takes the MediaBox's origin
-into account).
+(MuPDF's page transform without the rotation, inverted: it takes the MediaBox's
+origin into account on every page).
 """
 
 from __future__ import annotations
@@ -15,12 +15,28 @@ from siftui.core.edit.placement import Glyph, Matrix, PageGlyphs
 from siftui.sources.extract import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
+mupdf: Any = pymupdf.mupdf
 
 __all__ = ["page_glyphs", "to_pdf_matrix"]
 
 
+def page_matrix(page: Any) -> Any:
+    """PDF user space -> MuPDF's unrotated page space (where text boxes are).
+
+    ``page.transformation_matrix`` is not it on a rotated page whose MediaBox does
+    not start at 0,0 (it leaves the origin out), so MuPDF's own page transform is
+    taken, without the rotation.
+    """
+    transform = mupdf.FzMatrix()
+    mupdf.pdf_page_transform(pymupdf._as_pdf_page(page), mupdf.FzRect(), transform)
+    matrix = pymupdf.Matrix(
+        transform.a, transform.b, transform.c, transform.d, transform.e, transform.f
+    )
+    return matrix * page.derotation_matrix
+
+
 def to_pdf_matrix(page: Any) -> Matrix:
-    inverse = ~page.transformation_matrix
+    inverse = ~page_matrix(page)
     return (inverse.a, inverse.b, inverse.c, inverse.d, inverse.e, inverse.f)
 
 

@@ -1,0 +1,176 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
+"""Drafts kept on disk after every change and offered back; the approved save's
+re-checks and atomic write; the saved file read by other readers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pymupdf
+import pytest
+from support.editing import Editing, make_lines_pdf, open_editing, text_under_quads
+
+from siftui.core.edit.tools_annotations import annotation_create
+from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.edit.drafts import DraftStore, default_drafts_folder
+from siftui.sources.edit.registry import WorkingCopies
+from siftui.sources.edit.working_copy import Change
+
+
+def highlight(editing: Editing, text: str, page: int = 1) -> str:
+    result = annotation_create(
+        editing.session, editing.copy, "doc-1", expected_revision=editing.copy.revision,
+        subtype="Highlight", target={"kind": "reference", "refId": editing.ref(page, text)},
+    )  # fmt: skip
+    annotations = result["annotations"]
+    assert isinstance(annotations, list)
+    return str(annotations[0]["annotationId"])
+
+
+def test_the_drafts_folder_follows_xdg_state_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", "/somewhere/state")
+    assert default_drafts_folder() == Path("/somewhere/state/siftui/drafts")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert default_drafts_folder() == Path.home() / ".local/state/siftui/drafts"
+
+
+def test_every_change_is_kept_and_restored_at_its_revision(tmp_path: Path) -> None:
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    highlight(editing, "beta")
+    highlight(editing, "zeta", page=2)
+    editing.copy.undo()
+    assert stat.S_IMODE(os.stat(drafts).st_mode) == 0o700
+    (kept,) = drafts.glob("*.json")
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    record = json.loads(kept.read_text())
+    assert (record["revision"], len(record["applied"]), len(record["undone"])) == (3, 1, 1)
+    # a reader that died: a new host opens the same bytes
+    again = WorkingCopies(DraftStore(drafts)).open(str(editing.path), editing.path.read_bytes())
+    assert again.note is not None and again.note.kind == "restored"
+    assert again.note.message == (
+        f"restored the draft kept for {editing.path} at revision 3 (1 change not saved)"
+    )
+    assert again.copy.revision == 3
+    assert [a.annotation_id for a in again.copy.annotations()] == ["siftui-1-1"]
+    again.copy.redo()
+    assert [a.annotation_id for a in again.copy.annotations()] == ["siftui-1-1", "siftui-2-1"]
+
+
+def test_a_draft_of_other_bytes_is_kept_aside_never_applied(tmp_path: Path) -> None:
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    highlight(editing, "beta")
+    make_lines_pdf(editing.path, pages=3)  # the file changed since
+    again = WorkingCopies(DraftStore(drafts)).open(str(editing.path), editing.path.read_bytes())
+    assert again.note is not None and again.note.kind == "aside"
+    assert again.note.message.startswith(
+        f"a draft kept for {editing.path} was not applied: the file changed since it was made;"
+        " it is kept aside ("
+    )
+    assert Path(again.note.aside).is_file()
+    assert again.copy.revision == 0 and again.copy.annotations() == []
+    again.copy.discard()  # the person's: the draft kept aside goes too
+    assert not Path(again.note.aside).exists()
+
+
+def test_discard_is_a_revision_and_removes_the_kept_draft(tmp_path: Path) -> None:
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
+    told: list[Change] = []
+    editing.copy.listen(told.append)
+    highlight(editing, "beta")
+    assert editing.copy.discard() == 2
+    assert [(c.kind, c.revision, c.unsaved) for c in told] == [
+        ("write", 1, True),
+        ("discard", 2, False),
+    ]
+    assert editing.copy.annotations() == [] and not list((tmp_path / "drafts").glob("*.json"))
+
+
+def test_a_save_writes_atomically_and_starts_again_from_the_saved_bytes(tmp_path: Path) -> None:
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
+    os.chmod(editing.path, 0o640)
+    before = editing.path.read_bytes()
+    with pytest.raises(EvidenceError, match=r"^nothing to save: the draft has no changes$"):
+        editing.copy.save(0)
+    name = highlight(editing, "gamma 1\ndelta")
+    changes = editing.copy.changes()
+    assert [(c.kind, c.page, c.annotation_id) for c in changes.changes] == [("added", 1, name)]
+    with pytest.raises(EvidenceError) as stale:
+        editing.copy.save(0)
+    assert str(stale.value) == (
+        "revision is 1, not 0: the draft changed while waiting; nothing saved"
+    )
+    saved = editing.copy.save(1, "a.pdf")
+    data = editing.path.read_bytes()
+    assert data.startswith(before) and not saved.whole  # appended: an incremental update
+    assert (saved.revision, saved.bytes) == (2, len(data))
+    assert stat.S_IMODE(os.stat(editing.path).st_mode) == 0o640
+    assert not [p for p in editing.path.parent.iterdir() if p.name.startswith(".a.pdf")]
+    assert editing.copy.revision == 2 and not editing.copy.unsaved
+    assert editing.copy.content_version == saved.content_version
+    assert [a.annotation_id for a in editing.copy.file_annotations()] == [name]
+    assert text_under_quads(editing.path, name) == "gamma1delta"
+
+
+def test_a_file_changed_on_disk_is_not_saved_over(tmp_path: Path) -> None:
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
+    highlight(editing, "beta")
+    make_lines_pdf(editing.path, pages=1)
+    changed = editing.path.read_bytes()
+    with pytest.raises(EvidenceError) as refused:
+        editing.copy.save(1, "docs/a.pdf")
+    assert str(refused.value) == (
+        "docs/a.pdf changed on disk since it was opened: nothing saved (the draft is kept)"
+    )
+    assert editing.path.read_bytes() == changed and editing.copy.unsaved
+
+
+@pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler-utils is not installed")
+def test_the_saved_file_reads_in_poppler_and_pypdf(tmp_path: Path) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
+    text_before = subprocess.run(
+        ["pdftotext", str(editing.path), "-"], capture_output=True, check=True
+    ).stdout
+    name = highlight(editing, "epsilon zeta")
+    editing.copy.save(1)
+    info = subprocess.run(
+        ["pdfinfo", str(editing.path)], capture_output=True, check=True, text=True
+    )
+    assert re.search(r"^Pages: +2$", info.stdout, re.MULTILINE)
+    assert (
+        subprocess.run(
+            ["pdftotext", str(editing.path), "-"], capture_output=True, check=True
+        ).stdout
+        == text_before
+    )
+    reader = pypdf.PdfReader(editing.path)
+    annotations = [a.get_object() for a in reader.pages[0]["/Annots"]]
+    (made,) = [a for a in annotations if a.get("/NM") == name]
+    assert made["/Subtype"] == "/Highlight" and made["/T"] == "siftui agent"
+    assert "/AP" in made and len(made["/QuadPoints"]) == 8
+    # poppler draws it: the highlighted words' pixels turn yellow
+    png = tmp_path / "page"
+    subprocess.run(
+        ["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(editing.path), str(png)],
+        check=True,
+    )
+    (image,) = tmp_path.glob("page*.png")
+    pixmap = pymupdf.Pixmap(str(image))
+    left, top, right = made["/QuadPoints"][0], made["/QuadPoints"][1], made["/QuadPoints"][2]
+    bottom = made["/QuadPoints"][5]
+    yellow = total = 0
+    for x in range(int(left) + 1, int(right) - 1):
+        for y in range(int(792 - top) + 1, int(792 - bottom) - 1):
+            red, green, blue = pixmap.pixel(x, y)[:3]
+            total += 1
+            yellow += red > 200 and green > 200 and blue < 100
+    assert yellow > total / 2  # the words' own glyphs are the rest
