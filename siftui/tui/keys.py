@@ -120,6 +120,46 @@ EVIDENCE_KEYS: tuple[Key, ...] = (
 """The evidence preview's keys (siftui/tui/evidence/screen.py)."""
 
 
+READER_KEYS: tuple[Key, ...] = (
+    Key("question_mark", "help", "Help", "Keys and what the reader shows", "?"),
+    Key("q", "quit", "Quit", "Quit the reader (drafts are kept on disk)", "q"),
+    Key("o", "open", "Open", "Open a PDF in a new tab", "o"),
+    Key("pagedown,space", "page_next", "Next", "The next page", "PgDn", priority=True),
+    Key("pageup", "page_previous", "Prev", "The previous page", "PgUp", False, True),
+    Key("home", "page_first", "First", "The first page", "Home", False, True),
+    Key("end", "page_last", "Last", "The last page", "End", False, True),
+    Key("alt+left", "back", "Back", "Back to the page before the newest jump", "alt+←"),
+    Key("ctrl+z", "undo", "Undo", "Undo the draft's newest change (a new revision)", "ctrl+z"),
+    Key("ctrl+y", "redo", "Redo", "Redo the change undone last (a new revision)", "ctrl+y"),
+    Key(
+        "delete", "delete", "Delete", "Delete the annotation chosen, with its replies", "Del", False
+    ),
+    Key(
+        "D",
+        "discard",
+        "Discard",
+        "Discard the draft: every unsaved change (asks first)",
+        "D",
+        False,
+    ),
+    Key("right_square_bracket", "tab_next", "Tab→", "The next tab", "]", footer=False),
+    Key("left_square_bracket", "tab_previous", "←Tab", "The previous tab", "[", footer=False),
+    Key("w", "close_tab", "Close", "Close the tab (its draft is kept)", "w", footer=False),
+    Key("a", "side('annotations')", "Notes", "The page's annotations", "a", footer=False),
+    Key("l", "side('outline')", "Outline", "The outline (Enter jumps there)", "l", footer=False),
+    Key("f", "side('fields')", "Fields", "The page's form fields", "f", footer=False),
+    Key("c", "side('calls')", "Calls", "The agent's calls and what each received", "c"),
+    Key("r", "register", "Register", "The lines that register the reader with an agent", "r"),
+)
+"""`siftui reader`'s keys (siftui/tui/reader/screen.py)."""
+
+APPROVAL_KEYS: tuple[Key, ...] = (
+    Key("y", "decide(True)", "Approve", "Write the draft over the file", "y"),
+    Key("n,escape", "decide(False)", "Decline", "Keep the file as it is (the draft stays)", "n"),
+)
+"""The save dialog's only deciding keys (E19): no other key approves or declines."""
+
+
 REPLAY_ONLY = frozenset({"log_report", "follow_log"})
 
 
@@ -135,14 +175,21 @@ def available(action: str, *, replay: bool, word: bool) -> bool:
 
 def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
     return [
-        Binding(key.key, key.action, key.label, show=key.footer, key_display=key.shown)
+        Binding(
+            key.key,
+            key.action,
+            key.label,
+            show=key.footer,
+            key_display=key.shown,
+            priority=key.priority,
+        )
         for key in keys
     ]
 
 
-def system_commands(app: App[Any]) -> Iterator[SystemCommand]:
+def system_commands(app: App[Any], keys: tuple[Key, ...] = KEYS) -> Iterator[SystemCommand]:
     """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])"."""
-    for key in KEYS:
+    for key in keys:
         if key.action not in ("quit", "focus_view") and app.check_action(key.action, ()):
             yield SystemCommand(
                 f"{key.label} ({key.shown})",
@@ -187,6 +234,35 @@ folds into two lines; `d` shows it in full.
 `n`, `m`, `b`/`f`, the strip, the walk, a step or a release of the slider, the
 unit. What you type or drag on the way is not. The calls line adds them up; in
 a log replay it counts the log's calls.
+
+Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
+"""
+
+
+def reader_help_markdown() -> str:
+    """The reader's help text; its key table is made from :data:`READER_KEYS`."""
+    rows = "\n".join(f"| `{key.shown}` | {key.help} |" for key in READER_KEYS)
+    return f"""\
+# siftui reader
+
+A PDF reader that an agent works in too: every change the agent makes (through the
+edit tools) is in the **draft** you see, never in the file, until you approve a save.
+
+| key | does |
+|---|---|
+{rows}
+| `ctrl+p` | Command palette (every key above is there too) |
+
+**The page** is the draft's page, annotations drawn. Beside it: the page's
+annotations (`agent` marks the ones the agent made; the others are the file's own),
+the outline, the page's form fields, and the agent's calls, each with the exact result
+it received.
+
+**The line under the page** says the revision (each change, yours or the agent's, is
+one) and whether the draft holds unsaved changes.
+
+**A save** only happens when you approve it: the dialog shows the file and the draft's
+changes against it. `y` approves, `n` or Escape declines; no other key decides.
 
 Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
 """

@@ -23,9 +23,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "close", "Close"),
     ]
 
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__()
+        self._text = text
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help", id="help"):
-            yield Markdown(help_markdown())
+            yield Markdown(help_markdown() if self._text is None else self._text)
 
     def on_mount(self) -> None:
         self.query_one("#help", VerticalScroll).focus()

@@ -1,0 +1,95 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
+"""What `siftui reader` shows of an open PyMuPDF document (a working copy's draft):
+a page as pixels with its annotations drawn, the page's annotations as E12 names
+them, the outline, and the page's form fields.
+
+Every function takes the open document and never changes it; the caller holds
+whatever lock keeps other threads from changing it meanwhile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from siftui.core.halfblocks import Pixels
+from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
+from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.picture import LARGEST
+
+NOT_LISTED = frozenset({"Link", "Widget", "Popup"})
+"""Subtypes the reader's list leaves out: links and form fields (E12), and the popup
+windows that only show another annotation's comment."""
+
+_FIELD_KINDS = {
+    "Text": "text",
+    "CheckBox": "checkbox",
+    "RadioButton": "radio",
+    "ComboBox": "combobox",
+    "ListBox": "listbox",
+    "Signature": "signature",
+    "Button": "button",
+}
+
+
+def page_pixels(document: Any, page: int, largest: int = LARGEST) -> Pixels:
+    """Page ``page`` (1-based) drawn with its annotations and form fields, at most
+    ``largest`` pixels each way, as RGB pixels for the half blocks."""
+    pymupdf = quiet_pymupdf()
+    shown = document[page - 1]
+    rect = shown.rect  # the page as shown: its rotation applied
+    scale = largest / max(rect.width, rect.height, 1.0)
+    pixmap = shown.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False, annots=True)
+    if pixmap.colorspace is None or pixmap.colorspace.n != 3:
+        pixmap = pymupdf.Pixmap(pymupdf.csRGB, pixmap)
+    return Pixels(pixmap.width, pixmap.height, bytes(pixmap.samples))
+
+
+def annotation_id(annotation: Any) -> str:
+    """E12's annotationId: the annotation's ``/NM``, else ``xref-<n>``."""
+    name = annotation.info.get("id") or ""
+    return str(name) if name else f"xref-{annotation.xref}"
+
+
+def annotation_rows(document: Any, page: int) -> list[AnnotationRow]:
+    """The annotations of page ``page`` in the page's order, links, widgets and popups
+    left out."""
+    rows: list[AnnotationRow] = []
+    for annotation in document[page - 1].annots():
+        subtype = str(annotation.type[1])
+        if subtype in NOT_LISTED:
+            continue
+        info = annotation.info
+        rows.append(
+            AnnotationRow(
+                annotation_id=annotation_id(annotation),
+                page=page,
+                subtype=subtype,
+                comment=str(info.get("content") or ""),
+                author=str(info.get("title") or ""),
+            )
+        )
+    return rows
+
+
+def outline_rows(document: Any) -> list[OutlineRow]:
+    """The document's outline, depth first, each item's page (None where it has none)."""
+    try:
+        toc = document.get_toc(simple=True)
+    except Exception:  # a broken outline tree: the reader shows none
+        return []
+    return [
+        OutlineRow(int(level), str(title), int(page) if int(page) >= 1 else None)
+        for level, title, page, *_ in toc
+    ]
+
+
+def field_rows(document: Any, page: int) -> list[FieldRow]:
+    """The form fields' widgets on page ``page``, in the page's widget order."""
+    rows: list[FieldRow] = []
+    for widget in document[page - 1].widgets() or ():
+        kind = _FIELD_KINDS.get(str(widget.field_type_string), str(widget.field_type_string))
+        value = widget.field_value
+        shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value or "")
+        rows.append(FieldRow(str(widget.field_name or ""), kind, shown))
+    return rows

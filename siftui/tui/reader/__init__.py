@@ -1,0 +1,1 @@
+"""`siftui reader`: the TUI as a person's PDF reader, beside the agents that edit its drafts."""

@@ -1,0 +1,117 @@
+"""The panels beside the page: its annotations, the outline, its form fields, and the
+agent's calls with the exact result each received.
+
+Every text from the file (a comment, an author, a title, a field's value) is shown
+as plain text with its control characters made visible: never markup, never raw.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import DataTable, OptionList
+from textual.widgets.option_list import Option
+
+from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
+from siftui.sources.log.calllog import LogEntry
+from siftui.tui.display import escape_controls
+
+COMMENT_SHOWN = 200
+"""Characters of a comment the table shows (the rest is cut with an ellipsis)."""
+
+
+def _cell(text: str, style: str = "") -> Text:
+    return Text(escape_controls(text), style=style, no_wrap=True, overflow="ellipsis")
+
+
+class AnnotationsTable(DataTable[Text]):
+    """The page's annotations: id, subtype, by whom (the agent's, or the file's own),
+    author and comment. The row key is the annotation's id."""
+
+    def __init__(self) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, id="annotations")
+
+    def on_mount(self) -> None:
+        self.add_columns("id", "type", "by", "author", "comment")
+
+    def show(self, rows: list[AnnotationRow]) -> None:
+        chosen = self.chosen
+        self.clear()
+        for row in rows:
+            by = _cell("agent", "bold cyan") if row.by_agent else _cell("file", "dim")
+            comment = row.comment[:COMMENT_SHOWN] + (
+                "…" if len(row.comment) > COMMENT_SHOWN else ""
+            )
+            self.add_row(
+                _cell(row.annotation_id),
+                _cell(row.subtype),
+                by,
+                _cell(row.author),
+                _cell(" ".join(comment.split())),
+                key=row.annotation_id,
+            )
+        ids = [row.annotation_id for row in rows]
+        if chosen in ids:
+            self.move_cursor(row=ids.index(chosen))
+
+    @property
+    def chosen(self) -> str | None:
+        """The id of the annotation the cursor is on (None: no row)."""
+        if not self.row_count:
+            return None
+        try:
+            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
+        except Exception:  # the cursor is off the rows (a table just cleared)
+            return None
+        return key.value
+
+
+class OutlineList(OptionList):
+    """The outline, indented by depth; choosing an item jumps to its page."""
+
+    def __init__(self) -> None:
+        super().__init__(id="outline", markup=False)
+        self.pages: list[int | None] = []
+
+    def show(self, rows: list[OutlineRow]) -> None:
+        highlighted = self.highlighted
+        self.clear_options()
+        self.pages = [row.page for row in rows]
+        self.add_options(
+            Option(
+                Text(
+                    "  " * (row.level - 1)
+                    + escape_controls(row.title)
+                    + (f"  · {row.page}" if row.page is not None else ""),
+                    no_wrap=True,
+                    overflow="ellipsis",
+                ),
+                id=str(number),
+            )
+            for number, row in enumerate(rows)
+        )
+        if highlighted is not None and highlighted < len(rows):
+            self.highlighted = highlighted
+
+
+class FieldsTable(DataTable[Text]):
+    """The page's form fields: name, type and the draft's value."""
+
+    def __init__(self) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, id="fields")
+
+    def on_mount(self) -> None:
+        self.add_columns("name", "type", "value")
+
+    def show(self, rows: list[FieldRow]) -> None:
+        self.clear()
+        for row in rows:
+            self.add_row(_cell(row.name), _cell(row.kind), _cell(row.value))
+
+
+def call_result_text(entry: LogEntry, number: int) -> tuple[str, str]:
+    """A logged call's title (its number, tool and arguments as sent) and the exact
+    result the agent received (a refused call: the error's one line)."""
+    title = f"call {number}: {entry.described}"
+    if entry.received is None:
+        return title, f"error: {entry.message}"
+    return title, entry.received.content
