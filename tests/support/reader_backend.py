@@ -91,8 +91,9 @@ class MemoryCopy:
             shown = document[page - 1]  # held: an annotation needs its page alive
             annotation = shown.add_highlight_annot(pymupdf.Rect(*rect))
             annotation.set_info(title=AGENT_AUTHOR, content=comment)
-            annotation.set_name(f"siftui-{self._revision + 1}-{self.made}")
             annotation.update()
+            name = pymupdf.get_pdf_str(f"siftui-{self._revision + 1}-{self.made}")
+            document.xref_set_key(annotation.xref, "NM", name)
 
         return self.change(edit)
 

@@ -61,8 +61,8 @@ class ReaderApp(App[None]):
 
     def screen_ready(self) -> None:
         """The reader's screen is mounted: the files named at start open in tabs."""
-        for path in self._paths:
-            self.opener.open(path)
+        if self._paths:
+            self.opener.open_all(self._paths)
 
     def on_unmount(self) -> None:
         self.seam.detach()

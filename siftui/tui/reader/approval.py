@@ -39,6 +39,7 @@ class ApprovalScreen(ModalScreen[bool | None]):
     CSS_PATH = DIALOG_CSS
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(APPROVAL_KEYS)
+    AUTO_FOCUS = "#approval-changes"
 
     def __init__(self, request: SaveRequest) -> None:
         super().__init__()
@@ -62,7 +63,6 @@ class ApprovalScreen(ModalScreen[bool | None]):
             )
 
     def on_mount(self) -> None:
-        self.query_one("#approval-changes", VerticalScroll).focus()
         self.request.decision.add_done_callback(self._host_done)
 
     def _host_done(self, decision: Future[bool]) -> None:

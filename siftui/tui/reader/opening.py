@@ -44,24 +44,29 @@ class Opener:
         )
 
     def open(self, path: Path, password: str | None = None) -> None:
+        self.open_all((path,), password)
+
+    def open_all(self, paths: tuple[Path, ...], password: str | None = None) -> None:
+        """Opens ``paths`` one after another, each in a new tab, in their order."""
         app = self.app
 
         def work() -> None:
-            try:
-                view = self.backend.open(path, password)
-                pages = view.pages()
-            except OpenRefused as error:
-                app.call_from_thread(self._refused, path, error)
-                return
-            except Exception as error:  # one line for the person, the traceback logged
-                from siftui.sources.errors import report_unexpected
+            for path in paths:
+                try:
+                    view = self.backend.open(path, password)
+                    pages = view.pages()
+                except OpenRefused as error:
+                    app.call_from_thread(self._refused, path, error)
+                    continue
+                except Exception as error:  # one line for the person, the traceback logged
+                    from siftui.sources.errors import report_unexpected
 
-                message = report_unexpected(error, f"opening {path.name}")
-                app.call_from_thread(self.screen.say, message, error=True)
-                return
-            app.call_from_thread(self._opened, view, pages)
+                    message = report_unexpected(error, f"opening {path.name}")
+                    app.call_from_thread(self.screen.say, message, error=True)
+                    continue
+                app.call_from_thread(self._opened, view, pages)
 
-        app.run_worker(work, thread=True, group="open", description=f"open {path.name}")
+        app.run_worker(work, thread=True, group="open", description="open documents")
 
     def _opened(self, view: WorkingView, pages: int) -> None:
         screen = self.screen

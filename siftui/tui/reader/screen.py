@@ -245,7 +245,7 @@ class ReaderScreen(Screen[None]):
         self._outline_of = None
         self._shown = None
         shown = self.store.shown
-        self.sub_title = escape_controls(shown.tab.path) if shown is not None else ""
+        self.sub_title = escape_controls(shown_path(shown.tab.path)) if shown is not None else ""
         self.reader.publish_tabs()
         self.draw()
 
@@ -398,3 +398,13 @@ class ReaderScreen(Screen[None]):
             f"The terminal is {columns}x{rows}: the reader needs at least "
             f"{SMALLEST[0]}x{SMALLEST[1]}. Make it larger (q quits)."
         )
+
+
+def shown_path(path: str) -> str:
+    """A tab's file as the header names it: relative to the folder the reader started
+    in when it lies there, else whole."""
+    where = Path(path)
+    try:
+        return str(where.relative_to(Path.cwd()))
+    except ValueError:
+        return path
