@@ -66,10 +66,11 @@ class ReaderApp(App[None]):
 
     def on_unmount(self) -> None:
         self.seam.detach()
-        # Requests still waiting when the reader closes are declined: nothing is saved.
+        # Requests still waiting when the reader closes are withdrawn (the host answers
+        # that the reader has closed): nothing is saved.
         for request in (self.deciding, *self.waiting):
-            if request is not None and request.decision.set_running_or_notify_cancel():
-                request.decision.set_result(False)
+            if request is not None:
+                request.decision.cancel()
         self.waiting.clear()
 
     def notify(

@@ -50,8 +50,9 @@ class ApprovalScreen(ModalScreen[bool | None]):
         who = f"{request.agent} asks" if request.agent else "An agent asks"
         with Vertical(classes="dialog approval"):
             yield dialog_title(f"{who} to save {request.path}")
+            waits = f" (the agent waits {request.timeout:g} s)" if request.timeout else ""
             yield Static(
-                f"The draft at revision {request.revision}, against the file on disk:",
+                f"The draft at revision {request.revision}, against the file on disk{waits}:",
                 markup=False,
             )
             with VerticalScroll(id="approval-changes"):
