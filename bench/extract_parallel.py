@@ -25,7 +25,9 @@ from pathlib import Path
 import pymupdf
 from common import load, seconds
 
-from siftui.sources.extract import PARALLEL_MIN_PAGES, default_workers, extract
+from siftui.sources.extract import extract, extract_report
+from siftui.sources.load_options import PARALLEL_MIN_PAGES, LoadOptions
+from siftui.sources.parallel import default_workers
 
 DEFAULT_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pgfmanual.pdf"
 
@@ -46,7 +48,7 @@ def main() -> int:
         return 1
     print(f"PyMuPDF {pymupdf.VersionBind}, Python {sys.version.split()[0]}")
     print(f"cores used {default_workers()}, threshold {PARALLEL_MIN_PAGES} pages, load {load()}")
-    same = extract(args.pdf) == extract(args.pdf, workers=1)
+    same = extract(args.pdf) == extract_report(args.pdf, LoadOptions(workers=1)).doc
     print(f"parallel Doc == single-process Doc: {same}")
     times: dict[str, list[float]] = {"bare": [], "extract": []}
     for _ in range(args.reps):
@@ -64,12 +66,10 @@ def main() -> int:
             one: list[float] = []
             two: list[float] = []
             for _ in range(args.reps):
-                one.append(seconds(partial(extract, args.pdf, max_pages=pages, workers=1)))
-                two.append(
-                    seconds(
-                        partial(extract, args.pdf, max_pages=pages, workers=2, parallel_min_pages=1)
-                    )
-                )
+                alone = LoadOptions(max_pages=pages, workers=1)
+                shared = LoadOptions(max_pages=pages, workers=2, parallel_min_pages=1)
+                one.append(seconds(partial(extract_report, args.pdf, alone)))
+                two.append(seconds(partial(extract_report, args.pdf, shared)))
             a, b = statistics.median(one), statistics.median(two)
             print(f"{pages:5d} {a:9.3f}s {b:11.3f}s {b / a:6.2f}", flush=True)
         print(f"load after: {load()}")

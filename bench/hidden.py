@@ -35,8 +35,9 @@ from pathlib import Path
 from common import CORPUS, command_seconds, load, seconds
 
 from siftui.core.findings import summary
-from siftui.sources.extract import extract
+from siftui.sources.extract import extract_report
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
 
 FILES = [CORPUS / "pgfmanual.pdf", CORPUS.parent / "corpus-hidden-text" / "issue12963.pdf"]
 
@@ -75,9 +76,9 @@ def one_file(pdf: Path, rounds: int, workers: int | None) -> None:
     siftui = [sys.executable, "-m", "siftui"]
     for _ in range(rounds):
         print(f"{pdf.name}: load before: {load()}", flush=True)
-        extracting.append(seconds(lambda: extract(pdf, workers=workers)))
+        extracting.append(seconds(lambda: extract_report(pdf, LoadOptions(workers=workers)).doc))
         start = time.perf_counter()
-        inspection = inspect_document(pdf, workers=workers)
+        inspection = inspect_document(pdf, LoadOptions(workers=workers))
         inspecting.append(time.perf_counter() - start)
         found, apart = summary(inspection.findings), len(inspection.unextracted)
         rendering.append(command_seconds([*siftui, "render", "--no-cache", str(pdf)]))

@@ -77,7 +77,7 @@ def _cmd_tui(argv: Sequence[str]) -> int:
     if args.path is not None:
         # A file that is not there (a directory, an empty file...) is the one line and
         # exit 1 of `siftui render`, before Textual is imported or a screen drawn.
-        from siftui.sources.extract import ExtractError, check_file
+        from siftui.sources.pdf_open import ExtractError, check_file
 
         try:
             check_file(args.path)

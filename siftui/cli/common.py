@@ -25,6 +25,7 @@ from siftui.core.render import (
 from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
 from siftui.sources.kinds import load_any
+from siftui.sources.load_options import LoadOptions
 
 if TYPE_CHECKING:
     from siftui.core.walk import TokenCounter
@@ -118,15 +119,15 @@ def add_extraction_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def extraction_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The keywords of load_any / load_source that add_extraction_options set."""
-    return {
-        "max_pages": args.max_pages,
-        "password": args.password,
-        "use_cache": not args.no_cache,
-        "ocr": args.ocr,
-        "ocr_language": ocr_language(args),
-    }
+def extraction_options(args: argparse.Namespace) -> LoadOptions:
+    """How load_any / load_source read the file, as add_extraction_options set it."""
+    return LoadOptions(
+        max_pages=args.max_pages,
+        password=args.password,
+        use_cache=not args.no_cache,
+        ocr=args.ocr,
+        ocr_language=ocr_language(args),
+    )
 
 
 def ocr_language_argument(text: str) -> str:
@@ -174,7 +175,7 @@ def load_pdf_damaged(
     ``answering``: the one request the Doc is for; a page range on a file not in
     the cache reads only the pages its answer needs (the Doc is partial, and the
     warning names the damaged pages among those read)."""
-    found = load_any(args.path, kind=PDF, answering=answering, **extraction_options(args))
+    found = load_any(args.path, extraction_options(args), kind=PDF, answering=answering)
     if found.unreadable:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)

@@ -226,7 +226,7 @@ def cmd_extract(argv: Sequence[str]) -> int:
     if kind_of_file(args.path) is WORD:
         text = _docx_usage(word.extract_json, args)
     else:
-        text = load_source(args.path, **extraction_options(args))
+        text = load_source(args.path, extraction_options(args))
     data = encode_utf8(text)
     if args.output is None:
         write_stdout(data)

@@ -18,10 +18,11 @@ from siftui.core.findings import Inspection, inspection_json, snippet, summary_l
 from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
 from siftui.core.unreadable import describe
-from siftui.sources.extract import ExtractError, NotReadable, check_file
 from siftui.sources.kinds import kind_of_file
 from siftui.sources.load import LoadError, is_doc_json, load_doc_report
+from siftui.sources.load_options import LoadOptions
 from siftui.sources.output import encode_utf8
+from siftui.sources.pdf_open import ExtractError, NotReadable, check_file
 
 EXIT_HIDDEN = 3
 
@@ -73,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
 def cmd_inspect(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     check_max_pages(args.max_pages)
-    inspection = _inspect(args.path, args.password, args.max_pages, not args.no_cache)
+    load = LoadOptions(
+        password=args.password, max_pages=args.max_pages, use_cache=not args.no_cache
+    )
+    inspection = _inspect(args.path, load)
     if args.json:
         text = json.dumps(inspection_json(args.path, inspection), ensure_ascii=False)
     else:
@@ -82,7 +86,7 @@ def cmd_inspect(argv: Sequence[str]) -> int:
     return EXIT_HIDDEN if inspection.alarms else 0
 
 
-def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool) -> Inspection:
+def _inspect(path: str, load: LoadOptions) -> Inspection:
     from siftui.sources.hidden.cache import cached_inspect  # PyMuPDF only for this command
 
     try:
@@ -95,18 +99,16 @@ def _inspect(path: str, password: str | None, max_pages: int | None, cache: bool
                 "inspect the document itself"
             )
         try:
-            return cached_inspect(path, password=password, max_pages=max_pages, use_cache=cache)
+            return cached_inspect(path, load)
         except NotReadable:
             # A damaged page: if extraction reads the rest, inspect the rest, as it is read.
-            found = load_doc_report(path, password=password, max_pages=max_pages, use_cache=cache)
+            found = load_doc_report(path, load)
             if not found.unreadable:
                 raise
             warning = f"{quoted(path)}: {describe(found.unreadable)}"
             print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
             skip = frozenset(page.page for page in found.unreadable)
-            return cached_inspect(
-                path, password=password, max_pages=max_pages, use_cache=cache, skip=skip
-            )
+            return cached_inspect(path, load, skip=skip)
     except ExtractError as error:
         raise LoadError(str(error)) from None
     except OSError as error:

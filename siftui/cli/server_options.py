@@ -118,8 +118,9 @@ def server_roots(args: argparse.Namespace) -> Roots:
 
 def server_store(args: argparse.Namespace, *, inspect_hidden: bool) -> DocStore:
     from siftui.serve.docstore import DocStore
+    from siftui.serve.limits import StoreLimits
 
-    return DocStore(
+    limits = StoreLimits(
         timeout=args.timeout,
         max_bytes=args.max_bytes,
         max_runes=args.max_runes,
@@ -128,3 +129,4 @@ def server_store(args: argparse.Namespace, *, inspect_hidden: bool) -> DocStore:
         cache_bytes=args.cache_bytes,
         inspect_hidden=inspect_hidden,
     )
+    return DocStore(limits)

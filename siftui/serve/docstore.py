@@ -42,6 +42,7 @@ from typing import Any
 
 from siftui.core.render import Options
 from siftui.serve.access import OpenedFile
+from siftui.serve.limits import DEFAULT_LIMITS, Job, StoreLimits
 from siftui.serve.loading import (
     Early,
     Failed,
@@ -62,13 +63,6 @@ from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
 
 __all__ = ["DocStore", "Failed", "Loaded", "doc_bytes", "load_in_worker"]
-
-DEFAULT_TIMEOUT = 120.0
-DEFAULT_MAX_BYTES = 200_000_000
-DEFAULT_MEMORY = 2 * 1024**3
-DEFAULT_MAX_RUNES = 50_000_000
-DEFAULT_CACHE_BYTES = 1024**3
-FAILURE_SECONDS = 600.0
 
 
 def default_workers() -> int:
@@ -95,30 +89,24 @@ class DocStore:
 
     def __init__(
         self,
+        limits: StoreLimits = DEFAULT_LIMITS,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_bytes: int = DEFAULT_MAX_BYTES,
-        memory: int = DEFAULT_MEMORY,
-        workers: int | None = None,
-        max_runes: int = DEFAULT_MAX_RUNES,
-        cache_bytes: int = DEFAULT_CACHE_BYTES,
-        failure_seconds: float = FAILURE_SECONDS,
         loader: Loader = load_in_worker,
-        inspect_hidden: bool = True,
         range_loader: RangeLoader | None = None,
-        inspect_timeout: float | None = None,
     ) -> None:
-        self.timeout = timeout
+        self.limits = limits
+        self.timeout = limits.timeout
         # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s): only
         # when a log records it or --warn-hidden uses it, and after the answer is sent.
-        self.inspect_hidden = inspect_hidden
-        self.inspect_timeout = timeout if inspect_timeout is None else inspect_timeout
-        self.max_bytes = max_bytes
-        self.memory = memory
-        self.workers = default_workers() if workers is None else workers
-        self.max_runes = max_runes
-        self.cache_bytes = cache_bytes
-        self.failure_seconds = failure_seconds
+        self.inspect_hidden = limits.inspect_hidden
+        inspect_timeout = limits.inspect_timeout
+        self.inspect_timeout = limits.timeout if inspect_timeout is None else inspect_timeout
+        self.max_bytes = limits.max_bytes
+        self.memory = limits.memory
+        self.workers = default_workers() if limits.workers is None else limits.workers
+        self.max_runes = limits.max_runes
+        self.cache_bytes = limits.cache_bytes
+        self.failure_seconds = limits.failure_seconds
         self.loader = loader
         # A first page range is answered from its own pages while the rest is
         # extracted; a loader of the caller's own reads whole documents only.
@@ -306,16 +294,10 @@ class DocStore:
             running = self._spare.take(opened.fd, self.memory)
             with self.track(running):
                 try:
-                    (size, result), sha256, _ = finish(
-                        running,
-                        str(opened.real),
-                        self.max_bytes,
-                        self.max_runes,
-                        deadline,
-                        self.timeout,
-                        task,
-                        False,
+                    job = Job(
+                        str(opened.real), task, self.max_bytes, self.max_runes, self.timeout, False
                     )
+                    (size, result), sha256, _ = finish(running, job, deadline)
                 except WorkerFailed as error:
                     raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
         finally:

@@ -23,6 +23,7 @@ from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
+from siftui.serve.limits import Job
 from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress, WorkerFailed, finish, start
@@ -129,20 +130,18 @@ def load_in_worker(
     tracked = store.track(running)
     tracked.__enter__()
     try:
-        read, sha256, later = finish(
-            running,
+        job = Job(
             str(opened.real),
+            kind,
             store.max_bytes,
             store.max_runes,
-            deadline,
             store.timeout,
-            kind,
             store.inspect_hidden,
+            store.inspect_timeout,
             answering,
-            given,
-            inspect_seconds=store.inspect_timeout,
-            progress=progress,
-            ended=tracked.__exit__,
+        )
+        read, sha256, later = finish(
+            running, job, deadline, early=given, progress=progress, ended=tracked.__exit__
         )
     except WorkerFailed as error:
         raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None

@@ -51,6 +51,7 @@ from collections.abc import Callable
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
+from siftui.serve.limits import Job
 from siftui.serve.pending import PendingFindings
 from siftui.sources.helper import progress_sender, receive, send, start_python_helper
 
@@ -207,7 +208,7 @@ def _spare_until_handed(sock: socket.socket) -> int:
     """A spare worker's wait: MuPDF and the tasks are imported while no call waits,
     then the server hands over the file's descriptor (-1: it never did)."""
     from siftui.serve import worker_evidence  # noqa: F401 (unpickling a task needs it)
-    from siftui.sources.extract import quiet_pymupdf
+    from siftui.sources.pdf_open import quiet_pymupdf
 
     quiet_pymupdf()
     try:
@@ -330,44 +331,38 @@ FINDINGS_SLACK = 5.0
 
 def finish(
     running: Running,
-    name: str,
-    max_bytes: int,
-    max_runes: int,
+    job: Job,
     deadline: float,
-    timeout: float,
-    kind: Any = "pdf",
-    inspect_hidden: bool = True,
-    answering: Any = None,
-    early: Callable[[Any, str], None] | None = None,
     *,
-    inspect_seconds: float | None = None,
+    early: Callable[[Any, str], None] | None = None,
     progress: Progress | None = None,
     ended: Callable[[], None] | None = None,
 ) -> tuple[Any, str, PendingFindings | None]:
-    """The worker's (Read, sha256, findings to come) by ``deadline``, or
+    """The worker's (Read, sha256, findings to come) for ``job`` by ``deadline``, or
     :class:`WorkerFailed`.
 
     For a document it inspects, the Read is returned as soon as it comes, with a
     :class:`PendingFindings` that a thread settles when the worker sends the findings
-    (or dies, or overruns ``inspect_seconds``, default ``timeout``); that thread then
-    reaps the worker. Otherwise the worker is reaped before this returns. Either
-    way ``ended`` is called once the worker is gone. With ``answering`` (a page
-    range's Options), a partial Read that answers it may come before the whole
-    one: it is handed to ``early(read, sha256)`` and the wait goes on.
+    (or dies, or overruns ``job.inspect_seconds``); that thread then reaps the worker.
+    Otherwise the worker is reaped before this returns. Either way ``ended`` is called
+    once the worker is gone. With ``job.answering`` (a page range's Options), a partial
+    Read that answers it may come before the whole one: it is handed to
+    ``early(read, sha256)`` and the wait goes on.
     """
-    inspect_time = timeout if inspect_seconds is None else inspect_seconds
+    name, kind, timeout = job.name, job.kind, job.timeout
+    inspect_time = timeout if job.inspect_seconds is None else job.inspect_seconds
     handed = False
     try:
         seconds = max(0.0, deadline - time.monotonic())
         request = (
             name,
             kind,
-            max_bytes,
-            max_runes,
+            job.max_bytes,
+            job.max_runes,
             seconds,
-            inspect_hidden,
+            job.inspect_hidden,
             inspect_time,
-            answering,
+            job.answering,
         )
         send(running.sock, request)
         message = receive(running.sock, deadline)

@@ -22,6 +22,7 @@ from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.damage import ATTACHMENTS_ONLY
 from siftui.sources.load import LoadError
+from siftui.sources.load_options import LoadOptions
 
 __all__ = [
     "KINDS",
@@ -66,9 +67,9 @@ def read_document(
     """The document in ``data`` (``name`` only names it), read as ``kind``; not yet
     inspected for hidden text (see :func:`inspect`). ``progress(done, total)`` is told
     the pages extracted, for a PDF not in the disk cache."""
-    from siftui.sources.extract import NeedsPassword
     from siftui.sources.kinds import load_any
     from siftui.sources.load import is_doc_json_bytes
+    from siftui.sources.pdf_open import NeedsPassword
 
     entry = kind_named(kind)
     if entry is None:
@@ -107,8 +108,8 @@ def inspect(
     """The hidden-text findings, within ``seconds`` (the inspection's own, which start
     when the text has been sent), of every page but the unreadable ones (``skip``); a
     failure costs the findings (the log says why), never the answer."""
-    from siftui.sources.extract import ExtractError, TimedOut
     from siftui.sources.hidden.cache import cached_inspect_bytes
+    from siftui.sources.pdf_open import ExtractError, TimedOut
 
     left = seconds * INSPECT_SHARE  # the rest is for sending the findings back
     if left <= 0:
@@ -134,9 +135,9 @@ def read_range_first(
     JSON) that the disk cache does not hold; else None. A document the reader refuses
     is None too: the whole extraction that follows says why, in its own words."""
     from siftui.sources.cache import DocCache, cache_key
-    from siftui.sources.extract import ExtractError
     from siftui.sources.lazy import is_range, read_range
     from siftui.sources.load import is_doc_json_bytes
+    from siftui.sources.pdf_open import ExtractError
 
     if kind_named(kind) is not PDF or not is_range(options) or is_doc_json_bytes(name, data):
         return None
@@ -146,7 +147,7 @@ def read_range_first(
     if left <= 0:
         return None
     try:
-        cold = read_range(name, options, data=data, timeout=left)
+        cold = read_range(name, options, LoadOptions(timeout=left), data=data)
     except ExtractError:
         return None
     return Read(cold.found.doc, cold.found.unreadable)

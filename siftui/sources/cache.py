@@ -50,16 +50,11 @@ from typing import Any
 from siftui import __version__
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import is_whole_number
-from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import Extraction, UnreadablePage
-from siftui.sources.extract import (
-    Progress,
-    check_file,
-    check_max_pages,
-    extract_report,
-    pymupdf_version,
-)
+from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
+from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
+from siftui.sources.pdf_open import Progress, check_file, check_max_pages, pymupdf_version
 
 FORMAT = 2  # 2: the size of each page in bytes (1: in code points)
 MAGIC = b"siftui doc cache 1\n"
@@ -297,67 +292,58 @@ def file_identity(path: Path) -> tuple[int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
+@dataclass(frozen=True)
+class CacheSlot:
+    """The entry a reading of a file fills once it is done: the cache, the entry's key,
+    and the file's :func:`file_identity` before the reading began."""
+
+    store: DocCache
+    key: str
+    where: Path
+    before: tuple[int, int, int, int]
+
+    def unchanged(self) -> bool:
+        """Whether what was read may be kept (:func:`unchanged_since`)."""
+        return unchanged_since(self.where, self.before)
+
+
 def cached_extract_report(
     path: str | os.PathLike[str],
+    options: LoadOptions = DEFAULT_LOAD,
     *,
-    max_pages: int | None = None,
-    password: str | None = None,
     progress: Progress | None = None,
-    timeout: float | None = None,
-    use_cache: bool = True,
     cache: DocCache | None = None,
-    ocr: bool = False,
-    ocr_language: str = DEFAULT_OCR_LANGUAGE,
 ) -> Extraction:
     """``extract_report()`` through the disk cache: the same Doc and unreadable pages,
     the same errors.
 
-    A hit calls ``progress(E, E)`` once. With a password, or ``use_cache``
-    false, the cache is neither read nor written.
+    A hit calls ``progress(E, E)`` once. Unless ``options.cached`` (a password, or
+    ``use_cache`` false), the cache is neither read nor written.
     """
-    if not use_cache or password is not None:
-        return extract_report(
-            path,
-            max_pages=max_pages,
-            password=password,
-            progress=progress,
-            timeout=timeout,
-            ocr=ocr,
-            ocr_language=ocr_language,
-        )
-    check_max_pages(max_pages)
-    where = check_file(path)
-    store = DocCache.default() if cache is None else cache
-    try:
-        before = file_identity(where)
-        digest = file_sha256(where)
-    except OSError:
-        return extract_report(
-            path,
-            max_pages=max_pages,
-            progress=progress,
-            timeout=timeout,
-            ocr=ocr,
-            ocr_language=ocr_language,
-        )
-    language = ocr_language if ocr else None
-    key = cache_key(digest, max_pages, language, name=where)
-    found = _lookup(store, digest, max_pages, language, where)
-    if found is not None:
-        pages = found.doc.pages
-        if progress is not None and pages:
-            progress(len(pages), len(pages))
-        return found
-    found = extract_report(
-        path,
-        max_pages=max_pages,
-        progress=progress,
-        timeout=timeout,
-        ocr=ocr,
-        ocr_language=ocr_language,
-    )
-    if unchanged_since(where, before):
-        store.put(key, found.doc, found.unreadable)
+    slot: CacheSlot | None = None
+    if options.cached:
+        max_pages = options.max_pages
+        check_max_pages(max_pages)
+        where = check_file(path)
+        store = DocCache.default() if cache is None else cache
+        try:
+            before = file_identity(where)
+            digest = file_sha256(where)
+        except OSError:
+            pass  # read as if there were no cache
+        else:
+            language = options.ocr_language if options.ocr else None
+            key = cache_key(digest, max_pages, language, name=where)
+            found = _lookup(store, digest, max_pages, language, where)
+            if found is not None:
+                pages = found.doc.pages
+                if progress is not None and pages:
+                    progress(len(pages), len(pages))
+                return found
+            slot = CacheSlot(store, key, where, before)
+    found = extract_report(path, options, progress=progress)
+    if slot is not None and slot.unchanged():
+        slot.store.put(slot.key, found.doc, found.unreadable)
     return found
 
 

@@ -23,7 +23,7 @@ from siftui.core.evidence.tools_documents import fit_dpi
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.messages import one_line
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, missing_languages
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 OCR_SECONDS = 60.0
 """A page image Tesseract has not read in this time is refused, not waited for."""

@@ -28,8 +28,9 @@ from typing import Any
 
 from siftui.core.messages import one_line
 from siftui.core.unreadable import Extraction
-from siftui.sources.extract import NotReadable, Progress
 from siftui.sources.helper import progress_sender, receive, send
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import NotReadable, Progress
 
 __all__ = ["ExtractionProcess", "ProcessGone", "extraction_main"]
 
@@ -129,8 +130,9 @@ def extraction_main(fd: int) -> None:
         file_identity,
         unchanged_since,
     )
-    from siftui.sources.extract import ExtractError, check_file, extract_report, quiet_pymupdf
+    from siftui.sources.extract import extract_report
     from siftui.sources.filehash import file_sha256
+    from siftui.sources.pdf_open import ExtractError, check_file, quiet_pymupdf
 
     quiet_pymupdf()  # while the caller decides whether it needs the pages
     conn = socket.socket(fileno=fd)
@@ -147,7 +149,7 @@ def extraction_main(fd: int) -> None:
         path, password = receive(conn)
         where = check_file(path)
         before = file_identity(where)
-        found = extract_report(where, password=password, progress=progress)
+        found = extract_report(where, LoadOptions(password=password), progress=progress)
     except ExtractError as error:
         tell(("failed", type(error).__name__, str(error)))
         return

@@ -3,7 +3,7 @@
 A ``pages=`` call (no grep) on a document not yet extracted opens it, takes
 its page count, and extracts pages a, a+1, ... only while the answer may take
 more (siftui.core.rangeread), with the page reader the whole extraction uses
-(siftui.sources.extract.read_page), so each page's text is the same. What the
+(siftui.sources.pdf_open.read_page), so each page's text is the same. What the
 whole extraction would refuse is refused the same way: the errors of opening
 it, a document none of whose pages can be read (pages past the range are read
 until one can be), an outline that cannot be read. Rendering the partial Doc
@@ -14,7 +14,6 @@ R3's errors included.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 
 from siftui.core.budget import check_unit
@@ -22,13 +21,14 @@ from siftui.core.messages import quoted
 from siftui.core.rangeread import RangeFill, partial_doc, range_span
 from siftui.core.render import BadPages, Options
 from siftui.core.unreadable import Extraction, UnreadablePage
-from siftui.sources.extract import (
+from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
+from siftui.sources.pdf_open import (
+    Deadline,
     NotReadable,
-    _check_deadline,
-    _nothing_readable,
-    _outline,
     check_max_pages,
+    nothing_readable,
     open_document,
+    outline_of,
     read_page,
 )
 from siftui.sources.pdf_outline import title_of
@@ -54,17 +54,17 @@ def is_range(options: Options) -> bool:
 def read_range(
     path: str | os.PathLike[str],
     options: Options,
+    load: LoadOptions = DEFAULT_LOAD,
     *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    timeout: float | None = None,
     data: bytes | None = None,
 ) -> ColdRange:
     """The pages of ``path`` (or ``data``, see open_document) that the answer to
-    ``options`` (:func:`is_range`) reads, or the error the whole extraction raises."""
+    ``options`` (:func:`is_range`) reads, or the error the whole extraction raises;
+    ``load``'s password, max_pages and timeout are the whole extraction's."""
+    max_pages = load.max_pages
     check_max_pages(max_pages)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    document = open_document(path, password, data=data)
+    deadline = Deadline.start(path, load.timeout)
+    document = open_document(path, load.password, data=data)
     try:
         page_count = document.page_count
         extracted = page_count if max_pages is None else min(page_count, max_pages)
@@ -72,7 +72,7 @@ def read_range(
         failed: dict[int, str] = {}
 
         def read(page: int) -> str:
-            _check_deadline(path, deadline, timeout)
+            deadline.check()
             text, reason = read_page(document, page - 1)
             texts[page] = text
             if reason is not None:
@@ -95,9 +95,9 @@ def read_range(
                     if page not in failed:
                         break
             if failed and len(failed) == extracted:
-                raise NotReadable(f"{quoted(path)}: {_nothing_readable(failed, page_count)}")
+                raise NotReadable(f"{quoted(path)}: {nothing_readable(failed, page_count)}")
         title = title_of(document)
-        outline = tuple(_outline(document, path))
+        outline = tuple(outline_of(document, path))
     finally:
         document.close()
     doc = partial_doc(title, page_count, extracted, texts, outline)

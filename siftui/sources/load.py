@@ -11,7 +11,6 @@ from siftui import __version__
 from siftui.core.docjson import BadDocJson, doc_to_json, from_json_object
 from siftui.core.kinds import WORD
 from siftui.core.messages import file_error, quoted
-from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options
 from siftui.core.unreadable import Extraction, from_records, to_records
 from siftui.sources.cache import (
@@ -20,15 +19,11 @@ from siftui.sources.cache import (
     cached_extract_report,
     cached_report,
 )
-from siftui.sources.extract import (
-    ExtractError,
-    Progress,
-    check_file,
-    extract_report,
-    pymupdf_version,
-)
+from siftui.sources.detect import kind_of_file
+from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
-from siftui.sources.kinds import kind_of_file
+from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
+from siftui.sources.pdf_open import ExtractError, Progress, check_file, pymupdf_version
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
@@ -41,7 +36,7 @@ class LoadError(Exception):
     """The file cannot be turned into a Doc; ``str(error)`` is one line for users.
 
     ``reason`` is the extraction error's type when there was one (the TUI asks
-    for a password on :class:`siftui.sources.extract.NeedsPassword`).
+    for a password on :class:`siftui.sources.pdf_open.NeedsPassword`).
     """
 
     def __init__(self, message: str, reason: type[Exception] | None = None) -> None:
@@ -102,19 +97,15 @@ UNREADABLE_KEY = "unreadable_pages"
 
 def load_doc_report(
     path: str | os.PathLike[str],
+    options: LoadOptions = DEFAULT_LOAD,
     *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    use_cache: bool = True,
-    ocr: bool = False,
-    ocr_language: str = DEFAULT_OCR_LANGUAGE,
     progress: Progress | None = None,
     answering: Options | None = None,
 ) -> Extraction:
-    """A Doc JSON as it is, or a document extracted through the disk cache
-    (siftui.sources.cache: never with a password; ``use_cache=False`` bypasses it),
-    with the pages that could not be read. ``progress(done, total)`` is called as
-    pages are extracted.
+    """A Doc JSON as it is (its first ``options.max_pages`` pages), or a document
+    extracted as ``options`` say through the disk cache (siftui.sources.cache: never
+    with a password; ``use_cache=False`` bypasses it), with the pages that could not be
+    read. ``progress(done, total)`` is called as pages are extracted.
 
     ``answering``: the one request the Doc is for. A page range (no grep, no OCR)
     on a document the cache does not hold gets a partial Doc (siftui.sources.lazy:
@@ -123,6 +114,7 @@ def load_doc_report(
 
     A Word document is refused: MuPDF opens some, but its text is not the
     projection an agent gets (DOCX.md), which `siftui render` and read_docx give."""
+    max_pages = options.max_pages
     try:
         check_file(path)
         if kind_of_file(path) is WORD:
@@ -130,25 +122,15 @@ def load_doc_report(
         if is_doc_json(path):
             found = read_doc_json_report(path)
             return found if max_pages is None else found.first_pages(max_pages)
-        if answering is not None and not ocr:  # one call to answer: the CLI's and MCP's
+        if answering is not None and not options.ocr:  # one call to answer: CLI's, MCP's
             from siftui.sources.lazy import is_range, read_range
 
             if is_range(answering):
-                hit = None
-                if use_cache and password is None:
-                    hit = cached_report(path, max_pages=max_pages)
+                hit = cached_report(path, max_pages=max_pages) if options.cached else None
                 if hit is not None:
                     return hit
-                return read_range(path, answering, max_pages=max_pages, password=password).found
-        return cached_extract_report(
-            path,
-            max_pages=max_pages,
-            password=password,
-            use_cache=use_cache,
-            ocr=ocr,
-            ocr_language=ocr_language,
-            progress=progress,
-        )
+                return read_range(path, answering, options).found
+        return cached_extract_report(path, options, progress=progress)
     except ExtractError as error:
         raise LoadError(str(error), type(error)) from None
     except OSError as error:
@@ -168,7 +150,7 @@ def load_doc_bytes(
     found = store.get_report(key)
     if found is None:
         try:
-            found = extract_report(name, data=data, workers=1, progress=progress)
+            found = extract_report(name, LoadOptions(workers=1), progress=progress, data=data)
         except ExtractError as error:
             raise LoadError(str(error), type(error)) from None
         store.put(key, found.doc, found.unreadable)
@@ -186,30 +168,16 @@ def source_info(path: str | os.PathLike[str], found: Extraction | None = None) -
     }
 
 
-def load_source(
-    path: str | os.PathLike[str],
-    *,
-    max_pages: int | None = None,
-    password: str | None = None,
-    use_cache: bool = True,
-    ocr: bool = False,
-    ocr_language: str = DEFAULT_OCR_LANGUAGE,
-) -> str:
-    """The Doc JSON of a document, with a "source" key describing the file."""
+def load_source(path: str | os.PathLike[str], options: LoadOptions = DEFAULT_LOAD) -> str:
+    """The Doc JSON of a document read as ``options`` say, with a "source" key
+    describing the file."""
     try:
         check_file(path)
         if is_doc_json(path):
             raise LoadError(
                 f"{quoted(path)}: already a Doc JSON file; use siftui render to read it"
             )
-        found = cached_extract_report(
-            path,
-            max_pages=max_pages,
-            password=password,
-            use_cache=use_cache,
-            ocr=ocr,
-            ocr_language=ocr_language,
-        )
+        found = cached_extract_report(path, options)
         return doc_to_json(found.doc, source_info(path, found))
     except ExtractError as error:
         raise LoadError(str(error)) from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from siftui.sources.extract import open_document
+from siftui.sources.pdf_open import open_document
 
 
 def pages_with_images(
@@ -17,7 +17,7 @@ def pages_with_images(
 ) -> dict[int, bool]:
     """For each 1-based page number in ``pages``: does the page show an image?
 
-    Raises what :func:`siftui.sources.extract.open_document` raises for a file it cannot open.
+    Raises what :func:`siftui.sources.pdf_open.open_document` raises for a file it cannot open.
     """
     document = open_document(path, password)
     try:

@@ -16,13 +16,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
-from siftui.sources.extract import (
-    CHUNK_PAGES,
+from siftui.sources.helper import Helper, readable, receive, send, start_python_helper
+from siftui.sources.pdf_open import (
+    Deadline,
     ExtractError,
     NeedsPassword,
     NoPages,
@@ -31,11 +31,27 @@ from siftui.sources.extract import (
     NotReadable,
     Progress,
     WrongPassword,
-    _check_deadline,
     open_document,
     read_page,
 )
-from siftui.sources.helper import Helper, readable, receive, send, start_python_helper
+
+CHUNK_PAGES = 16
+"""Pages a process claims at a time: small enough to balance uneven pages (a
+straggling chunk costs ~30 ms), large enough that claiming costs nothing."""
+
+MAX_WORKERS = 4
+
+Opening = tuple[str, str | None, int]
+"""What a helper is sent first: the file's path, its password and the pages to share."""
+
+
+def default_workers() -> int:
+    """Processes extracting at once (the calling one included): the usable cores, 1..4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 def may_start_processes() -> bool:
@@ -119,19 +135,17 @@ class _Helper:
 
 def share_chunks(
     start_helper: Callable[[], Helper],
-    opening: tuple[Any, ...],
-    pages: int,
+    opening: Opening,
     helpers: int,
     *,
     work: Callable[[int], None],
     received: Callable[[int, tuple[Any, ...]], None],
     failure: Callable[[tuple[Any, ...]], Exception],
-    check: Callable[[], None],
-    deadline: float | None,
+    deadline: Deadline,
 ) -> None:
     """This process and ``helpers`` helper processes (each from ``start_helper()``) share
-    pages 0..pages-1 in chunks of CHUNK_PAGES; the one scheduler of extraction and
-    of the hidden-text inspection.
+    pages 0..pages-1 (``opening``'s pages) in chunks of CHUNK_PAGES; the one scheduler
+    of extraction and of the hidden-text inspection.
 
     This process starts at once, taking chunks from the front and calling
     ``work(number)`` per page; a helper is sent ``opening`` and, once it has opened
@@ -139,9 +153,10 @@ def share_chunks(
     waits for an answer while this process is busy with a page) and one more for
     each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
     This process looks for helpers' messages after every page. An ("error", ...)
-    message raises ``failure(message)``; ``check()`` raises when time is up. A chunk
-    a helper did not send back (it died) is left to the caller.
+    message raises ``failure(message)``; ``deadline.check()`` raises when time is up.
+    A chunk a helper did not send back (it died) is left to the caller.
     """
+    pages = opening[2]
     claimed = 0
     started: list[_Helper] = []
     running: list[_Helper] = []
@@ -191,16 +206,15 @@ def share_chunks(
                 stop(helper)
         while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, pages)):
-                check()
+                deadline.check()
                 work(number)
                 if running:
                     take(readable([h.sock for h in running], 0))
         for helper in [h for h in running if not h.chunks]:  # still starting: not needed
             stop(helper)
         while running:
-            check()
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            take(readable([h.sock for h in running], left))
+            deadline.check()
+            take(readable([h.sock for h in running], deadline.left()))
     finally:
         for helper in started:
             helper.sock.close()
@@ -216,8 +230,7 @@ def extract_parallel(
     extracted: int,
     helpers: int,
     progress: Progress | None,
-    deadline: float | None,
-    timeout: float | None,
+    deadline: Deadline,
 ) -> tuple[list[str], dict[int, str]]:
     """This process and ``helpers`` helper processes extract chunks of pages:
     the texts, and why each page that could not be read (1-based) could not.
@@ -253,16 +266,14 @@ def extract_parallel(
     share_chunks(
         _start_helper,
         (os.fspath(path), password, extracted),
-        extracted,
         helpers,
         work=read,
         received=received,
         failure=lambda message: ERRORS_BY_NAME.get(message[1], NotReadable)(message[2]),
-        check=lambda: _check_deadline(path, deadline, timeout),
         deadline=deadline,
     )
     for number, text in enumerate(texts):  # what a helper that died left
         if text is None:
-            _check_deadline(path, deadline, timeout)
+            deadline.check()
             read(number)
     return [text for text in texts if text is not None], failed

@@ -10,7 +10,7 @@ way, since a terminal shows a few hundred cells at most and the half blocks
 from __future__ import annotations
 
 from siftui.core.halfblocks import Pixels
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 LARGEST = 640
 """Pixels each way a decoded image is halved down to (MuPDF's shrink, in C)."""

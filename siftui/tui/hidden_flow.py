@@ -15,8 +15,9 @@ from typing import Any
 from textual.app import App
 
 from siftui.sources.errors import report_unexpected
-from siftui.sources.extract import ExtractError
 from siftui.sources.load import is_doc_json
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import ExtractError
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.kinds import page_call
@@ -48,7 +49,9 @@ def start(app: App[Any], held: Held, extras: Extras, opened: Opened) -> None:
         from siftui.sources.hidden.cache import cached_inspect
 
         try:
-            found = cached_inspect(source.path, password=opened.password, progress=progress)
+            found = cached_inspect(
+                source.path, LoadOptions(password=opened.password), progress=progress
+            )
         except Stopped:
             return
         except ExtractError as error:

@@ -20,6 +20,7 @@ from pathlib import Path
 from siftui.sources.cache import cached_report
 from siftui.sources.filehash import file_sha256
 from siftui.sources.kinds import Loaded, load_any
+from siftui.sources.load_options import LoadOptions
 from siftui.tui.state import Outcome, Source, answer_request, opening_request
 
 __all__ = ["LoadedDocument", "Preload", "load_any", "start", "take"]
@@ -80,7 +81,7 @@ class Preload:
                 return digest, Loaded(found.doc, found.unreadable)
             except ProcessGone:
                 pass  # read here instead, as without a process
-        return digest, load_any(path, password=password, progress=self._at)
+        return digest, load_any(path, LoadOptions(password=password), progress=self._at)
 
     @property
     def finished(self) -> bool:

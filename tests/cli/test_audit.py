@@ -29,6 +29,7 @@ from siftui.sources.audit.document import file_sha256
 from siftui.sources.audit.store import read_records
 from siftui.sources.audit.summary import tables
 from siftui.sources.kinds import load_any
+from siftui.sources.load_options import LoadOptions
 
 
 @pytest.fixture
@@ -168,7 +169,7 @@ def test_a_password_opens_the_encrypted_pdfs_and_the_line_says_so(tmp_path: Path
     opened = right[locked]
     assert "error" not in opened and opened["needs_password"] is True
     assert opened["password_worked"] is True
-    doc = PDF.expect(load_any(tmp_path / "locked.pdf", password=USER_PASSWORD).doc)
+    doc = PDF.expect(load_any(tmp_path / "locked.pdf", LoadOptions(password=USER_PASSWORD)).doc)
     assert opened["runes"] == PDF.runes(doc) > 0 and opened["hidden"]["inspected"] == 1
     for each in (found["none"], found["wrong"], right):  # a password changes no other line
         assert each[plain]["needs_password"] is False and "password_worked" not in each[plain]

@@ -16,7 +16,9 @@ from siftui.cli import main
 from siftui.core.render import Options, render
 from siftui.sources import extract as extract_module
 from siftui.sources import lazy as lazy_module
+from siftui.sources import pdf_open as pdf_open_module
 from siftui.sources.extract import extract_report
+from siftui.sources.load_options import LoadOptions
 
 PAGES = 400
 
@@ -40,7 +42,7 @@ def test_the_range_reads_only_its_pages(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     read: list[int] = []
-    real = extract_module.read_page
+    real = pdf_open_module.read_page
 
     def counted(document: object, number: int) -> tuple[str, str | None]:
         read.append(number + 1)
@@ -53,7 +55,7 @@ def test_the_range_reads_only_its_pages(
     assert read == [10, 11, 12]
     assert cache_entries(tmp_path) == []
     monkeypatch.undo()
-    whole = extract_report(big, workers=1).doc
+    whole = extract_report(big, LoadOptions(workers=1)).doc
     assert printed == render(whole, Options(pages="10-12")).content.encode()
 
 
@@ -61,7 +63,7 @@ def test_the_process_prints_the_whole_extractions_answer_and_caches_nothing(
     big: Path, tmp_path: Path
 ) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    whole = extract_report(big, workers=1).doc
+    whole = extract_report(big, LoadOptions(workers=1)).doc
     for pages, out_cap in (("10-12", "100000"), ("390-", "2000"), ("5-300", "100000")):
         done = siftui("render", big, "--pages", pages, "--outcap", out_cap, env=env)
         assert done.returncode == 0, done.stderr

@@ -12,12 +12,13 @@ from support.docx_build import p, t, write_docx
 
 from siftui.core.ocr_language import check_ocr_language, missing_languages
 from siftui.sources import extract as extract_module
+from siftui.sources import pdf_open as pdf_open_module
 from siftui.sources.evidence_pdf import ocr_language_reason
 from siftui.sources.sample import sample_path
 
 MISSING = extract_module.ocr_unavailable_reason()
 INSTALLED = (
-    extract_module.installed_ocr_languages(extract_module.quiet_pymupdf().get_tessdata())
+    extract_module.installed_ocr_languages(pdf_open_module.quiet_pymupdf().get_tessdata())
     if MISSING is None
     else []
 )

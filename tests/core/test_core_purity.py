@@ -123,7 +123,7 @@ def test_imports_are_read_from_every_place() -> None:
     """The parser sees imports inside functions and resolves `from siftui import x`."""
     assert "siftui.tui.launch" in own_imports("siftui.cli")  # imported inside a function
     assert "siftui.core.doc" in own_imports("siftui.core.render")
-    assert "pymupdf" in top_levels("siftui.sources.extract")
+    assert "pymupdf" in top_levels("siftui.sources.pdf_open")
 
 
 @pytest.mark.parametrize("name", by_layer("core"))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import BadDocJson, doc_from_json, doc_to_json
 from siftui.sources.load import LoadError, is_doc_json, load_doc_report
+from siftui.sources.load_options import LoadOptions
 
 DOC = Doc(
     title="  A   Thesis ",
@@ -178,8 +179,10 @@ def test_load_doc_json_file(tmp_path: Path) -> None:
     path = tmp_path / "doc.json"
     path.write_text(doc_to_json(DOC), encoding="utf-8")
     assert load_doc_report(path).doc == DOC
-    assert load_doc_report(path, max_pages=2).doc == Doc(DOC.title, 40, DOC.pages[:2], DOC.outline)
-    assert load_doc_report(path, max_pages=99).doc == DOC
+    assert load_doc_report(path, LoadOptions(max_pages=2)).doc == Doc(
+        DOC.title, 40, DOC.pages[:2], DOC.outline
+    )
+    assert load_doc_report(path, LoadOptions(max_pages=99)).doc == DOC
 
 
 def test_load_doc_json_with_byte_order_mark(tmp_path: Path) -> None:

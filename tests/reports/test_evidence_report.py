@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.host import ToolHost
+from siftui.serve.limits import StoreLimits
 from siftui.serve.tool_api import Session, TextBlock
 from siftui.sources.log.calllog import CallLog, read_log
 from siftui.sources.log.evidence_report import evidence_lines, evidence_report
@@ -40,7 +41,7 @@ def logged(tmp_path: Path) -> tuple[Path, list[str]]:
     make_pdf(tmp_path / "a.pdf", ["alpha beta gamma alpha delta"])
     log_path = tmp_path / "calls.jsonl"
     log = CallLog(log_path)
-    store = DocStore(workers=1)
+    store = DocStore(StoreLimits(workers=1))
     host = ToolHost(Roots([tmp_path]), store=store, log=log, families={"read", "evidence"})
     session = Session(number=3)
     texts = []

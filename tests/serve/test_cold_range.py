@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from siftui.serve.limits import StoreLimits
+from siftui.sources.load_options import LoadOptions
+
 pytest.importorskip("mcp")
 
 import anyio
@@ -55,10 +58,10 @@ def test_the_worker_sends_the_ranges_pages_first(
     big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # cold: nothing cached
-    store = DocStore(inspect_hidden=False)
+    store = DocStore(StoreLimits(inspect_hidden=False))
     roots = Roots([big.parent])
     options = Options(pages="10-12", out_cap=OUTCAP)
-    whole = extract_report(big, workers=1).doc
+    whole = extract_report(big, LoadOptions(workers=1)).doc
     try:
         first = get(store, roots, "big.pdf", options)
         assert first.partial and isinstance(first.doc, Doc)
@@ -75,7 +78,7 @@ def test_a_store_that_inspects_hidden_text_reads_everything_first(
     big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    store = DocStore(inspect_hidden=True)
+    store = DocStore(StoreLimits(inspect_hidden=True))
     try:
         loaded = get(store, Roots([big.parent]), "big.pdf", Options(pages="2"))
         assert not loaded.partial
@@ -105,7 +108,7 @@ def test_later_calls_wait_for_the_whole_document(tmp_path: Path) -> None:
     ) -> Loaded:
         raise AssertionError("a range is read by the range loader")
 
-    store = DocStore(loader=whole, range_loader=ranges, inspect_hidden=False)
+    store = DocStore(StoreLimits(inspect_hidden=False), loader=whole, range_loader=ranges)
     roots = Roots([tmp_path])
     options = Options(pages="3-4")
     first = get(store, roots, "doc.pdf", options)
@@ -191,7 +194,7 @@ def test_a_refused_document_is_refused_as_without_a_range(
     roots = Roots([tmp_path])
     messages = []
     for options in (Options(pages="2"), None):
-        store = DocStore(inspect_hidden=False)
+        store = DocStore(StoreLimits(inspect_hidden=False))
         try:
             with pytest.raises(LoadError) as refused:
                 get(store, roots, "all.pdf", options)

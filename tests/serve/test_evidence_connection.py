@@ -28,6 +28,7 @@ from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.evidence.script import answer_lines, run_script
 from siftui.serve.host import ToolHost
+from siftui.serve.limits import StoreLimits
 from siftui.serve.tool_api import Answer, ImageBlock, Session, TextBlock
 
 WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
@@ -45,7 +46,7 @@ def version_of(path: Path) -> str:
 
 @pytest.fixture
 def store() -> Iterator[DocStore]:
-    made = DocStore(workers=1)
+    made = DocStore(StoreLimits(workers=1))
     yield made
     made.shutdown()
 
@@ -400,7 +401,7 @@ def test_a_script_prints_the_lines_of_its_calls(tmp_path: Path, store: DocStore)
 def test_warn_hidden_adds_a_warning_per_page_with_hidden_text(tmp_path: Path) -> None:
     make_hidden_pdf(tmp_path / "h.pdf")
     make_pdf(tmp_path / "blank.pdf", ["Some text", ""])
-    store = DocStore(workers=1, inspect_hidden=True)
+    store = DocStore(StoreLimits(workers=1, inspect_hidden=True))
     try:
         host = ToolHost(Roots([tmp_path]), store=store, warn_hidden=True, families={"evidence"})
         driver = Driver(host)

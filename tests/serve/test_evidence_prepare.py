@@ -15,13 +15,14 @@ from siftui.core.docjson import doc_to_json
 from siftui.core.evidence.store import Limits
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
+from siftui.serve.limits import StoreLimits
 
 NORMALIZED = {"documentId": "doc-1", "query": "SOFTHYPHEN FINE ÉTÉ", "match": "normalized"}
 
 
 @pytest.fixture
 def store() -> Iterator[DocStore]:
-    made = DocStore(workers=1)
+    made = DocStore(StoreLimits(workers=1))
     yield made
     made.shutdown()
 

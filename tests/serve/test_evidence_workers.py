@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from siftui.serve.limits import StoreLimits
+
 pytest.importorskip("mcp")
 
 from mcp_wire import Wire, descendants, exists, wait_for
@@ -165,7 +167,7 @@ def test_a_page_that_draws_for_minutes_is_stopped_at_the_timeout(tmp_path: Path)
 
 def test_a_spare_worker_takes_the_next_task_and_dies_with_the_store(tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", ["One page"])
-    store = DocStore(workers=1)
+    store = DocStore(StoreLimits(workers=1))
     try:
         store.warm()
         spare = store.spare()

@@ -107,11 +107,11 @@ def test_many_threads_grep_one_doc() -> None:
 
 def test_ocr_failure_says_what_failed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A failure to find Tesseract's data says what failed, not "not installed"."""
-    from siftui.sources import extract as extract_module
+    from siftui.sources import pdf_open as pdf_open_module
 
     def broken() -> str:
         raise RuntimeError("TESSDATA_PREFIX names /nowhere, which does not exist")
 
-    monkeypatch.setattr(extract_module.quiet_pymupdf(), "get_tessdata", broken)
+    monkeypatch.setattr(pdf_open_module.quiet_pymupdf(), "get_tessdata", broken)
     reason = ocr_unavailable_reason()
     assert reason is not None and "TESSDATA_PREFIX names /nowhere" in reason

@@ -29,6 +29,7 @@ from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.hidden_warn import hidden_warning, shown_pages
 from siftui.serve.host import ToolHost
+from siftui.serve.limits import StoreLimits
 from siftui.serve.pending import PendingFindings
 from siftui.serve.tool_api import TextBlock
 from siftui.serve.worker import Running, _await_findings
@@ -329,7 +330,7 @@ def test_a_slow_inspection_is_stopped_and_the_answer_given(
     """pgfmanual: ~3.5 s to extract, ~18 s to inspect here; the answer does not wait for
     the inspection, which is stopped after its own 6 s."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing cached
-    store = DocStore(timeout=12.0, workers=1, inspect_timeout=6.0)
+    store = DocStore(StoreLimits(timeout=12.0, workers=1, inspect_timeout=6.0))
     tool = ToolHost(Roots([Path(CORPUS)]), store=store)
     started = time.monotonic()
     try:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from siftui.serve.limits import StoreLimits
+
 pytest.importorskip("mcp")
 
 from support.pdfs import make_pdf
@@ -43,7 +45,7 @@ def _get(store: DocStore, roots: Roots, name: str) -> Loaded:
 
 def test_docs_are_cached_per_file_version(tmp_path: Path) -> None:
     loader = CountingLoader()
-    store = DocStore(loader=loader, max_bytes=10**6)
+    store = DocStore(StoreLimits(max_bytes=10**6), loader=loader)
     roots = Roots([tmp_path])
     pdf = make_pdf(tmp_path / "a.pdf", ["one", "two"])
     first = _get(store, roots, "a.pdf")
@@ -53,7 +55,7 @@ def test_docs_are_cached_per_file_version(tmp_path: Path) -> None:
     assert loader.calls == 2 and isinstance(second.doc, Doc) and second.doc.page_count == 3
     assert second.sha256 != first.sha256
     assert store.cached() == 1  # the stale version was dropped
-    small = DocStore(loader=loader, max_bytes=100)
+    small = DocStore(StoreLimits(max_bytes=100), loader=loader)
     with pytest.raises(LoadError, match=r"over this server's limit of 100 bytes"):
         _get(small, roots, "a.pdf")
     assert loader.calls == 2
@@ -66,12 +68,12 @@ def test_the_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
             json.dumps({"title": "", "page_count": 1, "pages": [str(number) * 10_000]})
         )
     one = doc_bytes(Doc("", 1, ("0" * 10_000,)))
-    store = DocStore(loader=CountingLoader(), cache_bytes=2 * one + 10)
+    store = DocStore(StoreLimits(cache_bytes=2 * one + 10), loader=CountingLoader())
     for number in range(4):
         _get(store, roots, f"{number}.json")
         assert store.cached_bytes() <= store.cache_bytes
     assert store.cached() == 2
-    tiny = DocStore(loader=CountingLoader(), cache_bytes=10)  # answered, never kept
+    tiny = DocStore(StoreLimits(cache_bytes=10), loader=CountingLoader())  # answered, never kept
     tiny_doc = _get(tiny, roots, "0.json").doc
     assert isinstance(tiny_doc, Doc) and tiny_doc.pages == ("0" * 10_000,)
     assert tiny.cached() == 0
@@ -94,7 +96,7 @@ def test_failures_are_remembered(tmp_path: Path) -> None:
         with pytest.raises(Failed, match="broken"):
             _get(store, roots, "a.pdf")
     assert calls == 1
-    forgetful = DocStore(loader=failing, failure_seconds=0)
+    forgetful = DocStore(StoreLimits(failure_seconds=0), loader=failing)
     for _ in range(2):
         with pytest.raises(Failed):
             _get(forgetful, roots, "a.pdf")
@@ -104,12 +106,12 @@ def test_failures_are_remembered(tmp_path: Path) -> None:
 def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "a.pdf", ["one"])
     roots = Roots([tmp_path])
-    small = ToolHost(roots, out_cap=100, store=DocStore(max_bytes=10))
+    small = ToolHost(roots, out_cap=100, store=DocStore(StoreLimits(max_bytes=10)))
     answer = small.call({"path": "a.pdf"})
     assert answer.rendered is None
     assert answer.message.endswith("over this server's limit of 10 bytes")
     # A fresh process cannot even start in a millisecond: it is stopped, not waited for.
-    slow = ToolHost(roots, out_cap=100, store=DocStore(timeout=0.001))
+    slow = ToolHost(roots, out_cap=100, store=DocStore(StoreLimits(timeout=0.001)))
     answer = slow.call({"path": str(pdf)})
     assert answer.message == f"{pdf}: extraction took longer than 0.001 s; stopped"
     with pytest.raises(ValueError):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.cli_support import siftui
@@ -26,15 +27,11 @@ from siftui.sources.cache import (
     encode,
     max_bytes_from_env,
 )
-from siftui.sources.extract import (
-    ExtractError,
-    NeedsPassword,
-    extract,
-    extract_report,
-    pymupdf_version,
-)
+from siftui.sources.extract import extract, extract_report
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import load_doc_report
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import ExtractError, NeedsPassword, pymupdf_version
 
 
 @pytest.fixture(autouse=True)
@@ -50,9 +47,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every real extraction cached_extract_report makes."""
     made: list[Path] = []
 
-    def counting(path: Path, **options: object) -> Extraction:
+    def counting(path: Path, *args: Any, **keywords: Any) -> Extraction:
         made.append(Path(path))
-        return extract_report(path, **options)  # type: ignore[arg-type]
+        return extract_report(path, *args, **keywords)
 
     monkeypatch.setattr(cache_module, "extract_report", counting)
     return made
@@ -123,7 +120,7 @@ def test_pymupdf_version_without_importing_it() -> None:
 
     probe = (
         "import sys\n"
-        "from siftui.sources.extract import pymupdf_version\n"
+        "from siftui.sources.pdf_open import pymupdf_version\n"
         "print(pymupdf_version(), 'pymupdf' in sys.modules)\n"
     )
     done = subprocess.run(
@@ -143,15 +140,15 @@ def test_changed_file_never_gets_a_stale_doc(tmp_path: Path, calls: list[Path]) 
 
 
 def test_max_pages(pdf: Path, calls: list[Path]) -> None:
-    assert cached_extract_report(pdf, max_pages=2).doc == extract(pdf, max_pages=2)
-    assert cached_extract_report(pdf, max_pages=2).doc.pages == extract(pdf).pages[:2]
+    assert cached_extract_report(pdf, LoadOptions(max_pages=2)).doc == extract(pdf, max_pages=2)
+    assert cached_extract_report(pdf, LoadOptions(max_pages=2)).doc.pages == extract(pdf).pages[:2]
     assert len(calls) == 1
     cached_extract_report(pdf)  # the whole document serves any max_pages from now on
-    assert cached_extract_report(pdf, max_pages=3).doc == extract(pdf, max_pages=3)
-    assert cached_extract_report(pdf, max_pages=0).doc == extract(pdf, max_pages=0)
+    assert cached_extract_report(pdf, LoadOptions(max_pages=3)).doc == extract(pdf, max_pages=3)
+    assert cached_extract_report(pdf, LoadOptions(max_pages=0)).doc == extract(pdf, max_pages=0)
     assert len(calls) == 2
     with pytest.raises(ValueError):
-        cached_extract_report(pdf, max_pages=-1)
+        cached_extract_report(pdf, LoadOptions(max_pages=-1))
 
 
 def test_a_leftover_temporary_file_is_ignored_and_cleaned(
@@ -296,9 +293,9 @@ def test_password_documents_are_never_cached(
 ) -> None:
     locked = make_encrypted_pdf(tmp_path / "locked.pdf", "decrypted words")
     for _ in range(2):
-        assert cached_extract_report(locked, password=USER_PASSWORD).doc.pages[0].strip() == (
-            "decrypted words"
-        )
+        assert cached_extract_report(locked, LoadOptions(password=USER_PASSWORD)).doc.pages[
+            0
+        ].strip() == ("decrypted words")
     with pytest.raises(NeedsPassword):
         cached_extract_report(locked)
     assert entries(cache_home) == []
@@ -306,9 +303,9 @@ def test_password_documents_are_never_cached(
 
 
 def test_use_cache_false(pdf: Path, cache_home: Path, calls: list[Path]) -> None:
-    cached_extract_report(pdf, use_cache=False)
+    cached_extract_report(pdf, LoadOptions(use_cache=False))
     assert not cache_home.exists()
-    assert load_doc_report(pdf, use_cache=False).doc == extract(pdf)
+    assert load_doc_report(pdf, LoadOptions(use_cache=False)).doc == extract(pdf)
     assert not cache_home.exists()
     assert load_doc_report(pdf).doc == extract(pdf)
     assert len(entries(cache_home)) == 1

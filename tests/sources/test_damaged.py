@@ -33,17 +33,17 @@ from siftui.sources.cache import (
     decode_report,
     encode,
 )
-from siftui.sources.extract import (
+from siftui.sources.extract import extract, extract_report
+from siftui.sources.helper import receive, send
+from siftui.sources.load import LoadError, load_doc_report, load_source
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import (
     NeedsPassword,
     NoPages,
     NotReadable,
     WrongPassword,
-    extract,
-    extract_report,
     open_document,
 )
-from siftui.sources.helper import receive, send
-from siftui.sources.load import LoadError, load_doc_report, load_source
 
 CYCLE = "cycle in page tree"
 
@@ -75,7 +75,7 @@ def test_several_bad_pages_are_listed_in_order(tmp_path: Path) -> None:
     found = extract_report(path)
     assert [item.page for item in found.unreadable] == [2, 3, 5]
     assert found.doc.pages == (page_text(1), "", "", page_text(4), "", page_text(6))
-    short = extract_report(path, max_pages=4)
+    short = extract_report(path, LoadOptions(max_pages=4))
     assert short.unreadable == found.unreadable[:2] and len(short.doc.pages) == 4
 
 
@@ -92,16 +92,16 @@ def test_refused_only_when_no_page_can_be_read(
 ) -> None:
     path = write(tmp_path, "none.pdf", page_tree_pdf(pages, bad))
     with pytest.raises(NotReadable) as caught:
-        extract_report(path, max_pages=max_pages)
+        extract_report(path, LoadOptions(max_pages=max_pages))
     assert str(caught.value) == f"{path}: {message}"
     with pytest.raises(LoadError) as loaded:
-        load_doc_report(path, max_pages=max_pages)
+        load_doc_report(path, LoadOptions(max_pages=max_pages))
     assert str(loaded.value) == f"{path}: {message}"
 
 
 def test_no_extracted_pages_is_not_a_refusal(tmp_path: Path) -> None:
     path = write(tmp_path, "none.pdf", page_tree_pdf(2, {1, 2}))
-    assert extract_report(path, max_pages=0) == Extraction(Doc("", 2, ()), ())
+    assert extract_report(path, LoadOptions(max_pages=0)) == Extraction(Doc("", 2, ()), ())
 
 
 def test_the_cache_keeps_the_unreadable_pages(tmp_path: Path) -> None:
@@ -113,10 +113,13 @@ def test_the_cache_keeps_the_unreadable_pages(tmp_path: Path) -> None:
     path_moved = write(tmp_path, "same-bytes.pdf", path.read_bytes())
     hit = cached_extract_report(path_moved, cache=store)  # same sha256: from the cache
     assert hit == first
-    assert cached_extract_report(path, cache=store, max_pages=1) == Extraction(
+    assert cached_extract_report(path, LoadOptions(max_pages=1), cache=store) == Extraction(
         Doc("", 3, (page_text(1),)), ()
     )  # the first page of the whole entry: page 2 is not among them
-    assert cached_extract_report(path, cache=store, max_pages=2).unreadable == first.unreadable
+    assert (
+        cached_extract_report(path, LoadOptions(max_pages=2), cache=store).unreadable
+        == first.unreadable
+    )
 
 
 def test_a_whole_entry_cut_to_unreadable_pages_still_refuses(tmp_path: Path) -> None:
@@ -124,7 +127,7 @@ def test_a_whole_entry_cut_to_unreadable_pages_still_refuses(tmp_path: Path) -> 
     store = DocCache(tmp_path / "cache")
     assert cached_extract_report(path, cache=store).unreadable_pages == {1}
     with pytest.raises(NotReadable, match=r"page 1 is damaged: cycle in page tree$"):
-        cached_extract_report(path, cache=store, max_pages=1)
+        cached_extract_report(path, LoadOptions(max_pages=1), cache=store)
 
 
 def test_cache_entry_round_trip_and_bad_entries() -> None:
@@ -144,7 +147,7 @@ def test_cache_entry_round_trip_and_bad_entries() -> None:
 def test_parallel_extraction_reports_the_same_pages(tmp_path: Path) -> None:
     bad = {2, 20, 37, 50, 64}  # one in each 16-page chunk
     path = write(tmp_path, "many.pdf", page_tree_pdf(64, bad))
-    serial = extract_report(path, workers=1)
+    serial = extract_report(path, LoadOptions(workers=1))
     assert serial.unreadable_pages == bad
     slow: list[int] = []
 
@@ -153,7 +156,10 @@ def test_parallel_extraction_reports_the_same_pages(tmp_path: Path) -> None:
         if done < 20:
             time.sleep(0.05)  # let the helper start and take chunks of its own
 
-    assert extract_report(path, workers=2, parallel_min_pages=1, progress=slowly) == serial
+    assert (
+        extract_report(path, LoadOptions(workers=2, parallel_min_pages=1), progress=slowly)
+        == serial
+    )
     assert slow[-1] == 64
 
 
@@ -178,7 +184,9 @@ def test_ocr_leaves_unreadable_pages_alone(tmp_path: Path, monkeypatch: pytest.M
 
     path = write(tmp_path, "cycle.pdf", page_tree_pdf(2, {2}))
     monkeypatch.setattr(extract_module, "ocr_unavailable_reason", lambda language: None)
-    found = extract_report(path, ocr=True)  # page 1 has text: only page 2 would be OCR'd
+    found = extract_report(
+        path, LoadOptions(ocr=True)
+    )  # page 1 has text: only page 2 would be OCR'd
     assert found.doc.pages == (page_text(1), "") and found.unreadable_pages == {2}
 
 
@@ -195,7 +203,7 @@ def test_a_doc_json_brings_its_unreadable_pages_back(tmp_path: Path) -> None:
     saved = tmp_path / "doc.json"
     saved.write_text(load_source(path), encoding="utf-8")
     assert load_doc_report(saved) == extract_report(path)
-    assert load_doc_report(saved, max_pages=1).unreadable == ()
+    assert load_doc_report(saved, LoadOptions(max_pages=1)).unreadable == ()
 
 
 # --------------------------------------------------------------------------

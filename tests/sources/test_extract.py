@@ -28,7 +28,8 @@ from support.pdfs import (
 from support.same_bytes import save_pdf
 
 from siftui.core.doc import Doc, OutlineItem
-from siftui.sources.extract import (
+from siftui.sources.extract import extract
+from siftui.sources.pdf_open import (
     ExtractError,
     NeedsPassword,
     NoPages,
@@ -36,7 +37,6 @@ from siftui.sources.extract import (
     NotFound,
     NotReadable,
     WrongPassword,
-    extract,
 )
 
 # --------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -17,26 +18,29 @@ from support.pdfs import CORPUS, make_pdf
 
 from siftui.core.doc import Doc
 from siftui.sources import parallel as parallel_module
-from siftui.sources.extract import (
-    CHUNK_PAGES,
+from siftui.sources.extract import extract_report
+from siftui.sources.helper import readable, receive, send
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.parallel import CHUNK_PAGES
+from siftui.sources.pdf_open import (
     ExtractError,
     NeedsPassword,
     NotFound,
+    Progress,
     TimedOut,
     WrongPassword,
-    extract,
 )
-from siftui.sources.helper import readable, receive, send
 
 PASSWORD = "pw-parallel"
 
 
-def serial(path: Path, **options: object) -> Doc:
-    return extract(path, workers=1, **options)  # type: ignore[arg-type]
+def serial(path: Path, progress: Progress | None = None, **options: Any) -> Doc:
+    return extract_report(path, LoadOptions(workers=1, **options), progress=progress).doc
 
 
-def parallel(path: Path, workers: int = 2, **options: object) -> Doc:
-    return extract(path, workers=workers, parallel_min_pages=1, **options)  # type: ignore[arg-type]
+def parallel(path: Path, workers: int = 2, progress: Progress | None = None, **options: Any) -> Doc:
+    load = LoadOptions(workers=workers, parallel_min_pages=1, **options)
+    return extract_report(path, load, progress=progress).doc
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +87,9 @@ def test_pgfmanual_same_doc_with_two_helpers() -> None:
     path = corpus_file("pgfmanual.pdf")
     one = serial(path, max_pages=500)
     assert len(one.pages) == 500 and one.page_count == 1321
-    assert extract(path, max_pages=500, workers=3) == one  # the default threshold
+    assert (
+        extract_report(path, LoadOptions(max_pages=500, workers=3)).doc == one
+    )  # the default threshold
 
 
 def test_made_document_same_doc(many: Path) -> None:
@@ -118,9 +124,11 @@ def test_below_the_threshold_stays_in_one_process(
         raise AssertionError("a helper was started")
 
     monkeypatch.setattr(parallel_module, "_start_helper", no_helpers)
-    assert extract(many, workers=2, parallel_min_pages=91) == serial(many)
-    assert extract(many, workers=2, max_pages=2 * CHUNK_PAGES - 1, parallel_min_pages=1).pages
-    assert extract(many, workers=1, parallel_min_pages=1) == serial(many)
+    assert extract_report(many, LoadOptions(workers=2, parallel_min_pages=91)).doc == serial(many)
+    assert extract_report(
+        many, LoadOptions(workers=2, max_pages=2 * CHUNK_PAGES - 1, parallel_min_pages=1)
+    ).doc.pages
+    assert extract_report(many, LoadOptions(workers=1, parallel_min_pages=1)).doc == serial(many)
 
 
 def test_password_in_parallel_mode(locked: Path) -> None:
@@ -193,8 +201,10 @@ def test_unguarded_main_script_runs_once(many: Path, tmp_path: Path) -> None:
     ``if __name__ == "__main__"`` guard is not run again by each of them."""
     script = tmp_path / "script.py"
     script.write_text(
-        "from siftui.sources.extract import extract\n"
-        f"doc = extract({str(many)!r}, workers=2, parallel_min_pages=1)\n"
+        "from siftui.sources.extract import extract_report\n"
+        "from siftui.sources.load_options import LoadOptions\n"
+        "options = LoadOptions(workers=2, parallel_min_pages=1)\n"
+        f"doc = extract_report({str(many)!r}, options).doc\n"
         "print(len(doc.pages))\n"
     )
     result = subprocess.run(
@@ -217,9 +227,10 @@ def test_neither_this_process_nor_a_helper_imports_multiprocessing(
     code = (
         "import sys, time; from siftui.sources import parallel as p; "
         f"p._HELPER_CODE = {watch!r} + '; ' + p._HELPER_CODE; "
-        "from siftui.sources.extract import extract; "
-        f"doc = extract({str(many)!r}, workers=2, parallel_min_pages=1, "
-        "progress=lambda done, total: time.sleep(0.02)); "  # time for the helper to serve
+        "from siftui.sources.extract import extract_report; "
+        "from siftui.sources.load_options import LoadOptions; "
+        f"doc = extract_report({str(many)!r}, LoadOptions(workers=2, parallel_min_pages=1), "
+        "progress=lambda done, total: time.sleep(0.02)).doc; "  # time for the helper to serve
         "print(len(doc.pages), 'multiprocessing' in sys.modules)"
     )
     result = subprocess.run(

@@ -18,12 +18,13 @@ from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
 from siftui.sources import extract_process
 from siftui.sources.cache import DocCache, cache_key, cached_report
-from siftui.sources.extract import NeedsPassword, WrongPassword
 from siftui.sources.extract_process import ExtractionProcess, ProcessGone
 from siftui.sources.filehash import file_sha256
 from siftui.sources.helper import send
 from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import NeedsPassword, WrongPassword
 
 # More pages than PARALLEL_MIN_PAGES: the process shares them with its own helper.
 TEXTS = [f"Page {n}\nwhat the agent reads on page {n}" if n % 9 else "" for n in range(1, 301)]
@@ -43,7 +44,7 @@ def started(path: Path, password: str | None = None) -> ExtractionProcess:
 
 def load_error(path: Path, password: str | None = None) -> LoadError:
     with pytest.raises(LoadError) as raised:
-        load_any(path, password=password, use_cache=False)
+        load_any(path, LoadOptions(password=password, use_cache=False))
     return raised.value
 
 
@@ -57,7 +58,7 @@ def wait_for(condition: object, seconds: float = 30) -> None:
 def test_the_same_extraction_as_the_loader_with_progress_to_the_end(manual: Path) -> None:
     seen: list[tuple[int, int]] = []
     found = started(manual).result(lambda done, total: seen.append((done, total)))
-    expected = load_any(manual, use_cache=False)
+    expected = load_any(manual, LoadOptions(use_cache=False))
     assert found.doc == expected.doc and found.unreadable == expected.unreadable
     assert seen[-1] == (300, 300)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
@@ -76,7 +77,7 @@ def test_the_cache_holds_the_pages_once_they_are_handed_over(tmp_path: Path) -> 
 def test_a_password_is_used_and_nothing_is_cached(tmp_path: Path) -> None:
     pdf = make_encrypted_pdf(tmp_path / "locked.pdf", "the secret page")
     found = started(pdf, USER_PASSWORD).result(lambda done, total: None)
-    assert found.doc == load_any(pdf, password=USER_PASSWORD).doc
+    assert found.doc == load_any(pdf, LoadOptions(password=USER_PASSWORD)).doc
     assert "the secret page" in found.doc.pages[0]
     time.sleep(0.5)  # time enough for a write, had there been one
     key = cache_key(file_sha256(pdf), None, name=pdf)

@@ -12,6 +12,7 @@ from siftui.sources.cache import DocCache
 from siftui.sources.hidden import cache as hidden_cache
 from siftui.sources.hidden.cache import cached_inspect
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def test_a_second_inspection_is_read_from_the_cache(
 def test_options_and_bytes_are_in_the_key(tmp_path: Path, pdf: Path) -> None:
     cache = DocCache(tmp_path / "cache")
     whole = cached_inspect(pdf, cache=cache)
-    first_two = cached_inspect(pdf, cache=cache, max_pages=2)
+    first_two = cached_inspect(pdf, LoadOptions(max_pages=2), cache=cache)
     assert first_two.pages_inspected == 2 and whole.pages_inspected == 11
     assert len(entries(cache)) == 2
     pdf.write_bytes(pdf.read_bytes() + b"\n% changed\n")
@@ -63,8 +64,8 @@ def test_a_bad_entry_is_a_miss(tmp_path: Path, pdf: Path) -> None:
 
 def test_never_with_a_password_or_without_the_cache(tmp_path: Path, pdf: Path) -> None:
     cache = DocCache(tmp_path / "cache")
-    cached_inspect(pdf, cache=cache, password="x")  # an unencrypted file takes any
-    cached_inspect(pdf, cache=cache, use_cache=False)
+    cached_inspect(pdf, LoadOptions(password="x"), cache=cache)  # an unencrypted file takes any
+    cached_inspect(pdf, LoadOptions(use_cache=False), cache=cache)
     assert not cache.directory.exists()
 
 

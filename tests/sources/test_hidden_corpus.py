@@ -20,6 +20,7 @@ from support.pdfs import CORPUS, CORPUS_PASSWORDS
 
 from siftui.core.findings import KINDS
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
 
 SMALL = ["c03-29.pdf", "ksp-thesis.pdf", "libreoffice-writer-password.pdf", "sample-sigconf.pdf"]
 LONG = ["beameruserguide.pdf", "lshort-zh-cn.pdf"]
@@ -29,7 +30,7 @@ def inspect(name: str) -> tuple[int, list[tuple[int, str, str]]]:
     path = CORPUS / name
     if not path.is_file():
         pytest.skip(f"{path} is not here")
-    inspection = inspect_document(path, password=CORPUS_PASSWORDS.get(name))
+    inspection = inspect_document(path, LoadOptions(password=CORPUS_PASSWORDS.get(name)))
     return inspection.page_count, [(f.page, f.kind, f.text) for f in inspection.findings]
 
 

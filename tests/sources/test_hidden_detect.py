@@ -19,6 +19,7 @@ from support.same_bytes import save_pdf
 from siftui.core.findings import Finding, locate
 from siftui.sources.extract import extract
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
 
 
 @pytest.fixture(scope="module")
@@ -83,15 +84,15 @@ def test_helper_processes_give_the_same_findings(tmp_path: Path, hidden_pdf: Pat
             with pymupdf.open(hidden_pdf) as part:
                 document.insert_pdf(part)
         save_pdf(document, many)
-    serial = inspect_document(many, workers=1)
-    parallel = inspect_document(many, workers=3, parallel_min_pages=1)
+    serial = inspect_document(many, LoadOptions(workers=1))
+    parallel = inspect_document(many, LoadOptions(workers=3, parallel_min_pages=1))
     assert parallel == serial
     assert len(serial.findings) == 4 * len(inspect_document(hidden_pdf).findings)
     assert [f.page for f in serial.findings] == sorted(f.page for f in serial.findings)
 
 
 def test_max_pages_inspects_the_first_pages(hidden_pdf: Path) -> None:
-    inspection = inspect_document(hidden_pdf, max_pages=3)
+    inspection = inspect_document(hidden_pdf, LoadOptions(max_pages=3))
     assert (inspection.page_count, inspection.pages_inspected) == (11, 3)
     assert [f.page for f in inspection.findings] == [1, 2, 3]
 
@@ -121,11 +122,11 @@ def test_the_garbage_collector_is_left_as_it_was(hidden_pdf: Path) -> None:
     import gc
 
     assert gc.isenabled()
-    inspect_document(hidden_pdf, max_pages=2)
+    inspect_document(hidden_pdf, LoadOptions(max_pages=2))
     assert gc.isenabled()
     gc.disable()
     try:
-        inspect_document(hidden_pdf, max_pages=2)
+        inspect_document(hidden_pdf, LoadOptions(max_pages=2))
         assert not gc.isenabled()
     finally:
         gc.enable()

@@ -10,8 +10,9 @@ from support.hidden_pdfs import make_hidden_pdf
 from support.hostile import mutations, zero_page_pdf
 from support.pdfs import make_cbz
 
-from siftui.sources.extract import ExtractError, NoPages
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import ExtractError, NoPages
 
 
 def test_a_document_that_is_not_a_pdf(tmp_path: Path) -> None:
@@ -35,7 +36,7 @@ def test_mutated_files_give_findings_or_one_line_errors(tmp_path: Path) -> None:
         path = tmp_path / f"mutated-{number}.pdf"
         path.write_bytes(mutated)
         try:
-            inspection = inspect_document(path, timeout=60)
+            inspection = inspect_document(path, LoadOptions(timeout=60))
         except ExtractError as error:
             assert "\n" not in str(error) and str(error)
         else:

@@ -17,6 +17,7 @@ from support.same_bytes import save_pdf
 import siftui.sources.hidden.document as hidden_doc
 from siftui.core.findings import Inspection
 from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import LoadOptions
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +57,8 @@ def _slowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def _parallel(path: Path, progress: list[tuple[int, int]]) -> Inspection:
     return inspect_document(
         path,
-        workers=2,
-        parallel_min_pages=1,
-        timeout=60,  # a helper never handed its second chunk would wait for ever
+        # timeout: a helper never handed its second chunk would wait for ever
+        LoadOptions(workers=2, parallel_min_pages=1, timeout=60),
         progress=lambda done, total: progress.append((done, total)),
     )
 
@@ -66,7 +66,7 @@ def _parallel(path: Path, progress: list[tuple[int, int]]) -> Inspection:
 def test_progress_rises_to_the_page_count_with_a_helper(
     many: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    serial = inspect_document(many, workers=1)
+    serial = inspect_document(many, LoadOptions(workers=1))
     here = _slowed(monkeypatch)
     calls: list[tuple[int, int]] = []
     assert _parallel(many, calls) == serial
@@ -88,7 +88,7 @@ def test_a_helper_that_dies_with_chunks_in_hand_leaves_them_here(
         "os._exit(3)"
     )
     monkeypatch.setattr(hidden_doc, "_HELPER_CODE", code)
-    serial = inspect_document(many, workers=1)
+    serial = inspect_document(many, LoadOptions(workers=1))
     here = _slowed(monkeypatch)
     calls: list[tuple[int, int]] = []
     assert _parallel(many, calls) == serial

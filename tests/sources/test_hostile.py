@@ -44,9 +44,11 @@ from siftui.core.messages import quoted
 from siftui.core.render import Options, render
 from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
-from siftui.sources.extract import ExtractError, extract
+from siftui.sources.extract import extract
 from siftui.sources.load import LoadError, load_doc_report
+from siftui.sources.load_options import LoadOptions
 from siftui.sources.output import encode_utf8, rendered_json
+from siftui.sources.pdf_open import ExtractError
 
 KSP = CORPUS / "ksp-thesis.pdf"
 
@@ -112,7 +114,7 @@ def make(tmp_path: Path, name: str) -> Path:
 def outcome(path: Path, password: str | None = None) -> Doc | str:
     """load_doc_report's Doc, or its one-line error message (checked to be one line)."""
     try:
-        doc = load_doc_report(path, password=password).doc
+        doc = load_doc_report(path, LoadOptions(password=password)).doc
     except LoadError as error:
         message = str(error)
         assert message and "\n" not in message and "\r" not in message

@@ -12,6 +12,7 @@ from support.pdfs import make_pdf
 
 from siftui.core.kinds import PDF, WORD
 from siftui.sources.kinds import kind_of_bytes, kind_of_file, load_any
+from siftui.sources.load_options import LoadOptions
 from siftui.sources.word.kind import is_docx, is_pdf_head
 
 
@@ -20,7 +21,7 @@ def test_a_pdf_named_docx_is_a_pdf(tmp_path: Path) -> None:
     assert not is_docx(str(pdf))
     assert kind_of_file(pdf) is PDF
     assert kind_of_bytes(pdf.name, pdf.read_bytes()) is PDF
-    doc = load_any(pdf, use_cache=False).doc
+    doc = load_any(pdf, LoadOptions(use_cache=False)).doc
     assert "the first page" in PDF.expect(doc).pages[0]
 
 

@@ -18,10 +18,12 @@ from siftui.core.docindex import SEPARATOR, page_block
 from siftui.core.render import Options, Rendered, render
 from siftui.core.textless import answer_textless
 from siftui.core.unreadable import Extraction
-from siftui.sources import extract as extract_module
-from siftui.sources.extract import ExtractError, extract_report
+from siftui.sources import pdf_open as pdf_open_module
+from siftui.sources.extract import extract_report
 from siftui.sources.lazy import read_range
 from siftui.sources.load import load_doc_report
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import ExtractError
 
 WORDS = ("alpha", "beta gamma", "  delta  ", "epsilon zeta eta", "x", "theta iota kappa lambda")
 
@@ -38,13 +40,13 @@ def same_answers(path: Path, options: Options, max_pages: int | None = None) -> 
     """The cold range against the whole extraction: the answer (or R3's error), the
     answer's pages without text, the damaged pages among those read."""
     try:
-        whole = extract_report(path, max_pages=max_pages, workers=1)
+        whole = extract_report(path, LoadOptions(max_pages=max_pages, workers=1))
     except ExtractError as error:
         with pytest.raises(type(error)) as raised:
-            read_range(path, options, max_pages=max_pages)
+            read_range(path, options, LoadOptions(max_pages=max_pages))
         assert str(raised.value) == str(error)
         return
-    cold = read_range(path, options, max_pages=max_pages)
+    cold = read_range(path, options, LoadOptions(max_pages=max_pages))
     expected, got = answer_of(whole, options), answer_of(cold.found, options)
     assert got == expected
     assert cold.found.doc.page_count == whole.doc.page_count
@@ -160,7 +162,7 @@ def test_only_the_pages_the_answer_needs_are_read(
     texts = [f"page {n}\n" + "words " * 40 for n in range(1, 301)]
     path = make_pdf(tmp_path / "big.pdf", texts)
     read: list[int] = []
-    real = extract_module.read_page
+    real = pdf_open_module.read_page
 
     def counted(document: object, number: int) -> tuple[str, str | None]:
         read.append(number + 1)
@@ -214,6 +216,6 @@ def test_corpus_cold_ranges(name: str, corpus: CorpusDocs) -> None:
     for pages in CORPUS_RANGES:
         for out_cap in (500, 100_000):
             options = Options(pages=pages, out_cap=out_cap)
-            cold = read_range(corpus.path(name), options, password=password)
+            cold = read_range(corpus.path(name), options, LoadOptions(password=password))
             expected = answer_of(Extraction(whole), options)
             assert answer_of(cold.found, options) == expected, (name, pages, out_cap)

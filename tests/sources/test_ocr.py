@@ -5,13 +5,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.pdfs import CORPUS
 
 from siftui.sources import extract as extract_module
+from siftui.sources import pdf_open as pdf_open_module
 from siftui.sources.cache import DocCache, cached_extract_report
-from siftui.sources.extract import OcrUnavailable, extract, ocr_unavailable_reason
+from siftui.sources.extract import OcrUnavailable, extract, extract_report, ocr_unavailable_reason
+from siftui.sources.load_options import LoadOptions
 from siftui.sources.sample import sample_path
 
 MISSING = ocr_unavailable_reason()
@@ -25,7 +28,7 @@ def test_ocr_reads_the_scanned_corpus_page() -> None:
         pytest.skip(f"corpus not found at {CORPUS}")
     plain = extract(SCAN)
     assert plain.pages == ("",)
-    read = extract(SCAN, ocr=True)
+    read = extract_report(SCAN, LoadOptions(ocr=True)).doc
     assert read.page_count == 1 and read.title == plain.title
     text = read.pages[0]
     assert "Miss Watson" in text and "grease and clay" in text
@@ -37,7 +40,7 @@ def test_only_pages_without_text_are_read_and_the_default_never_changes() -> Non
     plain = extract(sample_path())
     empty = [n for n, text in enumerate(plain.pages) if not text.strip()]
     assert empty, "the sample has an image-only page"
-    read = extract(sample_path(), ocr=True)
+    read = extract_report(sample_path(), LoadOptions(ocr=True)).doc
     for number, (before, after) in enumerate(zip(plain.pages, read.pages, strict=True)):
         if number in empty:
             assert after.strip(), f"page {number + 1} was read by OCR"
@@ -52,7 +55,7 @@ def test_the_cache_keeps_ocr_and_plain_apart(tmp_path: Path) -> None:
     if not SCAN.is_file():
         pytest.skip(f"corpus not found at {CORPUS}")
     assert cached_extract_report(SCAN).doc.pages == ("",)
-    assert "Watson" in cached_extract_report(SCAN, ocr=True).doc.pages[0]
+    assert "Watson" in cached_extract_report(SCAN, LoadOptions(ocr=True)).doc.pages[0]
     assert cached_extract_report(SCAN).doc.pages == ("",)
 
 
@@ -60,11 +63,11 @@ def test_without_tesseract_ocr_is_a_one_line_error(monkeypatch: pytest.MonkeyPat
     def no_tesseract() -> str:
         raise RuntimeError("No tessdata specified and Tesseract is not installed")
 
-    monkeypatch.setattr(extract_module.quiet_pymupdf(), "get_tessdata", no_tesseract)
+    monkeypatch.setattr(pdf_open_module.quiet_pymupdf(), "get_tessdata", no_tesseract)
     reason = ocr_unavailable_reason()
     assert reason is not None and "tesseract-ocr" in reason
     with pytest.raises(OcrUnavailable) as raised:
-        extract(sample_path(), ocr=True)
+        extract_report(sample_path(), LoadOptions(ocr=True))
     assert "\n" not in str(raised.value)
 
 
@@ -95,7 +98,7 @@ def test_tui_toggle_reads_pages_without_text() -> None:
 
     plain = extract(sample_path())
     empty = tuple(n for n, text in enumerate(plain.pages, 1) if not text.strip())
-    read = extract(sample_path(), ocr=True)
+    read = extract_report(sample_path(), LoadOptions(ocr=True)).doc
 
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
@@ -119,7 +122,7 @@ def test_tui_toggle_reads_pages_without_text() -> None:
 
 
 INSTALLED = extract_module.installed_ocr_languages(
-    extract_module.quiet_pymupdf().get_tessdata() if MISSING is None else ""
+    pdf_open_module.quiet_pymupdf().get_tessdata() if MISSING is None else ""
 )
 needs_no_deu = pytest.mark.skipif(
     MISSING is not None or "deu" in INSTALLED, reason="needs Tesseract without deu"
@@ -138,7 +141,7 @@ def test_a_missing_language_lists_what_is_installed() -> None:
     assert ocr_unavailable_reason("deu") == expected
     assert ocr_unavailable_reason("deu+eng") == expected
     with pytest.raises(OcrUnavailable, match=r'^OCR language "deu" is not installed'):
-        extract(sample_path(), ocr=True, ocr_language="deu+eng")
+        extract_report(sample_path(), LoadOptions(ocr=True, ocr_language="deu+eng"))
 
 
 @pytest.mark.slow  # long: run by `pytest -m slow` (CI runs it)
@@ -149,14 +152,14 @@ def test_the_cache_keeps_languages_apart(tmp_path: Path, monkeypatch: pytest.Mon
     asked: list[str] = []
     real = extract_module.extract_report
 
-    def recording(*args: object, **keywords: object) -> object:
-        asked.append(str(keywords.get("ocr_language")))
-        return real(*args, **keywords)  # type: ignore[arg-type]
+    def recording(path: Path, options: LoadOptions, **keywords: Any) -> object:
+        asked.append(options.ocr_language)
+        return real(path, options, **keywords)
 
     monkeypatch.setattr("siftui.sources.cache.extract_report", recording)
     cache = DocCache(tmp_path / "cache")
-    read = cached_extract_report(SCAN, ocr=True, ocr_language="eng", cache=cache)
-    again = cached_extract_report(SCAN, ocr=True, ocr_language="eng", cache=cache)
+    read = cached_extract_report(SCAN, LoadOptions(ocr=True, ocr_language="eng"), cache=cache)
+    again = cached_extract_report(SCAN, LoadOptions(ocr=True, ocr_language="eng"), cache=cache)
     assert read.doc == again.doc and asked == ["eng"]
-    cached_extract_report(SCAN, ocr=True, ocr_language="eng+osd", cache=cache)
+    cached_extract_report(SCAN, LoadOptions(ocr=True, ocr_language="eng+osd"), cache=cache)
     assert asked == ["eng", "eng+osd"]

@@ -13,8 +13,10 @@ from support.tui_support import RecordingApp, run, settle, wait_until
 from textual.pilot import Pilot
 
 from siftui.sources import extract as extract_module
+from siftui.sources import pdf_open as pdf_open_module
 from siftui.sources.extract import ocr_unavailable_reason
 from siftui.sources.kinds import Loaded
+from siftui.sources.load_options import LoadOptions
 from siftui.tui.app import SiftApp
 from siftui.tui.preload import load_any
 from siftui.tui.widgets import loader as loader_module
@@ -44,7 +46,7 @@ def test_a_malformed_language_is_a_usage_error_before_the_screen(tmp_path: Path)
 def test_t_says_when_the_language_is_not_installed(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "scan.pdf", ["a page", ""])
     installed = extract_module.installed_ocr_languages(
-        extract_module.quiet_pymupdf().get_tessdata()
+        pdf_open_module.quiet_pymupdf().get_tessdata()
     )
     absent = next(code for code in ("zul", "yor", "xho") if code not in installed)
 
@@ -69,9 +71,9 @@ def test_t_opens_the_document_again_reading_in_the_language_given(
     asked: list[tuple[bool, str]] = []
     real = load_any  # the one the loader calls
 
-    def recording(path: Path, **keywords: Any) -> Loaded:
-        asked.append((keywords.get("ocr", False), keywords.get("ocr_language", "")))
-        return real(path, **keywords)
+    def recording(path: Path, options: LoadOptions, **keywords: Any) -> Loaded:
+        asked.append((options.ocr, options.ocr_language))
+        return real(path, options, **keywords)
 
     monkeypatch.setattr(loader_module, "load_any", recording)
 

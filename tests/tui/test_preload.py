@@ -20,10 +20,10 @@ from siftui.core.doc import Doc
 from siftui.core.render import Options, render
 from siftui.core.word.model import DocxDoc
 from siftui.core.word.render import DocxOptions, render_docx
-from siftui.sources.extract import NeedsPassword
 from siftui.sources.extract_process import ExtractionProcess, ProcessGone
 from siftui.sources.kinds import load_any
 from siftui.sources.load import LoadError
+from siftui.sources.pdf_open import NeedsPassword
 from siftui.tui import app as app_module
 from siftui.tui import preload
 from siftui.tui.app import SiftApp

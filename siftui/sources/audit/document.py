@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from siftui.core.agents import Agent, fit
@@ -28,6 +28,7 @@ from siftui.core.messages import one_line, quoted
 from siftui.core.render import Options, estimated_tokens
 from siftui.core.word.index import index_story
 from siftui.sources.filehash import file_sha256
+from siftui.sources.load_options import LoadOptions
 
 ENCODING = "o200k_base"
 DOCUMENT_SUFFIXES = (".pdf", ".docx")
@@ -119,20 +120,20 @@ def _since(started: float) -> float:
 
 
 def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
-    from siftui.sources.extract import NeedsPassword
     from siftui.sources.kinds import load_any
     from siftui.sources.load import LoadError
+    from siftui.sources.pdf_open import NeedsPassword
     from siftui.sources.tokens import count_tokens
 
-    password = None
+    load = LoadOptions(use_cache=options.use_cache)
     try:
-        loaded = load_any(path, use_cache=options.use_cache)
+        loaded = load_any(path, load)
     except LoadError as error:
         if error.reason is not NeedsPassword or options.password is None:
             raise
         # Only now: a PDF opened with a password is never cached, the others are.
-        password = options.password
-        loaded = load_any(path, password=password, use_cache=options.use_cache)
+        load = replace(load, password=options.password)
+        loaded = load_any(path, load)
     doc = loaded.doc
     kind: DocumentKind[Any, Any] = kind_of(doc)
     text = whole_text(doc)
@@ -163,15 +164,16 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
             calls_bytes=sum(utf8_size(call.answer.content) for call in calls),
         )
     if pdf is not None:
-        record.update(_pdf_facts(path, pdf, loaded.unreadable, options, password))
+        record.update(_pdf_facts(path, pdf, loaded.unreadable, options, load))
     if options.agents is not None:
         record["agents"] = _agents(answer.content, options.agents)
     return record
 
 
 def _pdf_facts(
-    path: str, doc: Doc, unreadable: Any, options: AuditOptions, password: str | None
+    path: str, doc: Doc, unreadable: Any, options: AuditOptions, load: LoadOptions
 ) -> dict[str, Any]:
+    password = load.password
     left_out = PDF.unreachable(doc, options.out_cap, unit=check_unit(options.unit))
     damaged = sorted(item.page for item in unreadable)
     facts: dict[str, Any] = {
@@ -185,7 +187,7 @@ def _pdf_facts(
     if password is not None:
         facts["password_worked"] = True
     if options.hidden:
-        facts["hidden"] = _hidden(path, frozenset(damaged), options.use_cache, password)
+        facts["hidden"] = _hidden(path, frozenset(damaged), load)
     return facts
 
 
@@ -200,15 +202,13 @@ def _image_only(path: str, doc: Doc, damaged: set[int], password: str | None) ->
     return [page for page in empty if found.get(page, False)]
 
 
-def _hidden(
-    path: str, skip: frozenset[int], use_cache: bool, password: str | None
-) -> dict[str, Any]:
+def _hidden(path: str, skip: frozenset[int], load: LoadOptions) -> dict[str, Any]:
     from siftui.sources.hidden.cache import cached_inspect
     from siftui.sources.load import is_doc_json
 
     if is_doc_json(path):
         return {"alarms": {}, "pages": [], "others": {}, "not_extracted": {}, "inspected": 0}
-    inspection = cached_inspect(path, password=password, use_cache=use_cache, skip=skip)
+    inspection = cached_inspect(path, load, skip=skip)
     alarms = inspection.alarms
     others = [finding for finding in inspection.findings if not finding.alarm]
     return {

@@ -19,15 +19,11 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.findings import Inspection, finding_from_json, finding_json
-from siftui.sources.cache import (
-    TEMP_PREFIX,
-    DocCache,
-    file_identity,
-    unchanged_since,
-)
-from siftui.sources.extract import check_file, pymupdf_version
+from siftui.sources.cache import TEMP_PREFIX, CacheSlot, DocCache, file_identity
 from siftui.sources.filehash import file_sha256
-from siftui.sources.hidden.document import Progress, inspect_document
+from siftui.sources.hidden.document import inspect_document
+from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
+from siftui.sources.pdf_open import Progress, check_file, pymupdf_version
 
 FORMAT = 3  # 3: findings are the extraction's text; what it does not hold is apart
 MAGIC = b"siftui hidden cache 3\n"
@@ -135,46 +131,35 @@ def _skipping(key: str, skip: frozenset[int]) -> str:
 
 def cached_inspect(
     path: str | os.PathLike[str],
+    options: LoadOptions = DEFAULT_LOAD,
     *,
-    password: str | None = None,
-    max_pages: int | None = None,
     progress: Progress | None = None,
-    timeout: float | None = None,
-    use_cache: bool = True,
     cache: DocCache | None = None,
     skip: frozenset[int] = frozenset(),
 ) -> Inspection:
-    """``inspect_document()`` through the disk cache: the same result, the same errors.
+    """``inspect_document()`` through the disk cache (unless ``options.cached`` is
+    false): the same result, the same errors.
 
     ``skip``: the pages extraction could not read, left out (see inspect_document)."""
-    if not use_cache or password is not None:
-        return inspect_document(
-            path,
-            password=password,
-            max_pages=max_pages,
-            progress=progress,
-            timeout=timeout,
-            skip=skip,
-        )
-    where = check_file(path)
-    store = DocCache.default() if cache is None else cache
-    try:
-        before = file_identity(where)
-        key = _skipping(hidden_key(file_sha256(where), max_pages), skip)
-    except OSError:
-        return inspect_document(
-            path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
-        )
-    found = _get(store, key)
-    if found is not None:
-        if progress is not None and found.pages_inspected:
-            progress(found.pages_inspected, found.pages_inspected)
-        return found
-    inspection = inspect_document(
-        path, max_pages=max_pages, progress=progress, timeout=timeout, skip=skip
-    )
-    if unchanged_since(where, before):
-        _put(store, key, inspection)
+    slot: CacheSlot | None = None
+    if options.cached:
+        where = check_file(path)
+        store = DocCache.default() if cache is None else cache
+        try:
+            before = file_identity(where)
+            key = _skipping(hidden_key(file_sha256(where), options.max_pages), skip)
+        except OSError:
+            pass  # inspected as if there were no cache
+        else:
+            found = _get(store, key)
+            if found is not None:
+                if progress is not None and found.pages_inspected:
+                    progress(found.pages_inspected, found.pages_inspected)
+                return found
+            slot = CacheSlot(store, key, where, before)
+    inspection = inspect_document(path, options, progress=progress, skip=skip)
+    if slot is not None and slot.unchanged():
+        _put(slot.store, slot.key, inspection)
     return inspection
 
 
@@ -195,7 +180,8 @@ def cached_inspect_bytes(
     found = _get(store, key)
     if found is not None:
         return found
-    inspection = inspect_document(name, data=data, workers=1, timeout=timeout, skip=skip)
+    options = LoadOptions(timeout=timeout, workers=1)
+    inspection = inspect_document(name, options, data=data, skip=skip)
     _put(store, key, inspection)
     return inspection
 

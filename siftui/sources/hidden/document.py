@@ -2,7 +2,7 @@
 # (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """Inspect a whole document for hidden text, in helper processes for long ones.
 
-The same approach as siftui.sources.extract: from ``PARALLEL_MIN_PAGES`` pages on,
+The same approach as siftui.sources.extract: from ``parallel_min_pages`` pages on,
 ``workers - 1`` plain ``python -S -c`` helper processes (each opening the file
 itself) inspect chunks of pages beside this process, which takes chunks too;
 the findings are the same, in page order, whatever the split.
@@ -12,26 +12,27 @@ from __future__ import annotations
 
 import gc
 import os
-import time
-from collections.abc import Callable
 from typing import Any
 
 from siftui.core.findings import Finding, Inspection
 from siftui.core.messages import one_line, quoted
-from siftui.sources.extract import (
-    CHUNK_PAGES,
-    PARALLEL_MIN_PAGES,
-    NotReadable,
-    TimedOut,
-    check_max_pages,
-    default_workers,
-    open_document,
-)
 from siftui.sources.helper import Helper, start_python_helper
 from siftui.sources.hidden.detect import inspect_page
-from siftui.sources.parallel import may_start_processes, serve_chunks, share_chunks
-
-Progress = Callable[[int, int], None]
+from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
+from siftui.sources.parallel import (
+    CHUNK_PAGES,
+    default_workers,
+    may_start_processes,
+    serve_chunks,
+    share_chunks,
+)
+from siftui.sources.pdf_open import (
+    Deadline,
+    NotReadable,
+    Progress,
+    check_max_pages,
+    open_document,
+)
 
 PageFindings = tuple[list[Finding], list[Finding]]
 """A page's findings and its hidden text not extracted (see inspect_page)."""
@@ -41,19 +42,17 @@ NONE: PageFindings = ([], [])
 
 def inspect_document(
     path: str | os.PathLike[str],
+    options: LoadOptions = DEFAULT_LOAD,
     *,
-    password: str | None = None,
-    max_pages: int | None = None,
     progress: Progress | None = None,
-    workers: int | None = None,
-    timeout: float | None = None,
-    parallel_min_pages: int = PARALLEL_MIN_PAGES,
     data: bytes | None = None,
     skip: frozenset[int] = frozenset(),
 ) -> Inspection:
-    """Every finding of pages 1..E (E = min(page count, max_pages)), in page order.
+    """Every finding of pages 1..E (E = min(page count, ``options.max_pages``)), in page
+    order, the document opened with ``options.password`` (its OCR and cache options are
+    not this function's).
 
-    Errors are siftui.sources.extract's (one line each); ``timeout`` (seconds, for the
+    Errors are siftui.sources.pdf_open's (one line each); ``timeout`` (seconds, for the
     whole inspection) raises TimedOut. ``progress(done, total)`` is called here.
     With ``data`` (the file's bytes, read by the caller) ``path`` only names the
     document and no helper process is started (they would reopen ``path``).
@@ -61,9 +60,10 @@ def inspect_document(
     empty) are not inspected, so that one damaged page costs its own findings only;
     with ``skip``, no helper process is started either.
     """
+    max_pages, workers = options.max_pages, options.workers
     check_max_pages(max_pages)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    document = open_document(path, password, data=data)
+    deadline = Deadline.start(path, options.timeout, "inspection")
+    document = open_document(path, options.password, data=data)
     try:
         page_count = document.page_count
         pages = page_count if max_pages is None else min(page_count, max_pages)
@@ -72,15 +72,15 @@ def inspect_document(
         found: list[PageFindings | None] = [None] * pages
         if data is not None or skip:
             helpers = 0
-        if pages >= parallel_min_pages and helpers > 0 and may_start_processes():
-            _parallel(document, path, password, found, helpers, progress, deadline, timeout)
+        if pages >= options.parallel_min_pages and helpers > 0 and may_start_processes():
+            _parallel(document, path, options.password, found, helpers, progress, deadline)
         done = sum(1 for page in found if page is not None)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
                 found[number] = NONE
                 done += 1
             if found[number] is None:
-                _check_deadline(path, deadline, timeout)
+                deadline.check()
                 found[number] = _inspect(document, number, path)
                 done += 1
                 if progress is not None:
@@ -113,13 +113,6 @@ def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> PageFi
             gc.enable()
 
 
-def _check_deadline(
-    path: str | os.PathLike[str], deadline: float | None, timeout: float | None
-) -> None:
-    if deadline is not None and time.monotonic() > deadline:
-        raise TimedOut(f"{quoted(path)}: inspection took longer than {timeout:g} s; stopped")
-
-
 _HELPER_CODE = (
     "import sys; from siftui.sources.hidden.document import _helper_main; "
     "_helper_main(int(sys.argv[1]))"
@@ -147,8 +140,7 @@ def _parallel(
     found: list[PageFindings | None],
     helpers: int,
     progress: Progress | None,
-    deadline: float | None,
-    timeout: float | None,
+    deadline: Deadline,
 ) -> None:
     """Fill ``found`` with this process and ``helpers`` helpers sharing the pages
     (siftui.sources.parallel.share_chunks, extraction's scheduler). A chunk a helper did
@@ -174,11 +166,9 @@ def _parallel(
     share_chunks(
         _start_helper,
         (os.fspath(path), password, pages),
-        pages,
         helpers,
         work=work,
         received=received,
         failure=lambda message: NotReadable(message[2]),
-        check=lambda: _check_deadline(path, deadline, timeout),
         deadline=deadline,
     )

@@ -12,8 +12,8 @@ import os
 
 from siftui.core.messages import quoted
 from siftui.core.word.model import DocxDoc
-from siftui.sources.extract import ExtractError, check_file
 from siftui.sources.load import LoadError
+from siftui.sources.pdf_open import ExtractError, check_file
 from siftui.sources.word.kind import is_docx_json
 
 

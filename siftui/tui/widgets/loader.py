@@ -31,9 +31,10 @@ from siftui.core.messages import quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.errors import report_unexpected
-from siftui.sources.extract import NeedsPassword, WrongPassword
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError
+from siftui.sources.load_options import LoadOptions
+from siftui.sources.pdf_open import NeedsPassword, WrongPassword
 from siftui.tui import preload
 from siftui.tui.kinds import AnyDoc
 from siftui.tui.preload import Preload, load_any
@@ -189,9 +190,7 @@ class Loader(Widget):
                 digest = file_sha256(path) if path.is_file() else ""
                 found = load_any(
                     path,
-                    password=password,
-                    ocr=ocr,
-                    ocr_language=self._ocr_language,
+                    LoadOptions(password=password, ocr=ocr, ocr_language=self._ocr_language),
                     progress=progress,
                 )
             source = Source(path, digest, ocr)

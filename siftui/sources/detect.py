@@ -1,0 +1,32 @@
+"""Which kind a file is: the detection half of siftui.sources.kinds, apart so that the
+loaders it calls (siftui.sources.load refuses a Word document by it) import it
+without importing the loader table back.
+
+:func:`kind_of_file` and :func:`kind_of_bytes` say which entry a file belongs to
+(a Word package or its JSON is :data:`~siftui.core.kinds.WORD`; anything else,
+Doc JSON included, :data:`~siftui.core.kinds.PDF`, since MuPDF's text of a .docx
+is not the projection an agent gets).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from typing import Any
+
+from siftui.core.kinds import PDF, WORD, DocumentKind
+from siftui.sources.word.kind import is_docx, is_word
+
+__all__ = ["kind_of_bytes", "kind_of_file"]
+
+
+def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
+    """The kind of the file at ``path``: Word for a Word package (by its name, or a ZIP
+    holding word/document.xml) or its JSON; else a PDF (or a Doc JSON)."""
+    return WORD if is_docx(os.fspath(path)) else PDF
+
+
+def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
+    """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
+    return WORD if is_word(name, data, lambda: zipfile.ZipFile(io.BytesIO(data))) else PDF

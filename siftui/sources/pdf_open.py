@@ -1,0 +1,262 @@
+"""A document opened with PyMuPDF, and what every reader of its pages shares: the
+refusals (the :class:`ExtractError` family, one line each), one page's text, the
+outline, and the deadline a load is stopped at. siftui.sources.extract (the whole
+extraction), siftui.sources.parallel (its helper processes), siftui.sources.lazy (a
+first page range) and siftui.sources.hidden read pages through it."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import re
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from siftui.core.doc import OutlineItem
+from siftui.core.messages import quoted
+from siftui.sources.damage import (
+    ATTACHMENTS_ONLY,
+    REPAIRED_NO_PAGES,
+    mupdf_reason,
+    only_attachments_encrypted,
+    open_failure,
+    repaired,
+)
+from siftui.sources.pdf_outline import walk_outline
+from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head
+
+Progress = Callable[[int, int], None]
+"""Told (pages done, pages) as the pages of a document are read."""
+
+
+@functools.cache
+def quiet_pymupdf() -> Any:
+    """PyMuPDF, imported on first use: it is 3/4 of the CLI's start-up time, and
+    `siftui render doc.json` or a bad option never needs it."""
+    import pymupdf
+
+    # MuPDF prints repair warnings and errors to stderr by default; siftui reports
+    # problems itself, in one line, so the library's own chatter is turned off.
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    return pymupdf
+
+
+class ExtractError(Exception):
+    """A document that cannot be read; ``str(error)`` is one line for users."""
+
+
+class NotFound(ExtractError):
+    pass
+
+
+class NotAFile(ExtractError):
+    pass
+
+
+class NotReadable(ExtractError):
+    """Exists but cannot be read or is not a document PyMuPDF can open."""
+
+
+class NeedsPassword(ExtractError):
+    pass
+
+
+class WrongPassword(ExtractError):
+    pass
+
+
+class NoPages(ExtractError):
+    pass
+
+
+class TimedOut(ExtractError):
+    pass
+
+
+@functools.cache
+def pymupdf_version() -> str:
+    """PyMuPDF's version, read from its ``_build.py`` without importing it (0.2-0.7 s):
+    a warm-cache render, and the cache key it needs, never load PyMuPDF itself."""
+    try:
+        spec = importlib.util.find_spec("pymupdf")
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                build = Path(location, "_build.py").read_text("utf-8")
+                found = re.search(r"^pymupdf_version\s*=\s*['\"]([^'\"]+)['\"]", build, re.M)
+                if found:
+                    return found.group(1)
+    except (OSError, ImportError, ValueError):
+        pass
+    return str(quiet_pymupdf().VersionBind)
+
+
+def check_file(path: str | os.PathLike[str]) -> Path:
+    """The path as a regular, readable file, or an :class:`ExtractError`."""
+    where = Path(path)
+    try:
+        info = where.stat()
+    except FileNotFoundError:
+        raise NotFound(f"{quoted(where)}: no such file") from None
+    except PermissionError:
+        raise NotReadable(f"{quoted(where)}: permission denied") from None
+    except OSError as error:
+        raise NotReadable(f"{quoted(where)}: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotAFile(f"{quoted(where)}: is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise NotAFile(f"{quoted(where)}: not a regular file")
+    if not os.access(where, os.R_OK):
+        raise NotReadable(f"{quoted(where)}: permission denied")
+    if info.st_size == 0:
+        raise NotReadable(f"{quoted(where)}: empty file, not a document")
+    return where
+
+
+def check_max_pages(max_pages: int | None) -> None:
+    """ValueError for a negative ``max_pages`` (None: every page)."""
+    if max_pages is not None and max_pages < 0:
+        raise ValueError(f"max_pages must be >= 0, not {max_pages}")
+
+
+def _type_hint(where: Path, data: bytes | None) -> str | None:
+    """The type MuPDF is told: a PDF's bytes are a PDF whatever the file's name (as the
+    kind table decides), so a damaged one named .docx is not reported as a DOCX.
+    Otherwise bytes given are their suffix's type (a PDF without one), and a file is
+    left to MuPDF (its name, then its content)."""
+    head = data
+    if head is None:
+        try:
+            with open(where, "rb") as handle:
+                head = handle.read(PDF_HEADER_WITHIN)
+        except OSError:
+            head = b""
+    if is_pdf_head(head):
+        return "pdf"
+    if data is None:
+        return None
+    return where.suffix.lstrip(".") or "pdf"
+
+
+def open_document(
+    path: str | os.PathLike[str], password: str | None = None, *, data: bytes | None = None
+) -> Any:
+    """An open, authenticated PyMuPDF document with at least one page.
+
+    With ``data``, the document is those bytes (already read from a descriptor
+    by the caller) and ``path`` only names it: its suffix is the type hint
+    PyMuPDF gets, and the file system is not touched.
+    """
+    where = Path(path) if data is not None else check_file(path)
+    pymupdf = quiet_pymupdf()
+    pymupdf.TOOLS.reset_mupdf_warnings()
+    try:
+        if data is not None:
+            document = pymupdf.open(stream=data, filetype=_type_hint(where, data))
+        else:
+            document = pymupdf.open(where, filetype=_type_hint(where, None))
+    except Exception as error:  # PyMuPDF raises several types for unreadable input
+        reason = open_failure(error, where, _mupdf_notes())
+        raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
+    try:
+        if document.needs_pass:
+            attachments = only_attachments_encrypted(document)
+            if password is None:
+                if attachments:
+                    raise NeedsPassword(f"{quoted(where)}: {ATTACHMENTS_ONLY}")
+                raise NeedsPassword(f"{quoted(where)}: needs a password (use --password)")
+            if not document.authenticate(password):
+                if attachments:
+                    raise WrongPassword(f"{quoted(where)}: wrong password ({ATTACHMENTS_ONLY})")
+                raise WrongPassword(f"{quoted(where)}: wrong password")
+        try:
+            page_count = document.page_count
+        except Exception as error:  # a damaged page tree: MuPDF raises RuntimeError
+            reason = mupdf_reason(error)
+            raise NotReadable(f"{quoted(where)}: the page tree cannot be read ({reason})") from None
+        if page_count < 1:
+            if repaired(document):
+                raise NoPages(f"{quoted(where)}: {REPAIRED_NO_PAGES}")
+            raise NoPages(f"{quoted(where)}: the document has no pages")
+    except BaseException:
+        document.close()
+        raise
+    return document
+
+
+def _mupdf_notes() -> str:
+    """MuPDF's warnings since the last reset, one a line ("" if they cannot be had)."""
+    try:
+        return str(quiet_pymupdf().TOOLS.mupdf_warnings())
+    except Exception:  # the notes are a nicety; never fail for them
+        return ""
+
+
+def read_page(document: Any, number: int) -> tuple[str, str | None]:
+    """Page ``number`` (0-based)'s ``get_text()`` and None, or "" and why it cannot be read."""
+    try:
+        return str(document[number].get_text()), None
+    except Exception as error:  # a damaged page: its text is empty, and why is kept
+        return "", mupdf_reason(error)
+
+
+def nothing_readable(failed: dict[int, str], page_count: int) -> str:
+    """Why a document none of whose extracted pages can be read is refused."""
+    first = f"page 1 is damaged: {failed[1]}"
+    if len(failed) == 1:
+        return first
+    if len(failed) == page_count:
+        return f"none of its {page_count} pages can be read ({first})"
+    return f"none of pages 1-{len(failed)} can be read ({first})"
+
+
+def outline_of(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]:
+    """The open document's outline (a hostile one walked without recursion), or
+    :class:`NotReadable`."""
+    try:
+        try:
+            toc = document.get_toc(simple=True)
+        except RecursionError:
+            # get_toc recurses once per outline level; a hostile file nests thousands.
+            toc = walk_outline(document)
+    except Exception as error:
+        reason = mupdf_reason(error)
+        raise NotReadable(f"{quoted(path)}: the outline cannot be read ({reason})") from None
+    return [
+        OutlineItem(level=int(level), title=str(title), page=int(page))
+        for level, title, page, *_ in toc
+    ]
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the reading of ``path`` stops: ``timeout`` seconds after it started (``at``,
+    on the monotonic clock; both None: never). :meth:`check`, between pages, raises
+    :class:`TimedOut` saying that ``doing`` ("extraction", "inspection") took too long."""
+
+    path: str | os.PathLike[str]
+    timeout: float | None = None
+    at: float | None = None
+    doing: str = "extraction"
+
+    @classmethod
+    def start(
+        cls, path: str | os.PathLike[str], timeout: float | None, doing: str = "extraction"
+    ) -> Deadline:
+        """The deadline of a reading that starts now."""
+        return cls(path, timeout, None if timeout is None else time.monotonic() + timeout, doing)
+
+    def check(self) -> None:
+        if self.at is not None and time.monotonic() > self.at:
+            raise TimedOut(
+                f"{quoted(self.path)}: {self.doing} took longer than {self.timeout:g} s; stopped"
+            )
+
+    def left(self) -> float | None:
+        """Seconds left (never below 0), or None without a deadline."""
+        return None if self.at is None else max(0.0, self.at - time.monotonic())
