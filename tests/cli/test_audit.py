@@ -25,9 +25,9 @@ from siftui.core.kinds import PDF
 from siftui.core.render import Options
 from siftui.sources.audit import pool as audit_pool
 from siftui.sources.audit import store as audit_store
-from siftui.sources.audit.document import file_sha256
 from siftui.sources.audit.store import read_records
 from siftui.sources.audit.summary import tables
+from siftui.sources.filehash import file_sha256
 from siftui.sources.kinds import load_any
 from siftui.sources.load_options import LoadOptions
 

@@ -17,6 +17,7 @@ from siftui.core.tools.table import ENTRIES
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.host import ToolHost
+from siftui.serve.limits import StoreLimits
 from siftui.serve.tool_api import Session
 from siftui.serve.tools import TOOLS
 
@@ -27,7 +28,7 @@ def test_every_entry_is_served_once_in_the_tables_order() -> None:
 
 @pytest.fixture
 def store() -> Iterator[DocStore]:
-    made = DocStore(workers=1)
+    made = DocStore(StoreLimits(workers=1))
     yield made
     made.shutdown()
 
