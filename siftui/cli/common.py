@@ -22,6 +22,7 @@ from siftui.core.render import (
     check_options,
     estimated_tokens,
 )
+from siftui.core.terminal import terminal_text
 from siftui.core.textless import answer_textless, textless_warning
 from siftui.core.unreadable import describe
 from siftui.sources.kinds import load_any
@@ -154,7 +155,12 @@ def check_max_pages(max_pages: int | None) -> None:
 
 
 def write_stdout(data: bytes) -> None:
+    """``data`` to stdout: the exact bytes to a pipe or a file; on a terminal, with the
+    controls that a terminal would obey made visible (a document's or a log's text
+    can hold escape sequences), as `ls` shows a name."""
     try:
+        if sys.stdout.isatty():
+            data = terminal_text(data.decode("utf-8", "surrogateescape")).encode("utf-8")
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except BrokenPipeError:

@@ -6,16 +6,20 @@ import os
 
 from siftui.core.text import collapse_whitespace, without_surrogates
 
-_CONTROL = {code: f"\\x{code:02x}" for code in (*range(32), 127)} | {
-    ord("\n"): "\\n",
-    ord("\r"): "\\r",
-    ord("\t"): "\\t",
-}
+# C0 and C1 controls start a terminal's escape sequences, and bidi controls reorder
+# what it shows: a message quoting a name shows them, never obeys them.
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_CONTROL = (
+    {code: f"\\x{code:02x}" for code in (*range(32), *range(127, 160))}
+    | {code: f"\\u{code:04x}" for code in _BIDI}
+    | {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
+)
 
 
 def quoted(path: str | os.PathLike[str]) -> str:
     """A path as error messages show it: control characters escaped, so that a
-    file name holding a newline cannot break the one-line message in two."""
+    file name holding a newline cannot break the one-line message in two, nor an
+    escape sequence or a bidi override act on the terminal that shows it."""
     return os.fspath(path).translate(_CONTROL)
 
 
