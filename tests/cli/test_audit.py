@@ -26,7 +26,7 @@ from siftui.core.render import Options
 from siftui.sources.audit import pool as audit_pool
 from siftui.sources.audit import store as audit_store
 from siftui.sources.audit.store import read_records
-from siftui.sources.audit.summary import tables
+from siftui.sources.audit.summary import tables, text
 from siftui.sources.filehash import file_sha256
 from siftui.sources.kinds import load_any
 from siftui.sources.load_options import LoadOptions
@@ -285,7 +285,7 @@ def test_the_summary_and_its_page_agree_with_the_lines(store: Path, tmp_path: Pa
     assert [title for title, _ in parser.tables] == [table.title for table in expected]
     for (_, rows), table in zip(parser.tables, expected, strict=True):
         assert rows[0] == list(table.headers)
-        assert rows[1:] == ([list(row) for row in table.rows] or [["(none)"]])
+        assert rows[1:] == ([list(row) for row in table.rows] or [[table.empty]])
     by_title = dict(parser.tables)
     totals = dict((row[0], row[1]) for row in by_title["Totals"][1:])
     assert totals["documents"] == str(len(records))
@@ -435,3 +435,31 @@ def test_an_out_file_that_is_no_audit_is_left_as_it_was(tmp_path: Path) -> None:
     for _ in range(2):  # a new file, then resumed: one record
         assert siftui("audit", tmp_path / "a.pdf", "--out", out).returncode == 0
     assert len(out.read_bytes().splitlines()) == 1
+
+
+def _read_record(name: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "path": name,
+        "size": 10,
+        "sha256": "0" * 64,
+        "kind": "pdf",
+        "runes": 4,
+        "out_cap": 20000,
+        "first_call": "whole",
+        "calls": 1,
+        "seconds": 0.1,
+        **extra,
+    }
+
+
+def test_an_audit_without_hidden_says_it_inspected_nothing() -> None:
+    """Without --hidden the alarms table said "(none)", which read as a clean store
+    (pgfmanual alone has 24 findings)."""
+    bare = {t.title: t for t in tables([_read_record("a.pdf"), _read_record("b.pdf")])}
+    alarms = bare["Hidden-text alarms"]
+    assert alarms.rows == ()
+    assert alarms.empty == "(not inspected: audit with --hidden to look for hidden text)"
+    clean = {"alarms": {}, "pages": [], "others": {}, "not_extracted": {}, "inspected": 3}
+    found = {t.title: t for t in tables([_read_record("a.pdf", hidden=clean)])}
+    assert found["Hidden-text alarms"].empty == "(none in 1 inspected document)"
+    assert "  (none in 1 inspected document)" in text(list(found.values()))

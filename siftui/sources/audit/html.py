@@ -74,7 +74,10 @@ def _table(table: Table) -> str:
             for c in row
         )
         rows.append(f"<tr>{cells}</tr>")
-    body = "".join(rows) or f'<tr class="none"><td colspan="{len(table.headers)}">(none)</td></tr>'
+    body = (
+        "".join(rows)
+        or f'<tr class="none"><td colspan="{len(table.headers)}">{escape(table.empty)}</td></tr>'
+    )
     return (
         f"<h2>{escape(table.title)}</h2>\n"
         f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n"

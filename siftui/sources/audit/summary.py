@@ -23,6 +23,7 @@ class Table:
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    empty: str = "(none)"  # what the table says when it has no rows
 
 
 def latest(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,6 +108,7 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
     )
     largest = sorted(read, key=lambda r: (-r.get("tokens_o200k", 0), r["path"]))[:LARGEST]
     hidden = [r for r in read if (r.get("hidden") or {}).get("alarms")]
+    inspected = sum(1 for r in read if isinstance(r.get("hidden"), dict))
     reasons = Counter(r["error"] for r in refused)
     return [
         Table("Totals", ("", "value"), totals),
@@ -134,6 +136,7 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
                 (r["path"], alarms_text(r["hidden"]), pages_text(r["hidden"]["pages"]))
                 for r in hidden
             ),
+            _hidden_empty(inspected),
         ),
         Table(
             "Refusals by reason",
@@ -148,13 +151,21 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
     ]
 
 
+def _hidden_empty(inspected: int) -> str:
+    """What an empty alarms table says: none found, or nothing inspected (an audit
+    without --hidden looks for no hidden text, and must not read as clean)."""
+    if inspected == 0:
+        return "(not inspected: audit with --hidden to look for hidden text)"
+    return f"(none in {inspected:,} inspected {'document' if inspected == 1 else 'documents'})"
+
+
 def text(found: Sequence[Table]) -> str:
     """The tables for a terminal: a title, then aligned columns (an empty table says so)."""
     parts: list[str] = []
     for table in found:
         parts.append(table.title)
         if not table.rows:
-            parts.append("  (none)")
+            parts.append(f"  {table.empty}")
             parts.append("")
             continue
         rows = [table.headers, *table.rows]
