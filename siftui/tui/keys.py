@@ -9,8 +9,6 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
-from siftui.core.tools.read import READ_PDF
-
 
 @dataclass(frozen=True)
 class Key:
@@ -104,8 +102,7 @@ KEYS: tuple[Key, ...] = (
 )
 
 
-EVIDENCE_KEYS: tuple[Key, ...] = (
-    Key("e", "leave", READ_PDF.name, f"Back to {READ_PDF.name} (the session is kept)", "e"),
+_EVIDENCE_KEYS: tuple[Key, ...] = (
     Key("colon", "focus_call", "Call", "Type a call: tool name, space, JSON (Tab completes)", ":"),
     Key("n", "next_call", "Next", "Make the call the result names (next, hasMore, cursor)", "n"),
     Key("b", "walk_back", "Back", "The session's previous result", "b"),
@@ -117,7 +114,16 @@ EVIDENCE_KEYS: tuple[Key, ...] = (
     Key("S", "save_script", "Save", "Save the session as a script siftui session replays", "S"),
     Key("escape", "focus_view", "To view", "Back to the view from the call line", "Esc", False),
 )
-"""The evidence preview's keys (siftui/tui/evidence/screen.py)."""
+
+
+def evidence_keys() -> tuple[Key, ...]:
+    """The evidence preview's keys (siftui/tui/evidence/screen.py): ``e`` goes back to
+    the read tool its entry names, whose module is imported with the preview, not at
+    the TUI's start (the entries' classes cost a start a few milliseconds)."""
+    from siftui.core.tools.read import READ_PDF
+
+    back = Key("e", "leave", READ_PDF.name, f"Back to {READ_PDF.name} (the session is kept)", "e")
+    return (back, *_EVIDENCE_KEYS)
 
 
 READER_KEYS: tuple[Key, ...] = (

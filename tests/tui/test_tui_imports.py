@@ -187,6 +187,8 @@ NOT_AT_START = (
     "siftui.sources.log.calllog",
     "siftui.sources.log.report",
     "siftui.tui.evidence.screen",
+    # The tools' entries: the preview, the log and the replay ask them, after the start.
+    "siftui.core.tools.entry",
     "siftui.tui.screens.help",
     "siftui.tui.screens.findings",
     "siftui.tui.screens.log_report",

@@ -29,7 +29,7 @@ from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.model import Preview, PreviewFactory, Result
 from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
-from siftui.tui.keys import EVIDENCE_KEYS, bindings
+from siftui.tui.keys import bindings, evidence_keys
 
 STYLES = {"marker": "bold cyan", "note": "dim italic", "derived": "yellow", "tree": ""}
 
@@ -80,7 +80,7 @@ class EvidenceScreen(Screen[None]):
 
     CSS_PATH = Path(__file__).with_name("screen.tcss")  # read when the preview opens
 
-    BINDINGS = bindings(EVIDENCE_KEYS)
+    BINDINGS = bindings(evidence_keys())
 
     def __init__(self, path: Path, factory: PreviewFactory) -> None:
         super().__init__()
