@@ -14,7 +14,7 @@ from typing import Any
 
 from siftui.core.halfblocks import Pixels
 from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 from siftui.sources.picture import LARGEST
 
 NOT_LISTED = frozenset({"Link", "Widget", "Popup"})

@@ -19,7 +19,7 @@ import pymupdf
 
 from siftui.core.halfblocks import Pixels
 from siftui.core.reader import AGENT_AUTHOR, AnnotationRow, FieldRow, OutlineRow, Registration
-from siftui.sources.extract import ExtractError, NeedsPassword, WrongPassword, open_document
+from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
 from siftui.sources.reader_page import annotation_rows, field_rows, outline_rows, page_pixels
 from siftui.tui.reader.model import EditRefused, OpenRefused
 

@@ -19,7 +19,7 @@ from siftui.core.edit.operations import (
     UpdateAnnotation,
 )
 from siftui.sources.edit.scan import page_annotations
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf

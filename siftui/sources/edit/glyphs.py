@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from siftui.core.edit.placement import Glyph, Matrix, PageGlyphs
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf

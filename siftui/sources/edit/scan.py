@@ -12,7 +12,7 @@ from typing import Any
 
 from siftui.core.edit.annotations import Annotation
 from siftui.core.edit.operations import Quad, Rect
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf

@@ -32,7 +32,7 @@ from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.glyphs import page_glyphs
 from siftui.sources.edit.save import draft_bytes, replace_file, whole_reason
 from siftui.sources.edit.scan import page_annotations
-from siftui.sources.extract import quiet_pymupdf
+from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 
