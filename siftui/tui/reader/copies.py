@@ -26,7 +26,7 @@ from siftui.core.reader import (
 )
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import WorkingCopy
-from siftui.sources.extract import ExtractError, NeedsPassword, WrongPassword, open_document
+from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
 from siftui.sources.reader_page import field_rows, outline_rows, page_pixels
 from siftui.tui.reader.model import EditRefused, OpenRefused
 
