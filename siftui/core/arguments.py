@@ -64,6 +64,7 @@ __all__ = [
     "check_arguments",
     "check_schema",
     "dotted_keys",
+    "echoed",
     "utf16_length",
 ]
 
@@ -194,9 +195,7 @@ def _check_object(
     for key in given:
         if not isinstance(key, str) or key not in properties:
             takes = ", ".join(properties) if properties else "no arguments"
-            raise ArgumentError(
-                f'unknown argument "{prefix}{_quoted(key)}" ({owner} takes {takes})'
-            )
+            raise ArgumentError(f'unknown argument "{prefix}{echoed(key)}" ({owner} takes {takes})')
     required = schema.get("required", ())
     checked: dict[str, Any] = {}
     for name, rules in properties.items():
@@ -261,7 +260,7 @@ def _choices(allowed: list[str]) -> str:
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 
-def _quoted(key: object) -> str:
+def echoed(key: object) -> str:
     """``key`` as a message repeats it: one line, valid UTF-8, at most MAX_QUOTED
     characters (then how many it had, in plain digits)."""
     shown = str(key).translate(_ESCAPES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from siftui.core.arguments import echoed
 from siftui.core.edit.annotations import Annotation
 from siftui.core.edit.copy import EditableCopy
 from siftui.core.edit.geometry import boxes_of, overlap, same_numbers
@@ -181,7 +182,9 @@ def find_annotation(copy: EditableCopy, annotation_id: str) -> Annotation:
             if not annotation.editable:
                 raise EvidenceError(f"{annotation_id} is a {annotation.subtype}: not editable here")
             return annotation
-    raise EvidenceError(f'unknown annotationId "{annotation_id}": list them (pdf_annotation_list)')
+    raise EvidenceError(
+        f'unknown annotationId "{echoed(annotation_id)}": list them (pdf_annotation_list)'
+    )
 
 
 def annotation_update(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from siftui.core.arguments import echoed
 from siftui.core.edit.annotations import Annotation
 from siftui.core.edit.copy import EditableCopy
 from siftui.core.evidence.errors import EvidenceError
@@ -43,7 +44,7 @@ def annotation_list(
     if cursor is not None:
         kept = state.cursors.get(cursor)
         if not isinstance(kept, AnnotationCursor) or kept.document_id != document_id:
-            raise EvidenceError(f'unknown cursor "{cursor}": list again')
+            raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
         items, position, page_size, revision = kept.items, kept.position, kept.limit, kept.revision
     else:
         if page is not None and not 1 <= page <= copy.page_count:

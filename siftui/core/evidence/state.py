@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from siftui.core.arguments import echoed
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.records import Cursor, Document, Image, OcrResult, Ref, Search
@@ -44,7 +45,7 @@ class SessionState:
         """The open document, stale or not (pdf_status and pdf_close)."""
         document = self.documents.get(document_id)
         if document is None:
-            raise EvidenceError(f'unknown documentId "{document_id}"')
+            raise EvidenceError(f'unknown documentId "{echoed(document_id)}"')
         return document
 
     def document(self, document_id: str) -> Document:
@@ -57,13 +58,13 @@ class SessionState:
     def ref(self, ref_id: str) -> Ref:
         ref = self.refs.get(ref_id)
         if ref is None:
-            raise EvidenceError(f'unknown refId "{ref_id}"')
+            raise EvidenceError(f'unknown refId "{echoed(ref_id)}"')
         return ref
 
     def image(self, image_handle: str) -> tuple[Image, Document]:
         image = self.images.get(image_handle)
         if image is None:
-            raise EvidenceError(f'unknown imageHandle "{image_handle}"')
+            raise EvidenceError(f'unknown imageHandle "{echoed(image_handle)}"')
         return image, self.document(image.document_id)
 
     def close(self, document_id: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from siftui.core.arguments import echoed
 from siftui.core.evidence.bookmarks import bookmark_items
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Cursor
@@ -33,7 +34,7 @@ def bookmark_list(
     if cursor is not None:
         kept = state.cursors.get(cursor)
         if type(kept) is not Cursor or kept.document_id != document_id:  # not E12's
-            raise EvidenceError(f'unknown cursor "{cursor}": list again')
+            raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
         position, page_size = kept.position, kept.limit
     items = bookmark_items(document.outline)
     most = min(page_size, len(items) - position)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from siftui.core.arguments import echoed
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.records import Image, OcrResult
@@ -41,7 +42,7 @@ def recognize_image(
             raise EvidenceError('missing argument "offset"')
         kept = state.ocr_results.get(result_id)
         if kept is None:
-            raise EvidenceError(f'unknown resultId "{result_id}"')
+            raise EvidenceError(f'unknown resultId "{echoed(result_id)}"')
         state.document(kept.document_id)
         return _read(state, result_id, kept, offset, new=False)
     if offset is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from siftui.core.arguments import echoed
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.pages import parse_pages
@@ -32,7 +33,7 @@ def keyword_search(
         search = state.searches.get(search_id)
         if search is None:
             raise EvidenceError(
-                f'unknown searchId "{search_id}": search again with pdf_keyword_search'
+                f'unknown searchId "{echoed(search_id)}": search again with pdf_keyword_search'
             )
         document = state.document(search.document_id)
         if search.position >= len(search.matches):
