@@ -130,3 +130,28 @@ def server_store(args: argparse.Namespace, *, inspect_hidden: bool) -> DocStore:
         inspect_hidden=inspect_hidden,
     )
     return DocStore(limits)
+
+
+def server_families(text: str, *, host: bool) -> set[str]:
+    """The tool families ``--tools`` names (a comma list), or a usage error: an unknown
+    family, none, a family only a host serves (``host`` False: `siftui mcp` without
+    --reader), or the edit family without the evidence family its documents come from."""
+    from siftui.serve.tools import HOST_FAMILIES, UnknownFamily, selected
+
+    families = {name.strip() for name in text.split(",")} - {""}
+    try:
+        selected(families)
+    except UnknownFamily as error:
+        raise UsageError(f"--tools: {error}") from None
+    only_host = sorted(families & HOST_FAMILIES)
+    if only_host and not host:
+        raise UsageError(
+            f"--tools: the {only_host[0]} tools are served by siftui reader only "
+            "(siftui mcp --reader reaches a running one)"
+        )
+    if only_host and "evidence" not in families:
+        raise UsageError(
+            f"--tools: the {only_host[0]} tools work on documents pdf_open opened: "
+            f"add evidence (--tools evidence,{only_host[0]})"
+        )
+    return families

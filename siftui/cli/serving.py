@@ -13,6 +13,7 @@ from siftui.cli.common import Parser, UsageError, whole_number, write_stdout
 from siftui.cli.server_options import (
     add_server_options,
     check_server_options,
+    server_families,
     server_roots,
     server_store,
 )
@@ -227,13 +228,7 @@ def cmd_mcp(argv: Sequence[str]) -> int:
         return cmd_bridge(argv)
     args = _mcp_parser().parse_args(argv)
     check_server_options(args)
-    from siftui.serve.tools import UnknownFamily, selected
-
-    families = {name.strip() for name in args.tools.split(",")} - {""}
-    try:
-        selected(families)
-    except UnknownFamily as error:
-        raise UsageError(f"--tools: {error}") from None
+    families = server_families(args.tools, host=False)
     roots = server_roots(args)
     # The MCP SDK is imported only for this command.
     from siftui.serve.host import ToolHost

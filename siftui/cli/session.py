@@ -2,7 +2,8 @@
 
 The lines are byte for byte the text blocks `siftui mcp --tools evidence` sends
 for the same calls in a fresh session (the same connection object answers
-them), so a host's author sees what its agent will get before wiring it.
+them), so a host's author sees what its agent will get before wiring it. With
+``--tools evidence,edit`` the session is a host's with no reader attached.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from siftui.cli.common import Parser, UsageError, write_stdout
 from siftui.cli.server_options import (
     add_server_options,
     check_server_options,
+    server_families,
     server_roots,
     server_store,
 )
@@ -57,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     add_server_options(
         parser, log_or_hidden="add pdf_page_read's hidden_text warnings, as the server does"
     )
+    parser.add_argument(
+        "--tools",
+        default="evidence",
+        metavar="FAMILIES",
+        help="the tool families served, as siftui mcp takes them; edit (pdf_page_jump, ...) "
+        "as a host with no reader attached serves them: --tools evidence,edit; default evidence",
+    )
     return parser
 
 
@@ -78,6 +87,7 @@ def cmd_session(argv: Sequence[str]) -> int:
             "--unit bytes is for read_pdf and read_docx: the evidence tools count OutCap "
             "in code points (docs/EVIDENCE.md)"
         )
+    families = server_families(args.tools, host=True)
     roots = server_roots(args)
     try:
         handle = sys.stdin.buffer if args.script in (None, "-") else open_regular(args.script)
@@ -95,7 +105,7 @@ def cmd_session(argv: Sequence[str]) -> int:
             store=store,
             warn_hidden=args.warn_hidden,
             ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
-            families={"evidence"},
+            families=families,
         )
         for line in run_script(_lines(handle), lambda tool, arguments: host.call(arguments, tool)):
             write_stdout(encode_utf8(line + "\n"))

@@ -10,8 +10,10 @@ a keyword the checker would ignore cannot slip in)::
 
 Each property is ``{"type": "integer"}`` (``minimum``, ``maximum``), ``{"type":
 "string"}`` (``minLength``, ``maxLength`` in UTF-16 code units, ``enum``) or a
-nested ``{"type": "object", ...}`` with the same four keys; any property may
-carry ``description`` and ``title``, an integer or string one a ``default``.
+nested ``{"type": "object", ...}`` with the same four keys, or an open object
+``{"type": "object", "additionalProperties": true}`` whose keys its tool checks
+with its own words; any property may carry ``description`` and ``title``, an
+integer or string one a ``default``.
 
 :func:`check_arguments` raises :class:`ArgumentError`, whose ``str`` is one line:
 
@@ -92,6 +94,7 @@ _KEYWORDS: Final = {
     "string": frozenset({"type", "minLength", "maxLength", "enum", "default"}) | _ANNOTATIONS,
     "object": _OBJECT_KEYWORDS | _ANNOTATIONS,
 }
+_OPEN_KEYWORDS: Final = frozenset({"type", "additionalProperties"}) | _ANNOTATIONS
 _VALUE_RULES: Final = frozenset({"minimum", "maximum", "minLength", "maxLength", "enum"})
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -246,7 +249,15 @@ def _check_value(
         return value
     if not isinstance(value, Mapping):
         raise ArgumentError(f'argument "{key}" must be an object')
+    if _open(rules):  # its keys are the tool's to check, with the tool's words
+        return dict(value)
     return _check_object(key, f"{key}.", rules, value, messages)
+
+
+def _open(rules: Mapping[str, Any]) -> bool:
+    """An object property whose keys the tool checks itself (EDITING.md's E13 target):
+    ``{"type": "object", "additionalProperties": true}``, no properties."""
+    return rules.get("additionalProperties") is True and "properties" not in rules
 
 
 def _bounds(low: int | None, high: int | None) -> str:
@@ -313,6 +324,11 @@ def _check_object_schema(schema: Mapping[str, Any], prefix: str, with_rules: set
         if rules["type"] == "object":
             if "default" in rules:
                 raise SchemaError(f"{key}: an object property takes no default")
+            if _open(rules):
+                extra = set(rules) - _OPEN_KEYWORDS
+                if extra:
+                    raise SchemaError(f"{key}: unsupported keywords {sorted(extra)}")
+                continue
             _check_object_schema(rules, f"{key}.", with_rules)
             continue
         extra = set(rules) - _KEYWORDS[rules["type"]]

@@ -23,6 +23,7 @@ from siftui.core.outcap import check_outcap
 from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
+from siftui.serve.edit.state import EditHost
 from siftui.serve.tool_api import (
     Answer,
     Call,
@@ -106,7 +107,8 @@ def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
 
 
 class ToolHost:
-    """The tools of ``families`` (default: read_pdf and read_docx), their settings and log."""
+    """The tools of ``families`` (default: read_pdf and read_docx), their settings and log;
+    ``edit``: what the edit tools' sessions share (the reader attached, if any)."""
 
     def __init__(
         self,
@@ -119,11 +121,13 @@ class ToolHost:
         families: Iterable[str] = DEFAULT_FAMILIES,
         unit: str = "chars",
         ocr_language: str = DEFAULT_OCR_LANGUAGE,
+        edit: EditHost | None = None,
     ) -> None:
         check_outcap(out_cap)
         check_unit(unit)
         store = store if store is not None else DocStore()
-        self.settings = Settings(roots, out_cap, store, warn_hidden, unit, ocr_language)
+        edit = edit if edit is not None else EditHost()
+        self.settings = Settings(roots, out_cap, store, warn_hidden, unit, ocr_language, edit)
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
         for tool in tools:  # an entry outside the checker's subset fails here, not per call

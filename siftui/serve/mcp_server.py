@@ -90,8 +90,8 @@ def progress_of(ctx: Any) -> Progress | None:
         return None
     session = ctx.session
 
-    def told(done: int, total: int) -> None:
-        message = f"extracting: {done:,} of {total:,} pages"
+    def told(done: int, total: int, message: str = "") -> None:
+        message = message or f"extracting: {done:,} of {total:,} pages"
         with contextlib.suppress(Exception):  # the client went away: the call goes on
             anyio.from_thread.run(session.report_progress, float(done), float(total), message)
 
@@ -123,7 +123,8 @@ def build_server(
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
         # The call bounds itself by the timeout; this is the backstop.
         answer = None
-        with anyio.move_on_after(host.store.timeout + CALL_SLACK):
+        limit = host.tools[params.name].limit(host.settings)
+        with anyio.move_on_after(limit + CALL_SLACK):
             answer = await anyio.to_thread.run_sync(
                 host.call,
                 params.arguments,
@@ -133,7 +134,7 @@ def build_server(
                 abandon_on_cancel=True,
             )
         if answer is None:
-            answer = Answer.error(f"the call took longer than {host.store.timeout:g} s; stopped")
+            answer = Answer.error(f"the call took longer than {limit:g} s; stopped")
         return to_result(answer)
 
     return Server(

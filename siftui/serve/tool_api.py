@@ -23,6 +23,7 @@ from siftui.core.tools.entry import ToolEntry
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore, Loaded
+from siftui.serve.edit.state import EditHost
 from siftui.serve.pending import PendingFindings
 from siftui.serve.worker import Progress
 from siftui.sources.log.fields import DocxArgs, HiddenSummary, ToolResult
@@ -49,6 +50,7 @@ class Settings:
     warn_hidden: bool = False
     unit: str = "chars"
     ocr_language: str = DEFAULT_OCR_LANGUAGE  # what ocr_recognize reads (Tesseract's codes)
+    edit: EditHost = field(default_factory=EditHost)  # the reader attached, for the edit tools
 
 
 @dataclass
@@ -202,6 +204,8 @@ class ServedTool:
     shared ones (:class:`ToolError`, ArgumentError, the roots', the store's,
     LoadError), whose message is a tool error. ``logged`` gives what the log keeps
     of the arguments (called with ``{}`` when the schema or the rules refused them).
+    ``waits_for_person``: a call may wait for the person's decision in the reader
+    (``EditHost.approval_timeout``) besides the store's timeout.
     """
 
     entry: ToolEntry
@@ -209,6 +213,12 @@ class ServedTool:
     rules: Callable[[Mapping[str, Any]], None] = _no_rules
     refusals: tuple[type[Exception], ...] = ()
     logged: Callable[[Mapping[str, Any]], LoggedRequest] = _nothing_logged
+    waits_for_person: bool = False
+
+    def limit(self, settings: Settings) -> float:
+        """Seconds a call may take at most, by the operator's settings."""
+        waiting = settings.edit.approval_timeout if self.waits_for_person else 0.0
+        return settings.store.timeout + waiting
 
     @property
     def name(self) -> str:

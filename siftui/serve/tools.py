@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from siftui.core.tools import read
+from siftui.core.tools import edit, read
 from siftui.core.tools.entry import Family
 from siftui.core.tools.table import FAMILIES
 from siftui.serve.docx_tool import READ_DOCX
+from siftui.serve.edit.tools import EDIT_TOOLS
 from siftui.serve.evidence.tools import EVIDENCE_TOOLS
 from siftui.serve.pdf_tool import READ_PDF
 from siftui.serve.tool_api import ServedTool
@@ -23,16 +24,20 @@ __all__ = [
     "DEFAULT_FAMILIES",
     "FAMILIES",
     "FAMILY_NAMES",
+    "HOST_FAMILIES",
     "TOOLS",
     "Family",
     "UnknownFamily",
     "selected",
 ]
 
-TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX, *EVIDENCE_TOOLS)
+TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX, *EVIDENCE_TOOLS, *EDIT_TOOLS)
 """Every tool, in the order tools/list gives them (siftui.core.tools.table.ENTRIES')."""
 
 DEFAULT_FAMILIES = frozenset({read.FAMILY.name})
+HOST_FAMILIES = frozenset({edit.FAMILY.name})
+"""Served only by a host (siftui reader; siftui session previews them): they need its
+shared working copies and its reader."""
 FAMILY_NAMES: tuple[str, ...] = tuple(family.name for family in FAMILIES)
 
 

@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from siftui.core.messages import one_line, quoted
 from siftui.serve.limits import Job
@@ -322,8 +322,12 @@ def discard(running: Running) -> None:
     running.process.wait()
 
 
-Progress = Callable[[int, int], None]
-"""Told (pages done, pages) while a PDF is extracted."""
+class Progress(Protocol):
+    """Told (pages done, pages) while a PDF is extracted, or (seconds waited, seconds at
+    most) with its own ``message`` while a call waits (a save waiting for the person)."""
+
+    def __call__(self, done: int, total: int, message: str = "") -> None: ...
+
 
 FINDINGS_SLACK = 5.0
 """Seconds past the inspection's own time after which the server stops waiting for it."""

@@ -60,9 +60,11 @@ def documents(root: Path) -> Path:
     return make_pdf(root / "a.pdf", ["The first page of text", "The second page of text"])
 
 
-def session_lines(root: Path, script: list[tuple[str, dict[str, Any]]]) -> list[str]:
+def session_lines(
+    root: Path, script: list[tuple[str, dict[str, Any]]], tools: str = "evidence"
+) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "siftui", "session", "--root", str(root)],
+        [sys.executable, "-m", "siftui", "session", "--root", str(root), "--tools", tools],
         input="\n".join(call_line(tool, arguments) for tool, arguments in script).encode(),
         capture_output=True,
         timeout=TIMEOUT * 2,
@@ -87,6 +89,38 @@ def test_the_official_client_gets_what_siftui_session_prints(tmp_path: Path) -> 
         anyio.run(agent)
     assert served == session_lines(root, SCRIPT)
     assert served[-1] == 'error: unknown documentId "doc-1"'
+
+
+def test_siftui_session_previews_the_edit_tools_of_a_host_with_no_reader(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "docs"
+    documents(root)
+    script: list[tuple[str, dict[str, Any]]] = [
+        ("pdf_open", {"path": "a.pdf"}),
+        ("pdf_page_jump", {"documentId": "doc-1", "page": 2}),
+        ("pdf_page_jump", {"documentId": "doc-1"}),
+        ("pdf_page_jump", {"documentId": "doc-1", "page": 2, "tabId": 3}),
+        ("pdf_page_jump", {"documentId": "doc-1", "page": 7}),
+    ]
+    served: list[str] = []
+
+    async def agent() -> None:
+        async with client(host) as session:
+            names = [tool.name for tool in (await session.list_tools()).tools]
+            assert names[-1] == "pdf_page_jump" and "read_pdf" not in names
+            for tool, arguments in script:
+                served.extend(result_lines(await session.call_tool(tool, arguments)))
+
+    with serving(root, {"evidence", "edit"}) as host:
+        anyio.run(agent)
+    assert served == session_lines(root, script, "evidence,edit")
+    assert served[1:] == [
+        "error: no reader is attached",
+        "error: give page or refId",
+        'error: argument "tabId" must be a string',
+        "error: page out of range (1-2)",
+    ]
 
 
 def test_two_clients_at_once_keep_their_identities_apart(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from support.pdfs import make_pdf
 import siftui.serve
 from siftui.core.arguments import check_schema
 from siftui.core.evidence.schemas import SCHEMAS
+from siftui.core.tools import edit
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
 from siftui.serve.tools import FAMILIES, FAMILY_NAMES, TOOLS, UnknownFamily, selected
@@ -28,13 +29,14 @@ SERVE = Path(siftui.serve.__file__).parent
 def test_every_entry_is_whole_and_published_as_standard_json_schema() -> None:
     names = [tool.name for tool in TOOLS]
     assert names[:2] == ["read_pdf", "read_docx"]
-    assert names[2:] == list(SCHEMAS)  # the evidence tools, in their page's order
+    assert names[2 : 2 + len(SCHEMAS)] == list(SCHEMAS)  # E1-E11, in their page's order
+    assert names[2 + len(SCHEMAS) :] == [entry.name for entry in edit.EDIT_TOOLS]
     assert len(set(names)) == len(names)
     for tool in TOOLS:
         assert tool.family in FAMILY_NAMES
         check_schema(tool.input_schema, tool.messages)
         assert tool.input_schema["additionalProperties"] is False
-    assert FAMILY_NAMES == ("read", "evidence")
+    assert FAMILY_NAMES == ("read", "evidence", "edit")
     assert all(family.instructions for family in FAMILIES)
 
 
@@ -44,9 +46,12 @@ def test_families_select_their_tools() -> None:
     assert tools == TOOLS[:2]
     families, tools = selected({"evidence", "read"})
     assert [family.name for family in families] == ["read", "evidence"]
+    assert tools == TOOLS[: 2 + len(SCHEMAS)]
+    families, tools = selected({"edit", "evidence", "read"})
+    assert [family.name for family in families] == ["read", "evidence", "edit"]
     assert tools == TOOLS
     with pytest.raises(
-        UnknownFamily, match=r'unknown tool family "write" \(families: read, evidence\)'
+        UnknownFamily, match=r'unknown tool family "write" \(families: read, evidence, edit\)'
     ):
         selected({"read", "write"})
     with pytest.raises(UnknownFamily, match="no tool family"):

@@ -14,20 +14,30 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, ImageContent, TextContent
 
 from siftui.serve.access import Roots
+from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.script import image_line
 from siftui.serve.host import ToolHost
 from siftui.serve.http_host import HttpHost
+from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.log.calllog import CallLog
 
 
 @contextmanager
 def serving(
-    root: Path, families: set[str], *, announce: bool = False, log: Path | None = None
+    root: Path,
+    families: set[str],
+    *,
+    announce: bool = False,
+    log: Path | None = None,
+    edit: EditHost | None = None,
 ) -> Iterator[HttpHost]:
     """A started host of ``families`` reading under ``root`` (logging its calls to
-    ``log``); stopped at the end."""
+    ``log``; ``edit``: its edit tools' shared state, drafts kept beside ``root``
+    by default); stopped at the end."""
     calls = CallLog(str(log)) if log is not None else None
-    tools = ToolHost(Roots([str(root)]), families=families, log=calls)
+    if edit is None:
+        edit = EditHost(drafts=DraftStore(root.parent / f"{root.name}-drafts"))
+    tools = ToolHost(Roots([str(root)]), families=families, log=calls, edit=edit)
     served = HttpHost(tools, announce=announce)
     served.start()
     try:

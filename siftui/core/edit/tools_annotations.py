@@ -75,7 +75,7 @@ def annotation_create(
     target: Mapping[str, object],
     color: str | None = None,
     comment: str | None = None,
-    tool: str = "pdf_annotation_create",
+    tool: str = "",
     origin: str = "agent",
 ) -> dict[str, object]:
     """E13."""
@@ -196,7 +196,7 @@ def annotation_update(
     annotation_id: str,
     color: str | None = None,
     comment: str | None = None,
-    tool: str = "pdf_annotation_update",
+    tool: str = "",
     origin: str = "agent",
 ) -> dict[str, object]:
     """E14: color and comment changed in place."""
@@ -227,7 +227,7 @@ def annotation_delete(
     *,
     expected_revision: int,
     annotation_id: str,
-    tool: str = "pdf_annotation_delete",
+    tool: str = "",
     origin: str = "agent",
 ) -> dict[str, object]:
     """E15: the annotation and its replies (those whose /IRT leads to it), replies first."""

@@ -6,7 +6,7 @@ and its handler to siftui.serve; nothing here or elsewhere names it.
 
 from __future__ import annotations
 
-from siftui.core.tools import evidence, read
+from siftui.core.tools import edit, evidence, read
 from siftui.core.tools.continuation import Continuation
 from siftui.core.tools.entry import Family, Logged, ToolEntry
 
@@ -20,10 +20,10 @@ __all__ = [
     "logged_as",
 ]
 
-FAMILIES: tuple[Family, ...] = (read.FAMILY, evidence.FAMILY)
+FAMILIES: tuple[Family, ...] = (read.FAMILY, evidence.FAMILY, edit.FAMILY)
 """The families, in the order ``--tools`` lists them."""
 
-ENTRIES: tuple[ToolEntry, ...] = (*read.READ_TOOLS, *evidence.EVIDENCE_TOOLS)
+ENTRIES: tuple[ToolEntry, ...] = (*read.READ_TOOLS, *evidence.EVIDENCE_TOOLS, *edit.EDIT_TOOLS)
 """Every tool, in the order tools/list gives them; a family's first is its main tool."""
 
 _BY_NAME = {entry.name: entry for entry in ENTRIES}

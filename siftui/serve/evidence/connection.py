@@ -10,9 +10,10 @@ server and ``siftui session`` give the same bytes for the same calls.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
@@ -28,7 +29,7 @@ from siftui.core.tools.entry import ToolEntry
 from siftui.core.tools.read import READ_DOCX
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.files import Files, Source, content_version
+from siftui.serve.evidence.files import Files, Source, content_version, fingerprint
 from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
 from siftui.serve.tool_api import Answer, Block, Facts, ImageBlock, TextBlock
@@ -102,6 +103,20 @@ class EvidenceConnection:
             facts.sha256 = facts.sha256 or source.sha256
         image = next((image_line(b.data) for b in called.blocks if isinstance(b, ImageBlock)), "")
         return Answer((*called.blocks, TextBlock(text)), result=ToolResult.of(text, image))
+
+    def saved(self, document_id: str, sha256: str, real_path: str) -> None:
+        """The document's file now holds bytes a save the person approved wrote (E19):
+        they are the ones the document stands for, under the same identities."""
+        source = self._sources.get(document_id)
+        document = self.session.documents.get(document_id)
+        if source is None or document is None:
+            return
+        try:
+            seen = fingerprint(os.stat(real_path))
+        except OSError:
+            return
+        self._sources[document_id] = replace(source, sha256=sha256, seen=seen)
+        document.content_version = content_version(sha256)
 
     def _refresh(self) -> None:
         """Marks stale the open documents whose files changed since they were opened."""

@@ -1,0 +1,79 @@
+"""The working copies one session holds: its documents' drafts, from the host's registry.
+
+A document's working copy is taken at the session's first edit call on it, from
+the bytes its file holds then, which must be those pdf_open read (else the
+document is stale). A save by any session or the reader is told to this
+session's evidence connection, so its identities stay valid (E19).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+
+from siftui.core.evidence.records import Document
+from siftui.serve.access import Roots
+from siftui.serve.edit.state import EditHost
+from siftui.serve.evidence.connection import EvidenceConnection
+from siftui.sources.edit.working_copy import Change, WorkingCopy, content_version_of
+
+_CHUNK = 1 << 20
+
+
+def _read(roots: Roots, given: str) -> bytes:
+    opened = roots.open(given)
+    try:
+        parts = []
+        offset = 0
+        while chunk := os.pread(opened.fd, _CHUNK, offset):
+            parts.append(chunk)
+            offset += len(chunk)
+        return b"".join(parts)
+    finally:
+        opened.close()
+
+
+class HeldCopies:
+    """The session's working copies by documentId (released when it ends)."""
+
+    def __init__(self, edit: EditHost, roots: Roots, connection: EvidenceConnection) -> None:
+        self.edit = edit
+        self.roots = roots
+        self.connection = connection
+        self._held: dict[str, tuple[WorkingCopy, Callable[[], None]]] = {}
+
+    def copy(self, document_id: str) -> WorkingCopy:
+        """The working copy of the (open, not stale) document ``document_id``."""
+        state = self.connection.session
+        document = state.document(document_id)
+        held = self._held.get(document_id)
+        if held is not None and held[0].content_version == document.content_version:
+            return held[0]
+        if held is not None:
+            self._release(document_id)
+        return self._take(document_id, document)
+
+    def _take(self, document_id: str, document: Document) -> WorkingCopy:
+        data = _read(self.roots, document.path)
+        if content_version_of(hashlib.sha256(data).hexdigest()) != document.content_version:
+            self.connection.session.mark_stale(document_id)
+            self.connection.session.document(document_id)  # raises the stale line
+        opened = self.edit.copies.open(document.real_path, data)
+        connection, real_path = self.connection, document.real_path
+
+        def told(change: Change) -> None:
+            if change.kind == "save":
+                connection.saved(document_id, opened.copy.sha256, real_path)
+
+        self._held[document_id] = (opened.copy, opened.copy.listen(told))
+        return opened.copy
+
+    def _release(self, document_id: str) -> None:
+        copy, stop = self._held.pop(document_id)
+        stop()
+        self.edit.copies.release(copy.path)
+
+    def release_all(self) -> None:
+        for document_id in list(self._held):
+            self._release(document_id)

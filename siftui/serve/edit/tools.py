@@ -1,0 +1,140 @@
+"""The edit family in the tool table: each entry of siftui.core.tools.edit served.
+
+Each handler runs on the session's evidence connection (its documents,
+references, cursors and identities: siftui.serve.evidence.tools.connection_of),
+the working copies the session holds (siftui.serve.edit.held) and the host's
+:class:`siftui.serve.edit.state.EditHost` (the reader attached, if any). The
+pure tools of siftui.core.edit do the work; the result is sent as the evidence
+tools' are, so `siftui session --tools evidence,edit` prints what is served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from siftui.core.edit import tools_annotations, tools_list
+from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.session import python_name
+from siftui.core.evidence.state import SessionState
+from siftui.core.tools import edit
+from siftui.core.tools.entry import ToolEntry
+from siftui.serve.edit.approval import await_decision
+from siftui.serve.edit.held import HeldCopies
+from siftui.serve.edit.jump import page_jump
+from siftui.serve.edit.reader_link import ReaderAway
+from siftui.serve.edit.state import EditHost
+from siftui.serve.evidence.connection import Called, EvidenceConnection
+from siftui.serve.evidence.tools import connection_of
+from siftui.serve.tool_api import Answer, Call, ServedTool
+from siftui.serve.worker import Progress
+
+NO_READER_TO_APPROVE = (
+    "saving needs a person's approval in siftui reader; none is attached (the draft is kept)"
+)
+
+
+@dataclass(frozen=True)
+class EditCall:
+    """What an edit tool works with: the session's state and copies, the host's."""
+
+    tool: str
+    state: SessionState
+    held: HeldCopies
+    host: EditHost
+    progress: Progress | None
+
+
+Work = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
+
+
+def held_copies(call: Call, connection: EvidenceConnection) -> HeldCopies:
+    """The session's working copies, started at its first edit call."""
+    found = call.session.state.get(edit.FAMILY.name)
+    if not isinstance(found, HeldCopies) or found.connection is not connection:
+        found = HeldCopies(call.settings.edit, call.settings.roots, connection)
+        call.session.state[edit.FAMILY.name] = found
+    return found
+
+
+def _served(entry: ToolEntry, work: Work, *, waits_for_person: bool = False) -> ServedTool:
+    def handle(call: Call) -> Answer:
+        arguments = {key: value for key, value in call.arguments.items() if key in call.given}
+        with call.session.lock:
+            connection = connection_of(call.session, call.settings)
+            held = held_copies(call, connection)
+            doing = EditCall(
+                entry.name, connection.session, held, call.settings.edit, call.progress
+            )
+
+            def run(
+                _: EvidenceConnection, given: Mapping[str, Any], called: Called
+            ) -> Mapping[str, Any]:
+                return work(doing, given)
+
+            return connection.run(entry, arguments, call.facts, run)
+
+    return ServedTool(entry, handle, refusals=(EvidenceError,), waits_for_person=waits_for_person)
+
+
+def _keywords(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    return {python_name(key): value for key, value in arguments.items() if key != "documentId"}
+
+
+def _list(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+    document_id = arguments["documentId"]
+    copy = call.held.copy(document_id)
+    return tools_list.annotation_list(call.state, copy, document_id, **_keywords(arguments))
+
+
+def _writing(write: Callable[..., dict[str, object]]) -> Work:
+    def work(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+        document_id = arguments["documentId"]
+        copy = call.held.copy(document_id)
+        return write(call.state, copy, document_id, **_keywords(arguments), tool=call.tool)
+
+    return work
+
+
+def _save(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+    document_id, expected = arguments["documentId"], arguments["expectedRevision"]
+    document = call.state.document(document_id)
+    copy = call.held.copy(document_id)
+    reader = call.host.reader
+    if reader is None:
+        raise EvidenceError(NO_READER_TO_APPROVE)
+    copy.check(expected)
+    if not copy.unsaved:
+        raise EvidenceError("nothing to save: the draft has no changes")
+    timeout = call.host.approval_timeout
+    try:
+        decision = reader.ask_save(document.real_path, expected, timeout)
+    except ReaderAway:
+        raise EvidenceError(NO_READER_TO_APPROVE) from None
+    refused = await_decision(decision, timeout, call.progress)
+    if refused is not None:
+        raise EvidenceError(refused)
+    saved = copy.save(expected, shown_path=document.path)
+    return {
+        "documentId": document_id,
+        "revision": saved.revision,
+        "saved": True,
+        "contentVersion": saved.content_version,
+        "bytes": saved.bytes,
+    }
+
+
+def _jump(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+    return page_jump(call.state, call.host.reader, arguments)
+
+
+EDIT_TOOLS: tuple[ServedTool, ...] = (
+    _served(edit.ANNOTATION_LIST, _list),
+    _served(edit.ANNOTATION_CREATE, _writing(tools_annotations.annotation_create)),
+    _served(edit.ANNOTATION_UPDATE, _writing(tools_annotations.annotation_update)),
+    _served(edit.ANNOTATION_DELETE, _writing(tools_annotations.annotation_delete)),
+    _served(edit.SAVE, _save, waits_for_person=True),
+    _served(edit.PAGE_JUMP, _jump),
+)
+"""E12-E15, E19 and E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
