@@ -113,6 +113,7 @@ def current_documents(state: SessionState) -> dict[str, object]:
             "path": document.path,
             "pages": document.page_count,
             "contentVersion": document.content_version,
+            "stale": document.stale,
         }
         for document in state.documents.values()
     ]
@@ -130,24 +131,29 @@ def document_status(
     no change leaves it as it was: stale stays stale until pdf_open reopens it (asking
     the status must not change what the next call answers)."""
     document = state.known_document(document_id)
+    stale = document.stale or source_changed
+    # A stale document's calls all answer as stale: no capability of it is available.
+    stale_reason = f"{document.path} changed since it was opened; open it again"
     wire: dict[str, object] = {}
     for name in CAPABILITY_NAMES:
         found = capabilities.get(name, NO_SEMANTIC_SEARCH if name == "semanticSearch" else None)
         if found is None:
             raise ValueError(f"capability {name} was not observed")
+        if stale and found.available:
+            found = Capability(found.supported, False, stale_reason)
         wire[name] = found.as_wire()
     result = fit_whole(
         {
             "documentId": document_id,
             "contentVersion": document.content_version,
             "sourceChanged": source_changed,
+            "stale": stale,
             "pages": document.page_count,
             "capabilities": wire,
         },
         state.out_cap,
     )
-    if source_changed:
-        document.stale = True
+    document.stale = stale
     return result
 
 

@@ -121,8 +121,18 @@ class EvidenceConnection:
     def _refresh(self) -> None:
         """Marks stale the open documents whose files changed since they were opened."""
         for document_id, source in list(self._sources.items()):
-            if not self.session.is_stale(document_id) and self.files.changed(source):
-                self.session.mark_stale(document_id)
+            if not self.session.is_stale(document_id):
+                self._check(document_id, source)
+
+    def _check(self, document_id: str, source: Source) -> bool:
+        """Whether the document's file is unchanged: its source is kept up to date (a
+        fingerprint refreshed by an equal hash); a changed file marks it stale."""
+        found = self.files.unchanged(source)
+        if found is None:
+            self.session.mark_stale(document_id)
+            return False
+        self._sources[document_id] = found
+        return True
 
     def _drop_forgotten(self) -> None:
         """Forgets the files, findings and background work of documents the session no
@@ -137,7 +147,7 @@ class EvidenceConnection:
         document_id = arguments["documentId"]
         self.session.known_document(document_id)
         source = self._sources.get(document_id)
-        changed = source is None or self.files.changed(source)
+        changed = source is None or not self._check(document_id, source)
         pdf = source is None or source.pdf
         return self.session.call(
             called.tool, arguments, source_changed=changed, capabilities=self._capabilities(pdf)

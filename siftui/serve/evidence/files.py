@@ -16,7 +16,7 @@ import hashlib
 import os
 import time
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
@@ -99,23 +99,39 @@ class Files:
             opened.close()
         return loaded, str(opened.real), seen, pdf
 
-    def changed(self, source: Source) -> bool:
-        """Whether the bytes at the document's path now differ from the ones opened."""
+    def unchanged(self, source: Source) -> Source | None:
+        """The document's source if the bytes at its path are still the ones opened (its
+        fingerprint refreshed when a touched file proved equal), None when they changed.
+
+        A new size is a change, told without reading; so only a file of the size
+        opened (within the store's ``max_bytes``) is hashed, and within the store's
+        ``timeout``: a file that cannot be hashed by then counts as changed, so no
+        agent can stall the server with a file swapped for a huge or slow one. An
+        equal hash keeps the new fingerprint, so the next call does not hash again.
+        """
         try:
             opened = self.roots.open(source.given)
         except (Refused, Unopenable, OSError):
-            return True
+            return None
         try:
-            if fingerprint(os.fstat(opened.fd)) == source.seen:
-                return False
+            seen = fingerprint(os.fstat(opened.fd))
+            if seen == source.seen:
+                return source
+            if seen[2] != source.seen[2] or seen[2] > self.store.max_bytes:
+                return None
             digest = hashlib.sha256()
             offset = 0
+            deadline = time.monotonic() + self.store.timeout
             while chunk := os.pread(opened.fd, _CHUNK, offset):
                 digest.update(chunk)
                 offset += len(chunk)
-            return digest.hexdigest() != source.sha256
+                if time.monotonic() > deadline:
+                    return None
+            if digest.hexdigest() != source.sha256:
+                return None
+            return replace(source, seen=seen)
         except OSError:
-            return True
+            return None
         finally:
             opened.close()
 

@@ -98,14 +98,29 @@ def test_stale_documents_refuse_but_status_and_close_answer() -> None:
         "documentId",
         "contentVersion",
         "sourceChanged",
+        "stale",
         "pages",
         "capabilities",
     ]
+    assert status["stale"] is True
+    # Every call of a stale document answers as stale: nothing of it is available.
+    assert status["capabilities"]["pageRead"] == {
+        "supported": True,
+        "available": False,
+        "reason": "doc.pdf changed since it was opened; open it again",
+    }
     assert status["capabilities"]["ocr"] == {
         "supported": True,
         "available": False,
         "reason": "Tesseract is not installed",
     }
+    back = wire(  # the bytes are back: not changed now, still stale (E5)
+        session.pdf_status(document_id="doc-1", source_changed=False, capabilities=capabilities)
+    )
+    assert (back["sourceChanged"], back["stale"]) == (False, True)
+    current = wire(session.pdf_current())["documents"]
+    assert [(d["documentId"], d["stale"]) for d in current] == [("doc-1", True)]
+    assert list(current[0])[-1] == "stale"
     assert status["capabilities"]["semanticSearch"] == {
         "supported": False,
         "available": False,
