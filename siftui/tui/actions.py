@@ -16,7 +16,6 @@ from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.state import Opened
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.replay import LogFollowed
-from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
@@ -44,10 +43,6 @@ class KeyActions(App[int]):
     @property
     def evidence(self) -> EvidenceFlow:
         raise NotImplementedError
-
-    @on(TokenLine.Counted)
-    def _tokens_counted(self, event: TokenLine.Counted) -> None:
-        self.extras.counted(event.content, event.counts)
 
     @on(ContentView.LineChosen)
     def _line_chosen(self, event: ContentView.LineChosen) -> None:

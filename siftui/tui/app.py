@@ -15,9 +15,9 @@ Only the app assigns its state: its helpers read it and return what it becomes.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +36,7 @@ from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, show_error, show_request, view_title
 from siftui.tui.display import escape_controls
 from siftui.tui.extras import Extras
+from siftui.tui.found import Fact, Found, Job, Notice, Step
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import available, bindings, system_commands
 from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
@@ -111,7 +112,7 @@ class SiftApp(KeyActions):
         self._evidence_factory = evidence
         self.ocr = False  # the `t` toggle: read pages without text with Tesseract
         self.ocr_language = ocr_language  # in these languages (Tesseract's codes)
-        self.extras = Extras(self, self, self._redress)  # found after an answer is painted
+        self.extras = Extras(self)  # found after an answer is painted
 
     # The helpers of keys, exports, a replay and the evidence preview are made (and their
     # modules imported) when first used: a start needs none of them before its first frame.
@@ -289,12 +290,39 @@ class SiftApp(KeyActions):
         if self._replayed is None:  # a replay's calls line counts the log's calls
             self.calls = calls
 
-    def _redress(self) -> None:
-        """Show the answer again with what background work has found since."""
-        if self.is_running and self.answer is not None:
+    # ------------------------------------------------ after the answer is painted
+
+    @on(Found)
+    def _found(self, event: Found) -> None:
+        self._take(event.fact)
+
+    def _take(self, fact: Fact) -> None:
+        """Keep what was found, take the steps it leads to, and show the answer again
+        dressed with it (one new answer for the fact, none if it changes nothing)."""
+        self._do(self.extras.found(fact))
+        if self.answer is not None:
             dressed = self.extras.dress(self.answer)
             if dressed is not self.answer:
                 self.answer = dressed
+
+    def _do(self, steps: Iterable[Step]) -> None:
+        """Show a helper's notices, run its jobs (each posts what it finds as ``Found``),
+        keep the facts it knew at once."""
+        for step in steps:
+            if isinstance(step, Notice):
+                self.notify(
+                    step.message, title=step.title, severity=step.severity, timeout=step.timeout
+                )
+            elif isinstance(step, Job):
+                self.run_worker(
+                    partial(_post_found, self, step.work),
+                    thread=True,
+                    exclusive=step.exclusive,
+                    group=step.group,
+                    description=step.description,
+                )
+            elif isinstance(step, Fact):
+                self._take(step)
 
     def watch_refused(self, refused: str) -> None:
         show_error(self, refused)
@@ -311,12 +339,12 @@ class SiftApp(KeyActions):
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
             self.call_after_refresh(self._after_work, opened, plain)
-        self.call_after_refresh(self.extras.after, answer)
+        self.call_after_refresh(lambda: self._do(self.extras.after(answer)))
 
     def _after_work(self, opened: Opened, plain: Opened | None) -> None:
         from siftui.tui import background  # after the first frame: its imports too
 
-        background.start(self, self, self.extras, opened, plain)
+        self._do(background.start(self, self.extras, opened, plain))
 
     @on(RequestBar.Edited)
     def _field_edited(self, event: RequestBar.Edited) -> None:
@@ -416,3 +444,9 @@ class SiftApp(KeyActions):
         if (ocr := self.keys.toggled_ocr()) is not None and opened is not None:
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
+
+
+def _post_found(app: SiftApp, work: Callable[[], Fact | None]) -> None:
+    """A job's worker: what it finds goes to the app as a message."""
+    if (fact := work()) is not None:
+        app.post_message(Found(fact))

@@ -1,28 +1,29 @@
 """What workers find about the answer after it is painted, put back into the answer.
 
-The answer is drawn at once; then workers find more: the document's
-hidden-text findings (siftui.tui.hidden_flow), what no ``pages=`` call shows
-at the answer's OutCap (the kind table's ``unreachable``, cached per
-document, OutCap and unit), the agents table (siftui.sources.agents_load) and the token
-line's counts of the content. Each result is kept here; the app is told
-(``changed``) and shows its answer again *dressed* with it (:meth:`Extras.dress`),
-so every widget still draws from the one answer.
+The answer is drawn at once; then workers find more: the token counts of its
+content and what no ``pages=`` call shows at its OutCap (the kind table's
+``unreachable``, cached per document, OutCap and unit), both in one worker per
+answer; the agents table (siftui.sources.agents_load); and, once per document
+(siftui.tui.background), the pages OCR read, each page's tokens, which pages
+without text hold images and the hidden-text findings (siftui.tui.hidden_flow).
+Each arrives as a fact (below) through the app (siftui.tui.found), which
+hands it to :meth:`Extras.found` and shows its answer again *dressed* with all
+that is known (:meth:`Extras.dress`), so every widget still draws from the one
+answer. :class:`Extras` holds no app: it returns the steps to take next.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.kinds import PDF
 from siftui.sources.errors import report_unexpected
+from siftui.tui.found import Fact, Job, Notice, Step
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
 
 if TYPE_CHECKING:
@@ -33,22 +34,92 @@ if TYPE_CHECKING:
 REACH_CACHE = 32
 COUNTS_CACHE = 16
 
+ReachKey = tuple[Source, int, str]
+"""What an unreachable tail is worked out for: the document, the OutCap, its unit."""
+
+
+# ------------------------------------------------------------------------ the facts
+
+
+@dataclass(frozen=True)
+class Dressing(Fact):
+    """An answer's own after-work: the token counts of ``content`` and the tail no
+    ``pages=`` call shows at ``key`` (each None when it was not asked for)."""
+
+    content: str | None
+    counts: TokenCounts | None
+    key: ReachKey | None
+    reach: Unreachable | None
+
+
+@dataclass(frozen=True)
+class AgentsRead(Fact):
+    agents: Agents
+
+
+@dataclass(frozen=True)
+class DocumentFact(Fact):
+    """A fact about the document ``opened``: kept only while it is the one open."""
+
+    opened: Opened
+
+
+@dataclass(frozen=True)
+class OcrRead(DocumentFact):
+    """The document's after-work starts: the pages without text OCR read (none, without
+    OCR); its page tokens and images are not known yet."""
+
+    pages: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PageTokens(DocumentFact):
+    counts: tuple[int, ...]  # o200k_base tokens of each page's text
+
+
+@dataclass(frozen=True)
+class Images(DocumentFact):
+    shown: tuple[bool, ...]  # which pages hold images (of the pages without text)
+
+
+@dataclass(frozen=True)
+class HiddenNote(DocumentFact):
+    note: str  # why hidden text is not known yet (or at all)
+
+
+@dataclass(frozen=True)
+class HiddenFound(DocumentFact):
+    inspection: Inspection
+    notice: Notice | None  # what the app says of it (the alarms), if anything
+
+
+# ------------------------------------------------------------------------ the store
+
 
 class Extras:
-    """The findings kept beside the answers; ``changed`` tells the app something new is
-    known (it then shows its answer again, dressed)."""
+    """The findings kept beside the answers (``held``: the app's state, to read)."""
 
-    def __init__(self, app: App[Any], held: Held, changed: Callable[[], None]) -> None:
-        self.app, self.held, self.changed = app, held, changed
+    def __init__(self, held: Held) -> None:
+        self.held = held
         # The hidden-text inspection of a file (its path and sha256), once done.
         self.hidden: tuple[tuple[Path, str], Inspection] | None = None
         self.hidden_note = ""  # why hidden text is not known yet (or at all)
         self.agents: Agents | None = None
         self._agents_started = False
-        self._reach: OrderedDict[tuple[Source, int, str], Unreachable] = OrderedDict()
-        self._counts: OrderedDict[str, TokenCounts] = OrderedDict()
-        self._reaching: tuple[Source, int, str] | None = None  # being worked out now
-        self._wanted: tuple[tuple[Source, int, str], Doc] | None = None  # next, once it is done
+        self._reach: OrderedDict[ReachKey, Unreachable] = OrderedDict()
+        self._counts: OrderedDict[str, TokenCounts] = OrderedDict()  # the one token cache
+        # The answer's after-work runs in one worker at a time (a thread cannot be
+        # stopped): meanwhile only what the newest answer lacks waits, so a dragged
+        # slider never piles up threads that slow the answers down.
+        self._busy = False
+        self._count_next: str | None = None
+        self._reach_wanted: tuple[ReachKey, Doc] | None = None
+        # The document's after-work: which document, the pages OCR read, each page's
+        # tokens, which pages without text hold images (None: not known yet).
+        self._of: Opened | None = None
+        self._ocr: tuple[int, ...] = ()
+        self._page_tokens: tuple[int, ...] = ()
+        self._images: tuple[bool, ...] | None = None
 
     # ------------------------------------------------------------ the answer, dressed
 
@@ -57,13 +128,20 @@ class Extras:
         changes: dict[str, object] = {}
         opened, facts = self.held.opened, answer.facts
         if opened is not None and facts is not None and answer.doc is opened.doc:
-            if facts.unreadable != opened.unreadable:
-                facts = replace(facts, unreadable=opened.unreadable)
-            inspection = self.inspection
-            if inspection is not None and facts.hidden is not inspection:
-                facts = replace(facts, hidden=inspection)
-            if facts is not answer.facts:
-                changes["facts"] = facts
+            known: dict[str, object] = {"unreadable": opened.unreadable}
+            if (inspection := self.inspection) is not None:
+                known["hidden"] = inspection
+            if self._of is opened:
+                known["ocr_pages"] = self._ocr
+                known["page_tokens"] = self._page_tokens
+                known["images"] = self._images
+            news = {
+                name: value
+                for name, value in known.items()
+                if getattr(facts, name) is not value and getattr(facts, name) != value
+            }
+            if news:
+                changes["facts"] = replace(facts, **news)  # type: ignore[arg-type]
         source = answer.request.source
         if answer.unreachable is None and answer.doc is not None and source is not None:
             reach = self._reach.get((source, answer.options.out_cap, answer.options.unit))
@@ -77,8 +155,6 @@ class Extras:
             changes["agents"] = self.agents
         return replace(answer, **changes) if changes else answer  # type: ignore[arg-type]
 
-    # ---------------------------------------------------------------- hidden text
-
     @property
     def inspection(self) -> Inspection | None:
         """The hidden-text findings of the document open, once the worker found them."""
@@ -89,81 +165,100 @@ class Extras:
             return None
         return found[1]
 
-    def found_hidden(self, opened: Opened, inspection: Inspection) -> None:
-        self.hidden = ((opened.source.path, opened.source.sha256), inspection)
-        self.changed()
-
     # ------------------------------------------------------- after an answer is painted
 
-    def after(self, answer: Answer) -> None:
-        """Start the workers ``answer`` still lacks (none when all is known or cached)."""
-        app = self.app
+    def after(self, answer: Answer) -> tuple[Step, ...]:
+        """The jobs ``answer`` still lacks (none when all is known, cached or under way)."""
+        steps: list[Step] = []
         if not self._agents_started:
             self._agents_started = True
-            app.run_worker(self._load_agents, thread=True, group="agents", description="agents")
+            steps.append(Job(_load_agents, "agents", "agents", exclusive=False))
+        content = answer.rendered.content
+        self._count_next = content if answer.counts is None else None
+        self._reach_wanted = None
         doc, source = PDF.doc(answer.doc), answer.request.source
         # A Word answer has no pages= calls, so nothing they cannot reach.
-        if answer.unreachable is not None or doc is None or source is None:
-            return
-        self._reach_next((source, answer.options.out_cap, answer.options.unit), doc)
+        if answer.unreachable is None and doc is not None and source is not None:
+            self._reach_next((source, answer.options.out_cap, answer.options.unit), doc)
+        return (*steps, *self._start())
 
-    def _reach_next(self, key: tuple[Source, int, str], doc: Doc) -> None:
-        """Work out ``key`` in a worker, one at a time: while one runs (a thread cannot be
-        stopped), only the newest OutCap asked for waits, so a dragged slider never
-        piles up threads that slow the answers down."""
-        if key in self._reach or key == self._reaching:
-            return
-        if self._reaching is not None:
-            self._wanted = (key, doc)
-            return
-        self._reaching, self._wanted = key, None
-        app = self.app
+    def _reach_next(self, key: ReachKey, doc: Doc) -> None:
+        """Work out ``key`` with the answer's next job (unless it is known)."""
+        if key not in self._reach:
+            self._reach_wanted = (key, doc)
 
-        def work() -> None:
+    def _start(self) -> tuple[Job, ...]:
+        """The job of what the newest answer lacks, unless one runs (it follows then)."""
+        count = self._count_next if self._count_next not in self._counts else None
+        wanted = self._reach_wanted
+        if wanted is not None and wanted[0] in self._reach:
+            wanted = None
+        if self._busy or (count is None and wanted is None):
+            return ()
+        self._busy, self._count_next, self._reach_wanted = True, None, None
+
+        def work() -> Dressing:
+            counts = None
+            if count is not None:
+                from siftui.sources.tokens import token_counts  # after the first frame
+
+                counts = token_counts(count)
             found: Unreachable | None = None
-            try:
-                found = PDF.unreachable(doc, key[1], unit=check_unit(key[2]))
-            except Exception as error:  # a bug in siftui: logged, and the counter goes without
-                report_unexpected(error, "finding the unreachable tail")
-            app.call_from_thread(self._reached, key, found)
+            if wanted is not None:
+                (_, out_cap, unit), doc = wanted
+                try:
+                    found = PDF.unreachable(doc, out_cap, unit=check_unit(unit))
+                except Exception as error:  # a bug in siftui: logged, the counter goes without
+                    report_unexpected(error, "finding the unreachable tail")
+            return Dressing(count, counts, wanted[0] if wanted else None, found)
 
-        app.run_worker(work, thread=True, group="reach", description="unreachable")
+        return (Job(work, "dress", "tokens and the unreachable tail", exclusive=False),)
 
-    def _reached(self, key: tuple[Source, int, str], found: Unreachable | None) -> None:
-        self._reaching = None
-        if found is not None:
-            self._reach[key] = found
-            self._reach.move_to_end(key)
-            while len(self._reach) > REACH_CACHE:
-                self._reach.popitem(last=False)
-            self.changed()
-        wanted, self._wanted = self._wanted, None
-        answer = self.held.answer
-        if (
-            wanted is not None
-            and answer is not None
-            and answer.doc is wanted[1]
-            and answer.options.out_cap == wanted[0][1]
-        ):
-            self._reach_next(*wanted)
+    # ------------------------------------------------------------- what was found
 
-    def _load_agents(self) -> None:
-        from siftui.core.agents import AgentsError
-        from siftui.sources.agents_load import load_agents
+    def found(self, fact: Fact) -> tuple[Step, ...]:
+        """Keep ``fact``; the steps it leads to (the next job, a notice)."""
+        if isinstance(fact, Dressing):
+            self._busy = False
+            if fact.content is not None and fact.counts is not None:
+                self._counts[fact.content] = fact.counts
+                while len(self._counts) > COUNTS_CACHE:
+                    self._counts.popitem(last=False)
+            if fact.key is not None and fact.reach is not None:
+                self._reach[fact.key] = fact.reach
+                self._reach.move_to_end(fact.key)
+                while len(self._reach) > REACH_CACHE:
+                    self._reach.popitem(last=False)
+            return self._start()
+        if isinstance(fact, AgentsRead):
+            self.agents = fact.agents
+        elif isinstance(fact, DocumentFact) and fact.opened is self.held.opened:
+            return self._about_document(fact)
+        return ()
 
-        try:
-            agents = Agents(tuple(load_agents()))
-        except AgentsError as error:
-            agents = Agents(error=str(error))
-        self.app.call_from_thread(self._agents_loaded, agents)
+    def _about_document(self, fact: DocumentFact) -> tuple[Step, ...]:
+        if isinstance(fact, OcrRead):
+            self._of, self._ocr = fact.opened, fact.pages
+            self._page_tokens, self._images = (), None
+        elif isinstance(fact, PageTokens) and self._of is fact.opened:
+            self._page_tokens = fact.counts
+        elif isinstance(fact, Images) and self._of is fact.opened:
+            self._images = fact.shown
+        elif isinstance(fact, HiddenNote):
+            self.hidden_note = fact.note
+        elif isinstance(fact, HiddenFound):
+            source = fact.opened.source
+            self.hidden_note = ""
+            self.hidden = ((source.path, source.sha256), fact.inspection)
+            return (fact.notice,) if fact.notice is not None else ()
+        return ()
 
-    def _agents_loaded(self, agents: Agents) -> None:
-        self.agents = agents
-        self.changed()
 
-    def counted(self, content: str, counts: TokenCounts) -> None:
-        """The token line counted ``content``."""
-        self._counts[content] = counts
-        while len(self._counts) > COUNTS_CACHE:
-            self._counts.popitem(last=False)
-        self.changed()
+def _load_agents() -> AgentsRead:
+    from siftui.core.agents import AgentsError
+    from siftui.sources.agents_load import load_agents
+
+    try:
+        return AgentsRead(Agents(tuple(load_agents())))
+    except AgentsError as error:
+        return AgentsRead(Agents(error=str(error)))

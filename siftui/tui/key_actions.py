@@ -20,11 +20,12 @@ from siftui.core.budget import BYTES, CHARS, check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
+from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
-from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any
+from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any, page_call
 from siftui.tui.state import Answer, Held, Request
-from siftui.tui.widgets.counter import CounterLine, counter_text
+from siftui.tui.widgets.counter import counter_text
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import tokens_text
@@ -95,7 +96,7 @@ class Keys:
         answer = self.acting_on("show details of")
         if answer is None:
             return
-        details = counter_text(answer, self.app.query_one(CounterLine).ocr_pages)
+        details = counter_text(answer)
         details.append("\n\n")
         details.append_text(tokens_text(len(answer.rendered.content), answer.counts))
         from siftui.tui.screens.details import DetailsScreen
@@ -209,10 +210,33 @@ class Keys:
         return True
 
     def hidden(self) -> None:
-        if self.acting_on("list hidden text") is not None and self.pdf_only("Hidden text"):
-            from siftui.tui import hidden_flow  # its screen's modules: at the first `h`
+        """`h`: the hidden-text findings of the document open (and, apart, the hidden text
+        the extraction does not hold), or why there is no list; Enter asks for the
+        finding's page, as an agent would (``pages=P``)."""
+        if self.acting_on("list hidden text") is None or not self.pdf_only("Hidden text"):
+            return
+        app, held = self.app, self.held
+        opened, inspection = held.opened, self.extras.inspection
+        if opened is None:
+            return
+        if inspection is None:
+            app.notify(self.extras.hidden_note or "Hidden text is not known for this document.")
+            return
+        if not inspection.findings and not inspection.unextracted:
+            app.notify(
+                f"No hidden text in {opened.source.name}: "
+                f"{plural(inspection.pages_inspected, 'page')} inspected."
+            )
+            return
 
-            hidden_flow.list_hidden(self.app, self.held, self.extras)
+        def chosen(page: int | None) -> None:
+            call = None if page is None else page_call(held.request.options, page)
+            if call is not None and held.opened is opened:
+                held.propose(call, call=True)
+
+        from siftui.tui.screens.findings import FindingsScreen  # its modules: at the first `h`
+
+        app.push_screen(FindingsScreen(opened.source.name, inspection), chosen)
 
     def help(self) -> None:
         from siftui.tui.screens.help import HelpScreen  # brings Textual's Markdown

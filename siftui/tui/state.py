@@ -121,6 +121,11 @@ class Answer:
         return self.request.options
 
     @property
+    def ocr_pages(self) -> tuple[int, ...]:
+        """The pages of the document whose text OCR read (once its after-work said so)."""
+        return self.facts.ocr_pages if self.facts is not None else ()
+
+    @property
     def name(self) -> str:
         source = self.request.source
         return (source.name if source is not None else "") or "answer"  # a call of no file

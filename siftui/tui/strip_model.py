@@ -99,6 +99,10 @@ class PageFacts:
     unit: str = "page"
     # Word: per unit, the heading level (1-6) of its paragraph, 0 for none.
     headings: tuple[int, ...] = ()
+    # Found after the first answer was painted (siftui.tui.background): the pages whose
+    # text OCR read, and each page's o200k_base tokens (the tooltips'; () until counted).
+    ocr_pages: tuple[int, ...] = ()
+    page_tokens: tuple[int, ...] = ()
 
     def heading_of(self, first: int, last: int) -> int:
         """The highest heading level (smallest number) among units first..last, 0 for none."""

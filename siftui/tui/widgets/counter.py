@@ -79,9 +79,7 @@ AGENTS_IN_FULL, AGENTS_NAMED, AGENTS_COUNTED = range(3)
 verdict; ✗ and ⚠ named, the rest counted; all counted."""
 
 
-def counter_text(
-    answer: Answer, ocr_pages: tuple[int, ...] = (), *, agents: int = AGENTS_IN_FULL
-) -> Text:
+def counter_text(answer: Answer, *, agents: int = AGENTS_IN_FULL) -> Text:
     """The counter's lines, the agents listed as ``agents`` says (shorter when the full
     list has no room: the counter's last lines are cut at its height)."""
     text = budget_text(answer)
@@ -91,7 +89,7 @@ def counter_text(
         text.append("  │  as logged (the document is not open)")
         return text
     text.append("  │  " + document_words(answer.doc, answer.options))
-    if ocr_pages:
+    if ocr_pages := answer.ocr_pages:
         listed = ", ".join(map(str, ocr_pages[:10])) + (" ..." if len(ocr_pages) > 10 else "")
         text.append(f" · OCR: p. {listed}", style="bold")
     warnings = [line for line in (hidden_line(answer), reach_line(answer)) if line]
@@ -211,7 +209,6 @@ class CounterLine(Static):
     unreachable text, and which agents it fits."""
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
-    ocr_pages: reactive[tuple[int, ...]] = reactive((), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -221,12 +218,9 @@ class CounterLine(Static):
     def watch_answer(self) -> None:
         self._draw()
 
-    def watch_ocr_pages(self) -> None:
-        self._draw()
-
     def _text(self, agents: int = AGENTS_IN_FULL) -> Text:
         answer = self.answer
-        return Text() if answer is None else counter_text(answer, self.ocr_pages, agents=agents)
+        return Text() if answer is None else counter_text(answer, agents=agents)
 
     def _fitted(self, width: int) -> tuple[Text, int]:
         """The text at ``width``, its agents shortened until it fits the counter's height,

@@ -66,8 +66,6 @@ class PageStrip(Widget, can_focus=True):
 
     cursor: reactive[int] = reactive(-1)
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
-    # Which pages without text hold images, once the sources layer has said.
-    images: reactive[tuple[bool, ...] | None] = reactive(None, init=False)
 
     class Selected(Message):
         """The user asked for pages ``first``..``last`` (Word: paragraphs, its blocks)."""
@@ -88,12 +86,8 @@ class PageStrip(Widget, can_focus=True):
         self._kinds: list[PageState] = []
         self._cap_page = 0
         self._reach: Unreachable | None = None
-        self._page_tokens: tuple[int, ...] = ()
 
     def watch_answer(self, answer: Answer | None) -> None:
-        self._draw()
-
-    def watch_images(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
@@ -103,8 +97,6 @@ class PageStrip(Widget, can_focus=True):
             self._facts, self._kinds, self._cap_page = None, [], 0
             self._reach = None
         else:
-            if self.images is not None and len(self.images) == len(facts.empty):
-                facts = facts.with_images(self.images)
             self._facts = facts
             self._kinds = page_kinds(facts, answer.layout)
             self._cap_page = answer.layout.cap_page
@@ -115,10 +107,6 @@ class PageStrip(Widget, can_focus=True):
     def kinds(self) -> list[PageState]:
         """What the answer shown did with each page (drawn from its layout)."""
         return list(self._kinds)
-
-    def set_page_tokens(self, counts: tuple[int, ...]) -> None:
-        """o200k_base tokens of each page's text, for the tooltips."""
-        self._page_tokens = counts
 
     def current_cells(self) -> list[Cell]:
         if self._facts is None:
@@ -245,8 +233,9 @@ class PageStrip(Widget, can_focus=True):
             tip += f" · H{cell.heading} heading"
         tip += f" · {cell.runes:,} runes"
         tip += f" · ~{cell.runes // 4:,} tokens"
-        if self._page_tokens:
-            real = sum(self._page_tokens[cell.first - 1 : min(cell.last, len(self._page_tokens))])
+        counted = self._facts.page_tokens if self._facts is not None else ()
+        if counted:
+            real = sum(counted[cell.first - 1 : min(cell.last, len(counted))])
             tip += f" (runes/4) · {real:,} o200k_base tokens of text"
         for item in cell.unreadable:
             tip += f"\np. {item.page} could not be read: {item.reason}; its text is left empty"

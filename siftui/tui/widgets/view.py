@@ -61,13 +61,12 @@ class ContentView(ScrollView, can_focus=True):
             self.unit = unit
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
-    # Pages whose text came from OCR: their markers are drawn differently.
-    ocr_pages: reactive[frozenset[int]] = reactive(frozenset(), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._lines: tuple[str, ...] = ()
         self._layout: Layout | None = None
+        self._ocr: frozenset[int] = frozenset()
         self._pattern: Any = None
         self._hidden: HiddenMarks | None = None
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
@@ -97,6 +96,8 @@ class ContentView(ScrollView, can_focus=True):
 
     def watch_answer(self, old: Answer | None, answer: Answer | None) -> None:
         self._hidden = hidden_of(answer)
+        # Pages whose text came from OCR: their markers are drawn differently.
+        self._ocr = frozenset(answer.ocr_pages) if answer is not None else frozenset()
         if answer is not None and old is not None and answer.same_as(old):
             # The same answer, dressed with what a worker found: keep the place in it.
             self._forget_drawn()
@@ -119,10 +120,6 @@ class ContentView(ScrollView, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enter asks for a window only in a Word answer (hidden from the footer otherwise)."""
         return action != "choose_top" or self._word
-
-    def watch_ocr_pages(self) -> None:
-        self._forget_drawn()
-        self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -151,7 +148,7 @@ class ContentView(ScrollView, can_focus=True):
         line = self._lines[number]
         role = layout.roles[number]
         style = self._base_style + self._style(role.value)
-        if role is Role.MARKER and layout.marker_page(number) in self.ocr_pages:
+        if role is Role.MARKER and layout.marker_page(number) in self._ocr:
             style += self._style("ocr")
         marks = self._hidden.lines.get(number, ()) if self._hidden is not None else ()
         spans: list[tuple[int, int, str]] = [(mark.start, mark.end, "hidden") for mark in marks]
