@@ -1,11 +1,16 @@
-"""The app's base: the key actions and messages that only hand on (to
-:class:`~siftui.tui.key_actions.Keys`, the replay, the evidence preview or a
-widget), and one notification at a time. The actions that change the app's state
-(`b` / `f`, `t`) stay in siftui/tui/app.py, the one place that assigns it.
+"""The app's base: its helpers (made when first used), the services their steps ask
+for (siftui.tui.found: notices, workers), the key actions and messages that only
+hand on (to :class:`~siftui.tui.key_actions.Keys`, the replay, the evidence preview
+or a widget), and one notification at a time. Nothing here assigns the app's state:
+the actions that change it (`b` / `f`, `t`, `u`) and what a worker found stay in
+siftui/tui/app.py, the one place that assigns it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import cached_property, partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -13,36 +18,115 @@ from textual.app import App
 from textual.notifications import Notify, SeverityLevel
 
 from siftui.tui.display import escape_controls, escape_lines
+from siftui.tui.found import Fact, Found, Job, Notice, Step
 from siftui.tui.state import Opened
+from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.replay import LogFollowed
+from siftui.tui.widgets.replay import CallWanted, LogFollowed, ReplaySaid, ReplayStatus
+from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from siftui.tui.clipboard import CopyReport
     from siftui.tui.evidence.flow import EvidenceFlow
+    from siftui.tui.evidence.model import PreviewFactory
+    from siftui.tui.evidence_rerun import LogReplay
+    from siftui.tui.exporting import Exports
     from siftui.tui.extras import Extras
     from siftui.tui.key_actions import Keys
+    from siftui.tui.opening import OpenFlow
     from siftui.tui.replay_flow import ReplayFlow
+    from siftui.tui.widgets.call_list import CallList
 
 
 class KeyActions(App[int]):
     """``action_*`` for the keys of siftui/tui/keys.py that act through a helper."""
 
     opened: Opened | None
+    ocr: bool
+    opener: OpenFlow
     extras: Extras
+    _replayed: LogReplay | None
+    _evidence_factory: PreviewFactory | None
 
-    # The app's helpers, made when first used (siftui.tui.app).
+    # The helpers of keys, exports, a replay and the evidence preview are made (and their
+    # modules imported) when first used: a start needs none of them before its first frame.
+
     @property
-    def keys(self) -> Keys:
+    def keys(self) -> Keys:  # the app's (siftui.tui.app): it reads the app's state
         raise NotImplementedError
 
-    @property
+    @cached_property
+    def exports(self) -> Exports:
+        from siftui.tui.exporting import Exports
+
+        return Exports(self)
+
+    @cached_property
     def replay(self) -> ReplayFlow:
-        raise NotImplementedError
+        from siftui.tui.replay_flow import ReplayFlow
+
+        log = self._replayed
+        return ReplayFlow(self, *((log.entries, log.rerun) if log is not None else (None, None)))
+
+    @cached_property
+    def evidence(self) -> EvidenceFlow:
+        """`e`: the evidence tools on the PDF open."""
+        from siftui.tui.evidence.flow import EvidenceFlow
+
+        return EvidenceFlow(self, self._evidence_factory)
 
     @property
-    def evidence(self) -> EvidenceFlow:
+    def last_copy(self) -> CopyReport | None:
+        return self.exports.last_copy
+
+    def call_list(self) -> CallList:
+        """A log replay's list of calls (its module, a DataTable's, is a replay's only)."""
+        from siftui.tui.widgets.call_list import CallList
+
+        return self.query_one("#call-log", CallList)
+
+    # ------------------------------------------ the steps of the after-work (found.py)
+
+    @on(Found)
+    def _found(self, event: Found) -> None:
+        self.take(event.fact)
+
+    def take(self, fact: Fact) -> None:
+        """Keep what was found (siftui.tui.app, which assigns the answer dressed with it)."""
         raise NotImplementedError
+
+    def do(self, steps: Iterable[Step]) -> None:
+        """Show a helper's notices, run its jobs (each posts what it finds as ``Found``),
+        and take the facts it knew at once."""
+        for step in steps:
+            if isinstance(step, Notice):
+                self.notify(
+                    step.message, title=step.title, severity=step.severity, timeout=step.timeout
+                )
+            elif isinstance(step, Job):
+                self.run_worker(
+                    self._posting(step.work),
+                    thread=True,
+                    exclusive=step.exclusive,
+                    group=step.group,
+                    description=step.description,
+                )
+            elif isinstance(step, Fact):
+                self.take(step)
+
+    def _posting(self, work: Callable[[], Fact | None]) -> Callable[[], None]:
+        """A job's worker: what it finds comes to the app as a message."""
+
+        def run() -> None:
+            if (fact := work()) is not None:
+                self.post_message(Found(fact))
+
+        return run
+
+    # --------------------------------------------------- messages and key actions
 
     @on(ContentView.LineChosen)
     def _line_chosen(self, event: ContentView.LineChosen) -> None:
@@ -51,6 +135,28 @@ class KeyActions(App[int]):
     @on(LogFollowed)
     def _followed(self, event: LogFollowed) -> None:
         self.title = self.replay.followed(event.added, event.following, event.skipped)
+
+    @on(Loader.NeedsPassword)
+    def _needs_password(self, event: Loader.NeedsPassword) -> None:
+        """Ask for the password; none given, the open failed (as if the loader said so)."""
+        from siftui.tui.screens.password import PasswordScreen
+
+        given = partial(self._password_given, event.path, self.ocr)
+        self.push_screen(PasswordScreen(event.path.name, event.error), given)
+
+    def _password_given(self, path: Path, ocr: bool, password: str | None) -> None:
+        if (failed := self.opener.password_given(path, password)) is not None:
+            self.post_message(failed)
+        else:
+            self.query_one(Loader).open(path, password, ocr=ocr)
+
+    @on(ReplaySaid)
+    def _replay_said(self, event: ReplaySaid) -> None:
+        self.query_one(ReplayStatus).say(event)
+
+    @on(CallWanted)
+    def _call_wanted(self, event: CallWanted) -> None:
+        self.call_list().show_call(event.number)
 
     # The header shows file names, which may hold ESC or a bidi override: escaped.
     def validate_title(self, title: str) -> str:
@@ -91,22 +197,32 @@ class KeyActions(App[int]):
         self.keys.save()
 
     def action_focus_grep(self) -> None:
-        self.keys.focus("grep")
+        self._focus("grep")
 
     def action_focus_pages(self) -> None:
-        self.keys.focus("pages")
+        self._focus("pages")
 
     def action_focus_range(self) -> None:
-        self.keys.focus("pages")  # a Word document's range field
+        self._focus("pages")  # a Word document's range field
 
     def action_focus_anchor(self) -> None:
-        self.keys.focus("anchor")
+        self._focus("anchor")
 
     def action_focus_view(self) -> None:
-        self.keys.focus("view")
+        self.query_one(ContentView).focus()
+
+    def _focus(self, field: str) -> None:
+        """Focus a field of the request bar: ``pages`` (a Word document's range),
+        ``grep``, or ``anchor`` (a Word document's only)."""
+        bar = self.query_one(RequestBar)
+        if field == "anchor" and not bar.word:
+            self.notify("Anchors are for Word documents; a PDF is read by pages (p).")
+            return
+        bar.field("range" if field == "pages" and bar.word else field).focus()
 
     def action_map(self) -> None:
         self.keys.map()
+        self.query_one(ContentView).focus()
 
     def action_follow(self) -> None:
         self.keys.follow()
@@ -115,18 +231,16 @@ class KeyActions(App[int]):
         self.keys.walk()
 
     def action_outcap_down(self) -> None:
-        self.keys.outcap(up=False)
+        self.query_one(OutCapControl).step_down()
 
     def action_outcap_up(self) -> None:
-        self.keys.outcap(up=True)
+        self.query_one(OutCapControl).step_up()
 
     def action_open(self) -> None:
         self.keys.open()
 
     def action_follow_log(self) -> None:
-        from siftui.tui.replay_flow import calls_of
-
-        calls_of(self).toggle_follow()
+        self.call_list().toggle_follow()
 
     def action_log_report(self) -> None:
         self.replay.report()
@@ -136,13 +250,6 @@ class KeyActions(App[int]):
 
     def action_details(self) -> None:
         self.keys.details()
-
-    def action_toggle_unit(self) -> None:
-        self.keys.toggle_unit()
-
-    @on(OutCapControl.UnitPressed)
-    def _unit_pressed(self) -> None:
-        self.keys.toggle_unit()
 
     def action_hidden(self) -> None:
         self.keys.hidden()

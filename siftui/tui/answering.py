@@ -1,23 +1,16 @@
 """The app's answers, worked out beside it: what a refused request falls back on, the
-strip's facts carried from answer to answer, when the after-work starts, the view's
-title, and the controls showing the request. The app holds the request and the
-answer; this holds the bookkeeping and returns what the app needs.
+strip's facts carried from answer to answer, when the after-work starts, and the
+view's title. The app holds the request and the answer; this holds the bookkeeping
+and returns what the app needs.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from textual.app import App
-from textual.widgets import Static
-
-from siftui.core.kinds import WORD, kind_of
-from siftui.tui.kinds import AnyOptions, field_values
+from siftui.tui.kinds import AnyOptions
 from siftui.tui.state import Answer, Opened, Outcome, Request, Source
 from siftui.tui.strip_model import PageFacts
-from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.request_bar import RequestBar
 
 EARLIER = 32
 """Requests remembered to fall back on when the newest is refused."""
@@ -80,23 +73,3 @@ def view_title(answer: Answer | None, opening: Path | None) -> str:
         return f"opening {opening.name} …" if opening else "no document · press o"
     logged = "what the agent received (logged)" if answer.logged else "what the agent receives"
     return f"{logged} · {answer.label()}"
-
-
-def show_request(app: App[Any], options: AnyOptions) -> None:
-    """The controls show the request (their Changed messages then propose it again: no-op)."""
-    bar, word = app.query_one(RequestBar), kind_of(options) is WORD
-    if bar.word != word:
-        app.refresh_bindings()  # `p` is named for the kind: Pages, or a Word document's Range
-    bar.show(field_values(options), word=word)
-    outcap = app.query_one(OutCapControl)
-    if outcap.value != options.out_cap:
-        outcap.value = options.out_cap
-    outcap.unit = options.unit
-
-
-def show_error(app: App[Any], message: str) -> None:
-    """The error line under the request bar (hidden when ``message`` is empty)."""
-    widget = app.query_one("#request-error", Static)
-    if message or widget.display:
-        widget.update(message)
-        widget.display = bool(message)

@@ -15,9 +15,9 @@ Only the app assigns its state: its helpers read it and return what it becomes.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,18 +28,18 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Header
 
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
-from siftui.tui.answering import Answering, show_error, show_request, view_title
+from siftui.tui.answering import Answering, view_title
 from siftui.tui.display import escape_controls
 from siftui.tui.extras import Extras
-from siftui.tui.found import Fact, Found, Job, Notice, Step
+from siftui.tui.found import Fact
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import available, bindings, system_commands
-from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, with_field
+from siftui.tui.kinds import AnyDoc, AnyOptions, field_values, units_call, with_field
 from siftui.tui.opening import OpenFlow
 from siftui.tui.screens.main import MainScreen
 from siftui.tui.state import (
@@ -51,11 +51,12 @@ from siftui.tui.state import (
     Outcome,
     Request,
     answer_request,
+    other_unit,
 )
 from siftui.tui.strip_model import PageFacts
 from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
 from siftui.tui.widgets.footer import KeyFooter
-from siftui.tui.widgets.lines import CallsLine, NoteLine
+from siftui.tui.widgets.lines import CallsLine, ErrorLine, NoteLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
@@ -65,13 +66,9 @@ from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
-    from siftui.tui.clipboard import CopyReport
-    from siftui.tui.evidence.flow import EvidenceFlow
     from siftui.tui.evidence.model import PreviewFactory
     from siftui.tui.evidence_rerun import LogReplay
-    from siftui.tui.exporting import Exports
     from siftui.tui.key_actions import Keys
-    from siftui.tui.replay_flow import ReplayFlow
 
 
 class SiftApp(KeyActions):
@@ -92,6 +89,8 @@ class SiftApp(KeyActions):
     refused: reactive[str] = reactive("", init=False)
     """Why the request held is refused ("" when it is answered): the error line under
     the request bar; the answer shown is then the newest earlier one that renders."""
+    problem: reactive[str] = reactive("", init=False)
+    """Why no document is open ("" for none): the note says it, when an open failed."""
 
     def __init__(
         self,
@@ -106,7 +105,7 @@ class SiftApp(KeyActions):
         self._replayed = log  # a log replay's calls, tail and re-runs
         self.request = START
         self.opened: Opened | None = None
-        self.opener = OpenFlow(self)
+        self.opener = OpenFlow()
         self.counter = CallCounter(self, self._counted)
         self.answering = Answering()
         self._evidence_factory = evidence
@@ -114,37 +113,12 @@ class SiftApp(KeyActions):
         self.ocr_language = ocr_language  # in these languages (Tesseract's codes)
         self.extras = Extras(self)  # found after an answer is painted
 
-    # The helpers of keys, exports, a replay and the evidence preview are made (and their
-    # modules imported) when first used: a start needs none of them before its first frame.
-
     @cached_property
     def keys(self) -> Keys:
+        """The keys' helper, made (its module imported) at the first key that needs it."""
         from siftui.tui.key_actions import Keys
 
         return Keys(self, self, lambda: self.exports, self.extras)
-
-    @cached_property
-    def exports(self) -> Exports:
-        from siftui.tui.exporting import Exports
-
-        return Exports(self)
-
-    @cached_property
-    def replay(self) -> ReplayFlow:
-        from siftui.tui.replay_flow import ReplayFlow
-
-        return ReplayFlow(self, self._replayed.rerun if self._replayed is not None else None)
-
-    @cached_property
-    def evidence(self) -> EvidenceFlow:
-        """`e`: the evidence tools on the PDF open."""
-        from siftui.tui.evidence.flow import EvidenceFlow
-
-        return EvidenceFlow(self, self._evidence_factory)
-
-    @property
-    def last_copy(self) -> CopyReport | None:
-        return self.exports.last_copy
 
     @property
     def history(self) -> CallHistory:
@@ -165,7 +139,7 @@ class SiftApp(KeyActions):
             yield call_list(self._replayed)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
-            yield Static("", id="request-error", classes="error", markup=False)
+            yield ErrorLine(id="request-error", classes="error").data_bind(SiftApp.refused)
             yield OutCapControl(id="outcap")
             yield CounterLine(id="counter").data_bind(SiftApp.answer)
             yield SummaryLine(id="summary").data_bind(SiftApp.answer)  # short terminals:
@@ -178,7 +152,7 @@ class SiftApp(KeyActions):
             yield Loader(id="loader", ocr_language=self.ocr_language)
         if self._replayed is not None:  # how a replayed call compares: a replay's only
             yield ReplayStatus(id="replay", markup=False)
-        yield NoteLine(id="note", markup=False).data_bind(SiftApp.answer)
+        yield NoteLine(id="note", markup=False).data_bind(SiftApp.answer, SiftApp.problem)
         yield ContentView(id="content").data_bind(SiftApp.answer)
         yield KeyFooter(compact=True)
 
@@ -187,14 +161,13 @@ class SiftApp(KeyActions):
 
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # `siftui FILE` starts without it (siftui.cli)
-        show_error(self, "")
         path, password = self._start
         if self._replayed is not None:
-            from siftui.tui.replay_flow import calls_of, log_title  # a replay's only
+            from siftui.tui.replay_flow import log_title  # a replay's only
 
             self.title = log_title(len(self._replayed.entries))
 
-            calls_of(self).focus()
+            self.call_list().focus()
         elif path is not None:
             self.open_document(path, password)
 
@@ -217,7 +190,7 @@ class SiftApp(KeyActions):
         self.answering.asked(self.answer, self.request, request)
         self.request = request
         if sync:
-            show_request(self, request.options)
+            self._show_request(request.options)
         self.render_request()
 
     def new_document(self, first: Outcome | None = None) -> None:
@@ -271,12 +244,14 @@ class SiftApp(KeyActions):
 
     def apply(self, change: Change) -> None:
         """Make the state a helper worked out the app's (see ``Change`` for the order)."""
+        if change.problem is not None:
+            self.problem = change.problem
         if change.opened is not None:
             self.opened = change.opened
         if change.request is not None:
             self.request = change.request
             if change.sync:
-                show_request(self, change.request.options)
+                self._show_request(change.request.options)
         if change.error is not None:
             self.refused = change.error
         if change.answer is not KEEP:
@@ -286,46 +261,32 @@ class SiftApp(KeyActions):
         if change.render:
             self.render_request()
 
+    def _show_request(self, options: AnyOptions) -> None:
+        """The controls show the request (their Changed messages then propose it again:
+        no-op)."""
+        bar, word = self.query_one(RequestBar), kind_of(options) is WORD
+        if bar.word != word:
+            self.refresh_bindings()  # `p` is named for the kind: Pages, or a Word document's Range
+        bar.show(field_values(options), word=word)
+        outcap = self.query_one(OutCapControl)
+        if outcap.value != options.out_cap:
+            outcap.value = options.out_cap
+        outcap.unit = options.unit
+
     def _counted(self, calls: Calls) -> None:
         if self._replayed is None:  # a replay's calls line counts the log's calls
             self.calls = calls
 
     # ------------------------------------------------ after the answer is painted
 
-    @on(Found)
-    def _found(self, event: Found) -> None:
-        self._take(event.fact)
-
-    def _take(self, fact: Fact) -> None:
-        """Keep what was found, take the steps it leads to, and show the answer again
-        dressed with it (one new answer for the fact, none if it changes nothing)."""
-        self._do(self.extras.found(fact))
+    def take(self, fact: Fact) -> None:
+        """Keep what was found after an answer was painted, take the steps it leads to,
+        and show the answer again dressed with it (none when it changes nothing)."""
+        self.do(self.extras.found(fact))
         if self.answer is not None:
             dressed = self.extras.dress(self.answer)
             if dressed is not self.answer:
                 self.answer = dressed
-
-    def _do(self, steps: Iterable[Step]) -> None:
-        """Show a helper's notices, run its jobs (each posts what it finds as ``Found``),
-        keep the facts it knew at once."""
-        for step in steps:
-            if isinstance(step, Notice):
-                self.notify(
-                    step.message, title=step.title, severity=step.severity, timeout=step.timeout
-                )
-            elif isinstance(step, Job):
-                self.run_worker(
-                    partial(_post_found, self, step.work),
-                    thread=True,
-                    exclusive=step.exclusive,
-                    group=step.group,
-                    description=step.description,
-                )
-            elif isinstance(step, Fact):
-                self._take(step)
-
-    def watch_refused(self, refused: str) -> None:
-        show_error(self, refused)
 
     def watch_answer(self, answer: Answer | None) -> None:
         views = self.query(ContentView)
@@ -339,12 +300,12 @@ class SiftApp(KeyActions):
         if (opened := self.answering.first_painted(answer, self.opened)) is not None:
             plain = self.answering.plain  # once the first answer is painted: the rest
             self.call_after_refresh(self._after_work, opened, plain)
-        self.call_after_refresh(lambda: self._do(self.extras.after(answer)))
+        self.call_after_refresh(lambda: self.do(self.extras.after(answer)))
 
     def _after_work(self, opened: Opened, plain: Opened | None) -> None:
         from siftui.tui import background  # after the first frame: its imports too
 
-        self._do(background.start(self, self.extras, opened, plain))
+        self.do(background.start(self, self.extras, opened, plain))
 
     @on(RequestBar.Edited)
     def _field_edited(self, event: RequestBar.Edited) -> None:
@@ -391,11 +352,8 @@ class SiftApp(KeyActions):
 
     @on(Loader.LoadFailed)
     def _load_failed(self, event: Loader.LoadFailed) -> None:
+        self.notify(event.message, title="Cannot open", severity="error", timeout=8)
         self.apply(self.opener.failed(event.message, self.opened))
-
-    @on(Loader.NeedsPassword)
-    def _needs_password(self, event: Loader.NeedsPassword) -> None:
-        self.opener.needs_password(event.path, event.error, ocr=self.ocr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         word = kind_of(self.request.options) is WORD
@@ -407,12 +365,10 @@ class SiftApp(KeyActions):
 
     @on(CallChosen)
     def _call_chosen(self, event: CallChosen) -> None:
-        try:
-            self.calls = self.replay.log_calls(event.number)
-            change = self.replay.chosen(event.entry, event.number)
-        except NoMatches:  # a followed call that lands while the app quits
-            return
+        self.calls = self.replay.log_calls(event.number)
+        change = self.replay.chosen(event.entry, event.number)
         self.opener.cancel()
+        self.query_one(Loader).stop()
         self.apply(change)
 
     @on(CallChecked)
@@ -434,19 +390,23 @@ class SiftApp(KeyActions):
 
     def _travel(self, *, back: bool) -> None:
         if self._replayed is not None:  # a replay's calls are the log's: move in its list
-            self.replay.step(back=back)
+            calls = self.call_list()
+            if (number := self.replay.step(calls.cursor_row + 1, back=back)) is not None:
+                calls.show_call(number)
         elif (request := self.keys.travel(self.history, back=back)) is not None:
             self.calls = self.counter.moved()
             self._set_request(request)
+
+    def action_toggle_unit(self) -> None:
+        """`u`, or the unit button: the OutCap counted in the other unit, asked for."""
+        self.propose(other_unit(self.request.options), call=True)
+
+    @on(OutCapControl.UnitPressed)
+    def _unit_pressed(self) -> None:
+        self.action_toggle_unit()
 
     def action_toggle_ocr(self) -> None:
         opened = self.opened
         if (ocr := self.keys.toggled_ocr()) is not None and opened is not None:
             self.ocr = ocr
             self.open_document(opened.source.path, opened.password, options=self.request.options)
-
-
-def _post_found(app: SiftApp, work: Callable[[], Fact | None]) -> None:
-    """A job's worker: what it finds goes to the app as a message."""
-    if (fact := work()) is not None:
-        app.post_message(Found(fact))

@@ -10,13 +10,12 @@ makes it; none reads options back out of a widget.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
-from siftui.core.budget import BYTES, CHARS, check_unit
+from siftui.core.budget import check_unit
 from siftui.core.kinds import WORD, kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
@@ -26,10 +25,7 @@ from siftui.tui.history import CallHistory
 from siftui.tui.kinds import AnyOptions, anchor_call, first_call, next_call_any, page_call
 from siftui.tui.state import Answer, Held, Request
 from siftui.tui.widgets.counter import counter_text
-from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.tokens import tokens_text
-from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from siftui.core.word.walk import DocxCall
@@ -66,31 +62,6 @@ class Keys:
         if (answer := self.acting_on("save")) is not None:
             self._exports().save(answer)
 
-    def focus(self, field: str) -> None:
-        """Focus a field of the request bar: ``pages`` (a Word document's range),
-        ``grep``, ``anchor`` (a Word document's only), or ``view``: the content."""
-        if field == "view":
-            self.app.query_one(ContentView).focus()
-            return
-        bar = self.app.query_one(RequestBar)
-        if field == "anchor" and not bar.word:
-            self.app.notify("Anchors are for Word documents; a PDF is read by pages (p).")
-            return
-        bar.field("range" if field == "pages" and bar.word else field).focus()
-
-    def outcap(self, *, up: bool) -> None:
-        control = self.app.query_one(OutCapControl)
-        if up:
-            control.step_up()
-        else:
-            control.step_down()
-
-    def toggle_unit(self) -> None:
-        """`u`: the OutCap counted in the other unit (code points / UTF-8 bytes), asked for."""
-        options = self.held.request.options
-        unit = BYTES.name if options.unit == CHARS.name else CHARS.name
-        self.held.propose(replace(options, unit=unit), call=True)
-
     def details(self) -> None:
         """`d`: the counter and the token line of the answer shown, in full."""
         answer = self.acting_on("show details of")
@@ -105,7 +76,6 @@ class Keys:
 
     def map(self) -> None:
         self.held.propose(first_call(self.held.request.options), call=True)
-        self.focus("view")
 
     def follow(self) -> None:
         answer = self.acting_on("follow the note")

@@ -7,27 +7,23 @@ request (pages, grep, OutCap) are kept and act on the new document once it is
 there. If the open fails, the app goes back to the document shown before.
 
 :class:`OpenFlow` remembers the open under way; each step returns the
-:class:`~siftui.tui.state.Change` the app makes.
+:class:`~siftui.tui.state.Change` the app makes (the app starts and stops the
+loader, and shows the notices).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from textual.app import App
 
 from siftui.tui.kinds import AnyOptions
 from siftui.tui.state import KEEP, Answer, Change, Opened, Request, opening_options
-from siftui.tui.widgets.lines import NoteLine
 from siftui.tui.widgets.loader import Loader
 
 __all__ = ["OpenFlow", "Opened"]
 
 
 class OpenFlow:
-    def __init__(self, app: App[Any]) -> None:
-        self.app = app
+    def __init__(self) -> None:
         self.path: Path | None = None
         self._before: tuple[Request, Answer | None] | None = None
         self._keep_answer = False
@@ -59,39 +55,30 @@ class OpenFlow:
         )
 
     def cancel(self) -> None:
-        """Stop waiting for the open running now (a replayed call took over)."""
+        """Stop waiting for the open running now (a replayed call took over; the app
+        stops its loader)."""
         self.path, self._before = None, None
-        self.app.query_one(Loader).stop()
 
     def loaded(self, event: Loader.Loaded, request: Request) -> Change:
         """The document opened: it is the one open, and ``request`` now names it."""
         self.path, self._before = None, None
-        self.app.query_one(NoteLine).problem = ""
         opened = Opened(event.source, event.doc, event.password, event.unreadable)
-        return Change(Request(event.source, request.options), sync=False, opened=opened)
+        request = Request(event.source, request.options)
+        return Change(request, sync=False, opened=opened, problem="")
 
     def failed(self, message: str, opened: Opened | None) -> Change:
-        """Back to the document shown before the open that failed (if there was one)."""
-        app = self.app
-        app.notify(message, title="Cannot open", severity="error", timeout=8)
+        """Back to the document shown before the open that failed (if there was one;
+        else the note says why nothing is open)."""
         self.path = None
         before, self._before = self._before, None
         if before is not None and opened is not None:
             request, answer = before
             return Change(request, answer=answer, sub_title=opened.source.name, render=True)
-        app.query_one(NoteLine).problem = message
-        return Change(answer=KEEP if self._keep_answer else None, sub_title="")
+        return Change(answer=KEEP if self._keep_answer else None, sub_title="", problem=message)
 
-    def needs_password(self, path: Path, error: str, *, ocr: bool) -> None:
-        """Ask for the password; none given, the open failed (as if the loader said so)."""
-
-        def answered(password: str | None) -> None:
-            if password is None:
-                message = f"{path}: not opened (it needs a password)"
-                self.app.post_message(Loader.LoadFailed(path, message))
-            else:
-                self.app.query_one(Loader).open(path, password, ocr=ocr)
-
-        from siftui.tui.screens.password import PasswordScreen
-
-        self.app.push_screen(PasswordScreen(path.name, error), answered)
+    def password_given(self, path: Path, password: str | None) -> Loader.LoadFailed | None:
+        """The password dialog closed: None to open ``path`` with ``password``; no password
+        given, the open failed (the message the loader would post)."""
+        if password is None:
+            return Loader.LoadFailed(path, f"{path}: not opened (it needs a password)")
+        return None

@@ -8,6 +8,8 @@ logged answer stays, flagged.
 
 Each step returns what the app's state becomes (a
 :class:`~siftui.tui.state.Change`, or the request to make again); the app makes it.
+What the status line says is posted to the app (:class:`ReplaySaid`), and a call
+to show by number (:class:`CallWanted`): the flow looks up no widget.
 
 `r` shows the log's report (siftui.sources.log.report) made in a worker: the
 documents are loaded only when the file still has the logged sha256; choosing a
@@ -20,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
-from textual.css.query import NoMatches
 from textual.worker import get_current_worker
 
 from siftui.core.answer import Rendered
@@ -31,7 +32,7 @@ from siftui.tui.display import plural
 from siftui.tui.evidence_rerun import SessionReruns
 from siftui.tui.history import Calls, Spent
 from siftui.tui.state import Answer, Change, Opened, Request, Source, logged_answer
-from siftui.tui.widgets.replay import ReplayStatus
+from siftui.tui.widgets.replay import CallWanted, ReplaySaid
 
 if TYPE_CHECKING:
     from siftui.sources.log.calllog import LogEntry
@@ -55,16 +56,16 @@ def log_title(calls: int, *, following: bool = False) -> str:
     return f"call log: {plural(calls, 'call')}" + (" (following)" if following else "")
 
 
-def calls_of(app: App[Any]) -> CallList:
-    """The replay's call list (NoMatches when the app replays no log)."""
-    from siftui.tui.widgets.call_list import CallList
-
-    return app.query_one("#call-log", CallList)
-
-
 class ReplayFlow:
-    def __init__(self, app: App[Any], rerun: RerunFactory | None = None) -> None:
+    """``entries``: the log's calls (the call list's own list, which grows as the log is
+    followed); None when the app replays no log."""
+
+    def __init__(
+        self, app: App[Any], entries: list[LogEntry] | None, rerun: RerunFactory | None = None
+    ) -> None:
         self.app = app
+        self.entries = entries if entries is not None else []
+        self.replaying = entries is not None
         self.entry: LogEntry | None = None
         self._where = ""
         self.reruns = SessionReruns(app, rerun)
@@ -74,7 +75,7 @@ class ReplayFlow:
         replay's header names the log first, then the file of the answer shown."""
         for problem in skipped[:3]:
             self.app.notify(f"{problem} (skipped)", severity="warning")
-        return log_title(len(calls_of(self.app).entries), following=following)
+        return log_title(len(self.entries), following=following)
 
     def log_calls(self, number: int) -> Calls:
         """The log's calls, call ``number`` (1-based) the one shown, for the calls line."""
@@ -83,25 +84,23 @@ class ReplayFlow:
                 Request(Source(Path(entry.path), entry.sha256 or ""), entry.call_options),
                 entry.received.content if entry.received is not None else "",
             )
-            for entry in calls_of(self.app).entries
+            for entry in self.entries
         )
         runes = sum(call.runes for call in spent[:number])
         size = sum(call.bytes for call in spent[:number])
         return Calls(spent, number - 1, runes, size, log=True)
 
-    def step(self, *, back: bool) -> None:
-        """`b` / `f` in a replay: the log's call before or after the one chosen."""
-        calls = calls_of(self.app)
-        number = calls.cursor_row + 1 + (-1 if back else 1)
-        if not 1 <= number <= len(calls.entries):
+    def step(self, shown: int, *, back: bool) -> int | None:
+        """`b` / `f` in a replay: the number of the log's call before or after call
+        ``shown`` (None, said, at either end)."""
+        number = shown + (-1 if back else 1)
+        if not 1 <= number <= len(self.entries):
             self.app.notify(f"Already at the log's {'first' if back else 'last'} call.")
-            return
-        calls.show_call(number)
+            return None
+        return number
 
     def status(self, message: str, *, warning: bool = False) -> None:
-        widget = self.app.query_one(ReplayStatus)
-        widget.message = message
-        widget.warning = warning
+        self.app.post_message(ReplaySaid(message, warning))
 
     def chosen(self, entry: LogEntry, number: int) -> Change:
         """The call chosen: its request, answered by the logged answer at once; for a
@@ -118,13 +117,12 @@ class ReplayFlow:
             self._where = f"{self._where}: the agent got an error: {entry.message}"
             self.status(self._where, warning=True)
             if self.reruns.applies(entry):
-                self.reruns.verdict(calls_of(self.app).entries, number, self._said)
+                self.reruns.verdict(self.entries, number, self._said)
             # The error's text is all the agent got: the answer shown before is not it.
             error = Rendered(entry.message, False, 0, 0, 0, "")
             return Change(request, answer=logged_answer(request, error, failed=True))
         if self.reruns.applies(entry):
-            entries = calls_of(self.app).entries
-            self.reruns.verdict(entries, number, self._said)
+            self.reruns.verdict(self.entries, number, self._said)
         else:
             self.status(
                 f"{self._where} · shown: the logged bytes the agent received; "
@@ -200,12 +198,10 @@ class ReplayFlow:
     def report(self) -> None:
         """The log's report, made in a worker, then its screen."""
         app = self.app
-        try:
-            calls = calls_of(app)
-        except NoMatches:
+        if not self.replaying:
             app.notify("The report is of a call log: open one with siftui log FILE.")
             return
-        entries = list(calls.entries)
+        entries = list(self.entries)
         # Said only when it takes a while (documents to extract): a quick report just opens.
         slow = app.set_timer(
             0.5, lambda: app.notify("Making the report: reading the documents the calls read ...")
@@ -239,7 +235,7 @@ class ReplayFlow:
 
         def jump(number: int | None) -> None:
             if number is not None:
-                calls.show_call(number)
+                app.post_message(CallWanted(number))
 
         app.run_worker(
             work, thread=True, exclusive=True, group="log-report", description="the log report"

@@ -12,11 +12,12 @@ app makes (:meth:`siftui.tui.app.SiftApp.apply`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from siftui.core.budget import BYTES, CHARS
 from siftui.core.layout import Layout
 from siftui.core.render import Options, Rendered
 from siftui.core.unreadable import UnreadablePage
@@ -78,6 +79,11 @@ class Request:
 
 START = Request(None, Options())
 """The app's request before it opens anything: no document, the CLI's default options."""
+
+
+def other_unit(options: AnyOptions) -> AnyOptions:
+    """``options`` with the OutCap counted in the other unit (code points / UTF-8 bytes)."""
+    return replace(options, unit=BYTES.name if options.unit == CHARS.name else CHARS.name)
 
 
 def opening_options(held: AnyOptions, path: Path) -> AnyOptions:
@@ -158,9 +164,10 @@ KEEP = Keep.KEEP
 @dataclass(frozen=True)
 class Change:
     """What a helper worked out the app's state becomes; the app makes the change, in
-    this order: the document open, the request (shown in the controls when ``sync``),
-    the error line, the answer, the subtitle; then, when ``render``, it answers the
-    request. ``None`` (``KEEP`` for the answer, which may become None) keeps a value."""
+    this order: the note's problem, the document open, the request (shown in the
+    controls when ``sync``), the error line, the answer, the subtitle; then, when
+    ``render``, it answers the request. ``None`` (``KEEP`` for the answer, which may
+    become None) keeps a value."""
 
     request: Request | None = None
     sync: bool = True
@@ -169,6 +176,7 @@ class Change:
     answer: Answer | Keep | None = KEEP
     sub_title: str | None = None
     render: bool = False
+    problem: str | None = None  # why no document is open ("" for none), in the note
 
 
 class Held(Protocol):

@@ -1,4 +1,4 @@
-"""One-line widgets drawn from the app's state: the calls line and the note."""
+"""One-line widgets drawn from the app's state: the calls line, the note and the error line."""
 
 from __future__ import annotations
 
@@ -57,3 +57,19 @@ class NoteLine(Static):
         self.update(note)
         self.set_class(bool(note), "visible")
         self.set_class(bool(self.problem), "error")
+
+
+class ErrorLine(Static):
+    """Why the request held is refused (the app's ``refused``), under the request bar;
+    hidden while it is answered."""
+
+    refused: reactive[str] = reactive("", init=False)
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes, markup=False)
+        self.display = False
+
+    def watch_refused(self, refused: str) -> None:
+        if refused or self.display:
+            self.update(refused)
+            self.display = bool(refused)

@@ -49,11 +49,31 @@ class LogFollowed(Message):
         self.skipped = skipped
 
 
+class ReplaySaid(Message):
+    """What the status line says of the replayed call (``warning``: it is flagged)."""
+
+    def __init__(self, message: str, warning: bool) -> None:
+        super().__init__()
+        self.message = message
+        self.warning = warning
+
+
+class CallWanted(Message):
+    """Call ``number`` (1-based) of the log is asked for (the report's choice)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+
+
 class ReplayStatus(Static):
     """One line: how the replayed call compares with what the agent received."""
 
     message: reactive[str] = reactive("", init=False)
     warning: reactive[bool] = reactive(False, init=False)
+
+    def say(self, said: ReplaySaid) -> None:
+        self.message, self.warning = said.message, said.warning
 
     def watch_message(self, message: str) -> None:
         self.update(message)
