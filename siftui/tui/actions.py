@@ -152,7 +152,8 @@ class KeyActions(App[int]):
 
     @on(ReplaySaid)
     def _replay_said(self, event: ReplaySaid) -> None:
-        self.query_one(ReplayStatus).say(event)
+        for status in self.query(ReplayStatus):  # none once the app quits
+            status.say(event)
 
     @on(CallWanted)
     def _call_wanted(self, event: CallWanted) -> None:

@@ -368,7 +368,10 @@ class SiftApp(KeyActions):
         self.calls = self.replay.log_calls(event.number)
         change = self.replay.chosen(event.entry, event.number)
         self.opener.cancel()
-        self.query_one(Loader).stop()
+        try:
+            self.query_one(Loader).stop()
+        except NoMatches:  # a followed call that lands while the app quits
+            return
         self.apply(change)
 
     @on(CallChecked)
