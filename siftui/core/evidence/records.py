@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.page_read import Piece
-from siftui.core.evidence.search import DocumentSearcher, Match
+from siftui.core.evidence.search import DocumentSearcher
 from siftui.core.evidence.utf16 import Utf16Text
 
 __all__ = ["Cursor", "Document", "Image", "OcrResult", "Ref", "Search"]
@@ -39,9 +39,12 @@ class Search:
     document_id: str
     query: str
     match: str
-    matches: list[Match]  # as found: see DocumentSearcher.exact / .normalized
+    searched: str  # what is looked for: the query, or its normalized form
+    pages: range
+    total: int  # every match in ``pages``, counted once
     max_results: int
     position: int = 0  # matches before it were returned
+    resume: tuple[int, int] = (1, 0)  # the next is looked for from (page, index)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,16 @@
 """E7's matching: every exact or normalized match of a query over a document's pages.
 
-A search keeps its matches as found (code-point indexes of the page text, or
-of the normalized text) and maps one to UTF-16 units only when a result
-returns it as a hit: a search that counts thousands of matches pays for the
-twenty it shows.
+A search counts its matches once (``str.count``, which counts the same leftmost
+non-overlapping matches as the find loop) and keeps only where to resume: each
+continuation finds the next few from there (:meth:`DocumentSearcher.find_from`).
+So what a session holds for a search is a few numbers, whether it has 3 matches
+or 5,000,000 (it held every match: a crafted page's 5,000,000 took 650 MB). A
+match is mapped to UTF-16 units only when a result returns it as a hit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from siftui.core.evidence.errors import EvidenceError
@@ -68,18 +70,6 @@ class DocumentSearcher:
             found = self._normalized[page] = NormalizedText(self.texts[page - 1].text)
         return found
 
-    def exact(self, pages: range, query: str) -> list[Match]:
-        """Leftmost non-overlapping matches, code points of the page text.
-
-        A valid query begins and ends on whole characters, so searching code
-        points finds exactly the unit matches that do not split a pair.
-        """
-        if SEPARATOR in query:
-            return _find_each(((page, self.texts[page - 1].text) for page in pages), query)
-        if self._joined is None:
-            self._joined = JoinedPages([text.text for text in self.texts])
-        return self._joined.find_all(query, pages.start, pages.stop - 1)
-
     @property
     def prepared(self) -> bool:
         """Whether every page's normalized text (and their join) is built."""
@@ -106,13 +96,47 @@ class DocumentSearcher:
             self._normalized_joined = joined
         return joined
 
-    def normalized(self, pages: range, folded: str) -> list[Match]:
-        """Leftmost non-overlapping matches of the normalized query, normalized indexes."""
-        if SEPARATOR in folded or (
-            self._normalized_joined is None and len(pages) < len(self.texts)
-        ):
-            return _find_each(((page, self.normalized_page(page).text) for page in pages), folded)
-        return self._every_normalized().find_all(folded, pages.start, pages.stop - 1)
+    def searched(self, match: str, page: int) -> str:
+        """The text a search of kind ``match`` looks in on ``page``: the page's own
+        text (exact) or its normalized text."""
+        if match == "exact":
+            return self.texts[page - 1].text
+        return self.normalized_page(page).text
+
+    def count(self, match: str, pages: range, query: str) -> int:
+        """How many leftmost non-overlapping matches ``query`` has in ``pages``, in
+        C-level counts over the joined pages when they are built (or cheap to)."""
+        if SEPARATOR not in query:
+            joined = self._joined_for(match, pages)
+            if joined is not None:
+                return joined.count(query, pages.start, pages.stop - 1)
+        return sum(self.searched(match, page).count(query) for page in pages)
+
+    def _joined_for(self, match: str, pages: range) -> JoinedPages | None:
+        if match == "exact":
+            if self._joined is None:
+                self._joined = JoinedPages([text.text for text in self.texts])
+            return self._joined
+        if self._normalized_joined is None and len(pages) < len(self.texts):
+            return None  # a few pages: normalize only those
+        return self._every_normalized()
+
+    def find_from(
+        self, match: str, pages: range, query: str, at: tuple[int, int], limit: int
+    ) -> list[Match]:
+        """At most ``limit`` matches in ``pages`` from ``at`` (a page and an index in
+        its searched text: where the previous one ended), in order."""
+        found: list[Match] = []
+        step = len(query)
+        page, offset = at
+        while page < pages.stop and len(found) < limit:
+            text = self.searched(match, page)
+            where = text.find(query, offset)
+            while where >= 0 and len(found) < limit:
+                found.append((page, where, where + step))
+                where = text.find(query, where + step)
+            page, offset = page + 1, 0
+        return found
 
     def exact_units(self, match: Match) -> Match:
         page, start, end = match
@@ -139,14 +163,3 @@ class DocumentSearcher:
             text.slice(before, start),
             text.slice(end, after),
         )
-
-
-def _find_each(pages: Iterable[tuple[int, str]], query: str) -> list[Match]:
-    found: list[Match] = []
-    step = len(query)
-    for page, text in pages:
-        at = text.find(query)
-        while at >= 0:
-            found.append((page, at, at + step))
-            at = text.find(query, at + step)
-    return found

@@ -36,7 +36,7 @@ def keyword_search(
                 f'unknown searchId "{echoed(search_id)}": search again with pdf_keyword_search'
             )
         document = state.document(search.document_id)
-        if search.position >= len(search.matches):
+        if search.position >= search.total:
             raise EvidenceError(f"{search_id} has no more results")
         return _answer(state, document, search_id, search)
     if document_id is None:
@@ -49,16 +49,15 @@ def keyword_search(
         raise EvidenceError('argument "match" must be "exact" or "normalized"')
     folded = normalized_query(query) if kind == "normalized" else query
     numbers = parse_pages(pages, len(document.texts))
-    if kind == "exact":
-        found = document.searcher.exact(numbers, query)
-    else:
-        found = document.searcher.normalized(numbers, folded)
     search = Search(
         document_id,
         query,
         kind,
-        found,
+        folded,
+        numbers,
+        document.searcher.count(kind, numbers, folded),
         DEFAULT_MAX_RESULTS if max_results is None else max_results,
+        resume=(numbers.start, 0),
     )
     result = _answer(state, document, state.counters.peek("search"), search)
     state.searches.put(state.counters.issue("search"), search)
@@ -69,14 +68,15 @@ def _answer(
     state: SessionState, document: Document, search_id: str, search: Search
 ) -> dict[str, object]:
     """The next hits that fit; only then are their refIds issued and the position moved."""
-    left = len(search.matches) - search.position
+    left = search.total - search.position
     searcher = document.searcher
     units_of = searcher.exact_units if search.match == "exact" else searcher.normalized_units
     most = min(search.max_results, left)
+    matches = searcher.find_from(search.match, search.pages, search.searched, search.resume, most)
 
     def build(count: int) -> dict[str, object]:
         hits = []
-        for index, found in enumerate(search.matches[search.position : search.position + count]):
+        for index, found in enumerate(matches[:count]):
             hit = searcher.hit(units_of(found))
             hits.append(
                 {
@@ -93,9 +93,9 @@ def _answer(
             "searchId": search_id,
             "query": search.query,
             "match": search.match,
-            "total": len(search.matches),
+            "total": search.total,
             "hits": hits,
-            "hasMore": search.position + count < len(search.matches),
+            "hasMore": search.position + count < search.total,
         }
 
     result = fit_largest(build, most, state.out_cap, least=min(1, most))
@@ -105,4 +105,7 @@ def _answer(
         piece = Piece(hit["page"], hit["start"], hit["end"], hit["text"])
         state.issue_ref(document.document_id, (piece,))
     search.position += len(hits)
+    if hits:
+        page, _, end = matches[len(hits) - 1]
+        search.resume = (page, end)
     return result

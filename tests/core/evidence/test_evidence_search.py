@@ -215,3 +215,50 @@ def test_a_search_gives_the_same_bytes_whether_prepared_or_not(
             for session in (plain, prepared)
         ]
         assert first[0] == first[1]
+
+
+def _every_match(pages: list[str], query: str) -> list[tuple[int, int, int]]:
+    """Leftmost non-overlapping matches, page by page: the naive reference."""
+    found = []
+    for number, text in enumerate(pages, start=1):
+        at = text.find(query)
+        while at >= 0:
+            found.append((number, at, at + len(query)))
+            at = text.find(query, at + len(query))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text("ab \n", max_size=40), min_size=1, max_size=6),
+    st.text("ab", min_size=1, max_size=3),
+    st.integers(1, 4),
+)
+def test_continuations_give_every_match_once_in_order(
+    pages: list[str], query: str, most: int
+) -> None:
+    """A search keeps where to resume, not its matches: following it returns each of
+    the total's matches once, in order, as a full list of them would."""
+    session = open_session(pages)
+    result = wire(session.pdf_keyword_search(document_id="doc-1", query=query, max_results=most))
+    expected = _every_match(pages, query)
+    assert result["total"] == len(expected)
+    seen = [(hit["page"], hit["start"], hit["end"]) for hit in result["hits"]]
+    while result["hasMore"]:
+        result = wire(session.pdf_keyword_search(search_id=result["searchId"]))
+        seen += [(hit["page"], hit["start"], hit["end"]) for hit in result["hits"]]
+    assert seen == expected
+
+
+def test_a_search_of_millions_of_matches_holds_no_list_of_them() -> None:
+    """A crafted page of 2,000,000 matches: the session keeps counts and a position
+    (it kept every match: 650 MB for 5,000,000)."""
+    session = open_session(("a" * 2_000_000,))
+    result = wire(session.pdf_keyword_search(document_id="doc-1", query="a", max_results=1))
+    assert result["total"] == 2_000_000 and len(result["hits"]) == 1
+    search = session.searches.get(result["searchId"])
+    assert search is not None
+    held = [getattr(search, name) for name in search.__dataclass_fields__]
+    assert not any(isinstance(value, list | tuple) and len(value) > 2 for value in held)
+    again = wire(session.pdf_keyword_search(search_id=result["searchId"]))
+    assert [(hit["start"], hit["end"]) for hit in again["hits"]] == [(1, 2)]
