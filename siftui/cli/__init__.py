@@ -33,6 +33,8 @@ TUI_EXAMPLES = """commands:
   siftui inspect FILE      text the agent reads that no person sees (siftui inspect --help)
   siftui audit DIR|FILE... what agents will see of a document store (siftui audit --help)
   siftui log CALLS.jsonl   replay an MCP call log in the TUI (siftui log --help)
+  siftui reader [FILE...] --root DIR
+                           read PDFs while agents annotate them; saves need your y
   siftui session --root DIR [SCRIPT]
                            run evidence-tool calls as an agent's session gets them
   siftui sample-path       print the path of the bundled sample document
@@ -117,6 +119,7 @@ COMMANDS = {
     "inspect": "siftui.cli.inspecting:cmd_inspect",
     "audit": "siftui.cli.audit:cmd_audit",
     "session": "siftui.cli.session:cmd_session",
+    "reader": "siftui.cli.reader:cmd_reader",
     "sample-path": "siftui.cli:_cmd_sample_path",
 }
 """Each command and the function that runs it ("module:function"), imported when the
