@@ -1,0 +1,205 @@
+"""End to end: `siftui reader` in a real terminal (tmux) and an agent over Streamable HTTP.
+
+The agent is the official MCP client (tests/support/http_host.py), reaching the
+reader through its reader file. It reads, searches, highlights what it found and
+asks to save; the dialog on screen decides only on y / n: a declined save leaves
+the file as it was, an approved one writes the highlight, which PyMuPDF and
+poppler both read back from the file.
+"""
+
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial)
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+from support.http_host import client, result_lines
+from support.pdfs import make_pdf
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,  # the real reader in tmux: run by `pytest -m slow` (CI runs it)
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not on PATH"),
+]
+
+REPO = Path(__file__).resolve().parents[2]
+WIDTH, HEIGHT = 120, 40
+START_TIMEOUT = 90.0
+STEP_TIMEOUT = 60.0
+TEXT = ["Field notes on entropy\nThe first measurements were taken at dawn.", "Second page"]
+
+
+class Pane:
+    """The reader in one pane of a private tmux server."""
+
+    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+        self.socket = f"siftui-reader-{uuid.uuid4().hex[:8]}"
+        self.workdir = workdir
+        self.env = env
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            env=self.env,
+            cwd=self.workdir,
+            timeout=10,
+            check=True,
+        )
+        return done.stdout.decode("utf-8", "replace")
+
+    def start(self, *command: str) -> None:
+        self.tmux(
+            *("set-option", "-g", "default-terminal", "xterm-256color", ";"),
+            *("set-option", "-g", "remain-on-exit", "on", ";"),
+            *("new-session", "-d", "-s", "reader", "-x", str(WIDTH), "-y", str(HEIGHT)),
+            *(sys.executable, "-m", "siftui", *command),
+        )
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "reader")
+
+    def wait_text(self, text: str, timeout: float = STEP_TIMEOUT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            assert "Traceback" not in shown, shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not on screen in {timeout:g} s:\n{shown}")
+            time.sleep(0.2)
+
+    def press(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "reader", *keys)
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+
+
+@pytest.fixture
+def reader(tmp_path: Path) -> Iterator[tuple[Pane, Path, Path]]:
+    root = tmp_path / "papers"
+    root.mkdir()
+    pdf = make_pdf(root / "notes.pdf", TEXT, stable=True)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "TMUX_PANE", "COLUMNS", "LINES")
+    }
+    env.update(
+        TERM="xterm-256color",
+        XDG_RUNTIME_DIR=str(runtime),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        PYTHONPATH=str(REPO),
+    )
+    pane = Pane(tmp_path, env)
+    pane.start("reader", str(pdf), "--root", str(root), "--log", str(tmp_path / "calls.jsonl"))
+    try:
+        yield pane, pdf, runtime / "siftui"
+    finally:
+        pane.kill()
+
+
+class Address:
+    def __init__(self, folder: Path) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not list(folder.glob("reader-*.json")):
+            assert time.monotonic() < deadline, "the reader wrote no reader file"
+            time.sleep(0.2)
+        [found] = folder.glob("reader-*.json")
+        data = json.loads(found.read_text(encoding="utf-8"))
+        self.url, self.token = data["url"], data["token"]
+
+
+def agent(address: Address, saves: int) -> Callable[[], list[list[str]]]:
+    """Runs an agent in a thread: reads, searches, highlights, then asks ``saves`` times
+    to save; what it received, call by call, when joined."""
+    received: list[list[str]] = []
+
+    async def session() -> None:
+        async with client(address) as mcp:  # type: ignore[arg-type]
+
+            async def call(tool: str, arguments: dict[str, Any]) -> Any:
+                lines = result_lines(await mcp.call_tool(tool, arguments))
+                received.append(lines)
+                return None if lines[-1].startswith("error: ") else json.loads(lines[-1])
+
+            doc = (await call("pdf_open", {"path": "notes.pdf"}))["documentId"]
+            await call("pdf_page_read", {"documentId": doc, "page": 1})
+            found = await call("pdf_keyword_search", {"documentId": doc, "query": "measurements"})
+            target = {"kind": "reference", "refId": found["hits"][0]["refId"]}
+            made = await call(
+                "pdf_annotation_create",
+                {
+                    "documentId": doc,
+                    "expectedRevision": 0,
+                    "subtype": "Highlight",
+                    "target": target,
+                    "comment": "taken at dawn",
+                },
+            )
+            for _ in range(saves):
+                await call("pdf_save", {"documentId": doc, "expectedRevision": made["revision"]})
+
+    thread = threading.Thread(target=lambda: asyncio.run(session()), daemon=True)
+    thread.start()
+
+    def joined() -> list[list[str]]:
+        thread.join(STEP_TIMEOUT)
+        assert not thread.is_alive(), "the agent is still waiting"
+        return received
+
+    return joined
+
+
+def test_an_agent_highlights_and_only_y_saves(reader: tuple[Pane, Path, Path]) -> None:
+    pane, pdf, folder = reader
+    before = pdf.read_bytes()
+    pane.wait_text("page 1 of 2", START_TIMEOUT)
+    done = agent(Address(folder), saves=2)
+    # The first save: keys meant for something else decide nothing; n declines.
+    shown = pane.wait_text("asks to save")
+    assert "added   Highlight siftui-1-1 by siftui agent" in shown
+    pane.press("Enter", "Space", "q", "Y")
+    time.sleep(1.0)
+    assert "asks to save" in pane.screen()
+    assert pdf.read_bytes() == before
+    pane.press("n")
+    # The second: y approves.
+    pane.wait_text("Declined")
+    pane.wait_text("asks to save")
+    pane.press("y")
+    received = done()
+    assert received[-2] == ["error: the save was declined in the reader (the draft is kept)"]
+    saved = json.loads(received[-1][-1])
+    assert saved["saved"] is True and saved["revision"] == 2
+    pane.wait_text("no unsaved changes")
+    # The file on disk holds the highlight: MuPDF reads it, poppler opens the file.
+    document = pymupdf.open(pdf)
+    page = document[0]  # held: an annotation needs its page alive
+    [highlight] = list(page.annots())
+    assert highlight.info["title"] == "siftui agent"
+    assert highlight.info["content"] == "taken at dawn"
+    under = page.get_textbox(highlight.rect).strip()
+    assert "measurements" in under
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, check=True, timeout=30)
+        assert any(line.split() == [b"Pages:", b"2"] for line in info.stdout.splitlines())
+    pane.press("q")
