@@ -20,7 +20,9 @@ How the host serves them (``siftui.sources.edit`` holds the PyMuPDF side):
      color=, comment=)``
    - ``tools_annotations.annotation_delete(..., expected_revision=, annotation_id=)``
 
-   Each takes ``tool=`` and ``origin=`` ("agent" or "person") for the transaction it
+   Each takes ``tool=`` (the name of what made the change: the served entry's name,
+   or the reader's action such as ``"reader: delete"``; the tool's names are spelt in
+   their entries only) and ``origin=`` ("agent" or "person") for the transaction it
    makes: the reader deletes an annotation through ``annotation_delete`` with
    ``origin="person"``.
 3. The copy itself: ``revision``, ``unsaved``, ``can_undo``/``can_redo``,

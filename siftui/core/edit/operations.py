@@ -76,7 +76,7 @@ Operation = AddAnnotation | UpdateAnnotation | DeleteAnnotation
 @dataclass(frozen=True, slots=True)
 class Transaction:
     """One write: all of its operations or none. ``tool`` names what made it (the
-    tool's name, or the reader's action such as ``reader:delete``)."""
+    served tool's name as its entry gives it, or the reader's action)."""
 
     operations: tuple[Operation, ...]
     tool: str
