@@ -64,6 +64,11 @@ class Saved:
     reason: str  # why whole ("" when appended to)
 
 
+def _encrypted(data: bytes) -> bool:
+    with pymupdf.open(stream=data, filetype="pdf") as document:
+        return bool(document.metadata and document.metadata.get("encryption"))
+
+
 class WorkingCopy:
     """One file's draft. ``path`` is its real path; ``data`` the bytes read from it."""
 
@@ -89,6 +94,7 @@ class WorkingCopy:
 
     def _open(self) -> Any:
         document = pymupdf.open(stream=self._data, filetype="pdf")
+        self.encrypted = bool(document.metadata and document.metadata.get("encryption"))
         if document.needs_pass and not document.authenticate(self._password or ""):
             document.close()
             raise EvidenceError(f"{self.path}: the PDF needs a password")
@@ -334,6 +340,11 @@ class WorkingCopy:
                     " (the draft is kept)"
                 )
             written = draft_bytes(self._draft)
+            if self.encrypted and not _encrypted(written.data):
+                raise EvidenceError(
+                    f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"
+                    " (the draft is kept)"
+                )
             replace_file(self.path, written.data)
             self._start(written.data)
             self._draft = self._open()
