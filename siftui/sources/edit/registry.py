@@ -8,6 +8,7 @@ import threading
 from dataclasses import dataclass
 
 from siftui.sources.edit.apply import ApplyError
+from siftui.sources.edit.documents import Fingerprint
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.working_copy import WorkingCopy
 
@@ -59,12 +60,19 @@ class WorkingCopies:
         with self._lock:
             return self._copies.get(path)
 
-    def open(self, path: str, data: bytes, password: str | None = None) -> Opened:
+    def open(
+        self,
+        path: str,
+        data: bytes,
+        password: str | None = None,
+        seen: Fingerprint | None = None,
+    ) -> Opened:
         """The working copy of ``path`` whose bytes are ``data`` (held once more).
 
         A copy open on other bytes (the file changed) is replaced: its draft is kept
         aside, never applied. A draft kept on disk for these bytes is restored at its
-        revision; one kept for other bytes is kept aside.
+        revision; one kept for other bytes is kept aside. ``seen``: the file's
+        fingerprint when ``data`` was read (see ``WorkingCopy``).
         """
         sha256 = hashlib.sha256(data).hexdigest()
         with self._lock:
@@ -78,30 +86,30 @@ class WorkingCopies:
                 holds = self._holds.get(path, 0)
             else:
                 holds = 0
-            copy, found = self._fresh(path, data, sha256, password)
+            copy, found = self._fresh(path, data, sha256, password, seen)
             self._copies[path] = copy
             self._holds[path] = holds + 1
             return Opened(copy, found or note)
 
     def _fresh(
-        self, path: str, data: bytes, sha256: str, password: str | None
+        self, path: str, data: bytes, sha256: str, password: str | None, seen: Fingerprint | None
     ) -> tuple[WorkingCopy, DraftNote | None]:
         kept = self.store.load(path) if self.store is not None else None
         if kept is None:
-            return WorkingCopy(path, data, store=self.store, password=password), None
+            return WorkingCopy(path, data, store=self.store, password=password, seen=seen), None
         count = len(kept.history.applied)
         if kept.sha256 != sha256:
             note = self._aside(path, kept.history.revision, count)
-            return WorkingCopy(path, data, store=self.store, password=password), note
+            return WorkingCopy(path, data, store=self.store, password=password, seen=seen), note
         try:
             copy = WorkingCopy(
-                path, data, store=self.store, history=kept.history, password=password
+                path, data, store=self.store, history=kept.history, password=password, seen=seen
             )
         except (ApplyError, RuntimeError, ValueError) as error:
             note = self._aside(
                 path, kept.history.revision, count, f"it cannot be replayed ({error})"
             )
-            return WorkingCopy(path, data, store=self.store, password=password), note
+            return WorkingCopy(path, data, store=self.store, password=password, seen=seen), note
         return copy, DraftNote("restored", path, kept.history.revision, count)
 
     def _aside(

@@ -1,11 +1,11 @@
 """E19's write: the draft's bytes, written over the file atomically.
 
-The bytes are the file's own followed by an incremental update (MuPDF writes it to
-memory, the original bytes first) where MuPDF can: a file it repaired on open is
-rewritten whole, and that is said. An encrypted file keeps its encryption either
-way. The bytes go to a temporary file in the file's folder, are flushed to disk,
-get the file's permission bits and are renamed over it, so a reader of the path
-sees the old file or the new one, never a part.
+The bytes are the file's own followed by an incremental update where MuPDF can
+(it writes the original bytes first, then the update): a file it repaired on open
+is rewritten whole, and that is said. An encrypted file keeps its encryption
+either way. MuPDF writes them straight into a temporary file in the file's folder,
+which is flushed to disk, given the file's permission bits and renamed over it, so
+a reader of the path sees the old file or the new one, never a part.
 """
 
 from __future__ import annotations
@@ -17,21 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from siftui.sources.edit.documents import Fingerprint, fingerprint_of
 from siftui.sources.pdf_open import quiet_pymupdf
+
+__all__ = ["REPAIRED", "Written", "whole_reason", "write_beside"]
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf
 
-__all__ = ["DraftBytes", "draft_bytes", "replace_file", "whole_reason"]
-
 REPAIRED = "MuPDF repaired the file when it opened it: saving rewrites it whole"
-
-
-@dataclass(frozen=True, slots=True)
-class DraftBytes:
-    data: bytes
-    whole: bool  # rewritten whole, not appended to
-    reason: str  # why whole ("" when incremental)
 
 
 def whole_reason(document: Any) -> str:
@@ -43,41 +37,63 @@ def whole_reason(document: Any) -> str:
     return ""
 
 
-def draft_bytes(document: Any) -> DraftBytes:
-    pdf = pymupdf._as_pdf_document(document)
-    reason = whole_reason(document)
-    options = mupdf.PdfWriteOptions()
-    options.do_encrypt = pymupdf.PDF_ENCRYPT_KEEP
-    if not reason:
-        options.do_incremental = 1
-    else:
-        options.do_garbage = 1
-    buffer = mupdf.FzBuffer(1 << 16)
-    output = mupdf.FzOutput(buffer)
-    mupdf.pdf_write_document(pdf, output, options)
-    output.fz_close_output()
-    return DraftBytes(bytes(buffer.fz_buffer_extract()), bool(reason), reason)
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The new bytes, in a flushed temporary file beside the file, not yet renamed."""
+
+    target: Path
+    temporary: Path
+    data: bytes
+    whole: bool  # rewritten whole, not appended to
+    reason: str  # why whole ("" when appended)
+
+    def replace(self) -> Fingerprint | None:
+        """Renames the temporary file over the file (the folder flushed after); the new
+        file's fingerprint, None when it cannot be read back."""
+        os.replace(self.temporary, self.target)
+        folder = os.open(self.target.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+        try:
+            return fingerprint_of(os.stat(self.target))
+        except OSError:
+            return None
+
+    def drop(self) -> None:
+        self.temporary.unlink(missing_ok=True)
 
 
-def replace_file(path: str, data: bytes) -> None:
-    """``data`` over the file at ``path``: a temporary file beside it, flushed, its
-    permission bits kept, renamed over; the folder flushed after."""
+def write_beside(path: str, document: Any) -> Written:
+    """``document``'s bytes in a new temporary file beside ``path``: written by MuPDF,
+    read back, given ``path``'s permission bits and flushed to disk."""
     target = Path(path)
     mode = stat.S_IMODE(os.stat(target).st_mode)
     temporary = target.with_name(f".{target.name}.siftui-{secrets.token_hex(6)}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fchmod(stream.fileno(), mode)
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
+        reason = whole_reason(document)
+        options = mupdf.PdfWriteOptions()
+        options.do_encrypt = pymupdf.PDF_ENCRYPT_KEEP
+        if reason:
+            options.do_garbage = 1
+        else:
+            options.do_incremental = 1
+        output = mupdf.FzOutput(str(temporary), 0)
+        try:
+            mupdf.pdf_write_document(pymupdf._as_pdf_document(document), output, options)
+        finally:
+            output.fz_close_output()
+        descriptor = os.open(temporary, os.O_RDONLY)
+        try:
+            with os.fdopen(descriptor, "rb", closefd=False) as stream:
+                data = stream.read()
+            os.fchmod(descriptor, mode)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+    return Written(target, temporary, data, bool(reason), reason)

@@ -28,15 +28,28 @@ from siftui.core.edit.operations import Rect, Transaction
 from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.sources.edit.apply import ApplyError, apply_operation
+from siftui.sources.edit.documents import (
+    MUPDF,
+    Fingerprint,
+    is_encrypted,
+    open_pdf,
+    retire,
+    unchanged,
+)
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.glyphs import page_glyphs
-from siftui.sources.edit.save import draft_bytes, replace_file, whole_reason
+from siftui.sources.edit.save import whole_reason, write_beside
 from siftui.sources.edit.scan import page_annotations
 from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 
 __all__ = ["Change", "Saved", "WorkingCopy", "content_version_of"]
+
+
+def _still_encrypted(data: bytes, password: str | None) -> bool:
+    with open_pdf(data, password) as document:
+        return is_encrypted(document)
 
 
 def content_version_of(sha256: str) -> str:
@@ -64,11 +77,6 @@ class Saved:
     reason: str  # why whole ("" when appended to)
 
 
-def _encrypted(data: bytes) -> bool:
-    with pymupdf.open(stream=data, filetype="pdf") as document:
-        return bool(document.metadata and document.metadata.get("encryption"))
-
-
 class WorkingCopy:
     """One file's draft. ``path`` is its real path; ``data`` the bytes read from it."""
 
@@ -80,33 +88,48 @@ class WorkingCopy:
         store: DraftStore | None = None,
         history: History | None = None,
         password: str | None = None,
+        seen: Fingerprint | None = None,
     ) -> None:
+        """``seen``: the fingerprint of the file when ``data`` was read from it (a save
+        then re-checks the bytes without reading them while the file still shows it)."""
         self.path = path
         self._store = store
         self._password = password
-        self._lock = threading.RLock()
+        self._lock = MUPDF  # one lock for every copy: PyMuPDF takes one thread at a time
+        self._listening = threading.Lock()  # the listeners, told without waiting for MuPDF
         self._listeners: list[Callable[[Change], None]] = []
         self._history = history or History()
-        self._start(data)
+        self._start(data, hashlib.sha256(data), seen)
+        self._file = self._open()
         self._draft = self._replayed(self._history.applied)
 
     # -- the bytes and the documents --------------------------------------------
 
     def _open(self) -> Any:
-        document = pymupdf.open(stream=self._data, filetype="pdf")
-        self.encrypted = bool(document.metadata and document.metadata.get("encryption"))
-        if document.needs_pass and not document.authenticate(self._password or ""):
-            document.close()
-            raise EvidenceError(f"{self.path}: the PDF needs a password")
+        document = open_pdf(self._data, self._password, self.path)
+        self.encrypted = is_encrypted(document)
         return document
 
-    def _start(self, data: bytes) -> None:
+    def _start(self, data: bytes, digest: Any, seen: Fingerprint | None) -> None:
+        """The bytes the copy starts from (the file's), before any document is opened."""
         self._data = data
-        self.sha256 = hashlib.sha256(data).hexdigest()
-        self._file = self._open()
+        self._digest = digest  # sha256 of ``data``, continued by an incremental save
+        self.sha256 = digest.hexdigest()
+        self._seen = seen
         self._file_pages: dict[int, list[Annotation]] = {}
         self._glyphs: dict[int, PageGlyphs] = {}
         self._draft_pages: dict[int, list[Annotation]] = {}
+
+    def _new_draft(self, document: Any) -> None:
+        """``document`` is the draft now; the one it replaces is closed off the path."""
+        if self._draft is not self._file and self._draft is not document:
+            retire(self._draft)
+        self._draft = document
+
+    def _writable(self) -> None:
+        """After a save the draft is the file's document: a change gets its own."""
+        if self._draft is self._file:
+            self._draft = self._replayed(self._history.applied)
 
     def _replayed(self, transactions: Sequence[Transaction]) -> Any:
         document = self._open()
@@ -212,7 +235,8 @@ class WorkingCopy:
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
-        """The draft's PyMuPDF document, to draw or read, while nothing changes it."""
+        """The draft's PyMuPDF document, to draw or read, while nothing changes it (and
+        no other thread calls PyMuPDF); it is valid inside the ``with`` block only."""
         with self._lock:
             yield self._draft
 
@@ -220,18 +244,18 @@ class WorkingCopy:
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Calls ``listener`` after every change; returns what stops it."""
-        with self._lock:
+        with self._listening:
             self._listeners.append(listener)
 
         def stop() -> None:
-            with self._lock:
+            with self._listening:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
 
         return stop
 
     def _tell(self, change: Change) -> None:
-        with self._lock:
+        with self._listening:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(change)
@@ -264,11 +288,12 @@ class WorkingCopy:
         message when ``expected_revision`` is not the revision."""
         with self._lock:
             self._history.check(expected_revision)
+            self._writable()
             try:
                 for operation in transaction.operations:
                     apply_operation(self._draft, operation)
             except (ApplyError, RuntimeError, ValueError) as error:
-                self._draft = self._replayed(self._history.applied)
+                self._new_draft(self._replayed(self._history.applied))
                 self._draft_pages.clear()
                 raise EvidenceError(f"the draft could not take the change: {error}") from None
             revision = self._history.commit(transaction)
@@ -284,7 +309,7 @@ class WorkingCopy:
             if expected_revision is not None:
                 self._history.check(expected_revision)
             transaction = self._history.undo()
-            self._draft = self._replayed(self._history.applied)
+            self._new_draft(self._replayed(self._history.applied))
             self._draft_pages.clear()
             self._keep()
             change = Change(self.revision, "undo", transaction, self.unsaved, ())
@@ -297,6 +322,7 @@ class WorkingCopy:
             if expected_revision is not None:
                 self._history.check(expected_revision)
             transaction = self._history.redo()
+            self._writable()
             for operation in transaction.operations:
                 apply_operation(self._draft, operation)
             pages = self._forget_pages(transaction)
@@ -314,11 +340,30 @@ class WorkingCopy:
             if not (self._history.applied or self._history.undone):
                 return self.revision
             revision = self._history.restart()
-            self._draft = self._open()
+            self._new_draft(self._open())
             self._draft_pages.clear()
             change = Change(revision, "discard", None, False, ())
         self._tell(change)
         return revision
+
+    def _restart(self, data: bytes, whole: bool, seen: Fingerprint | None) -> None:
+        """The copy starts from the saved bytes. Appended to, they are the draft's
+        document as it is (same objects): it becomes the file's too, and a next change
+        opens a draft of its own; rewritten whole (objects renumbered), it is opened."""
+        if whole:
+            digest = hashlib.sha256(data)
+        else:
+            digest = self._digest.copy()
+            digest.update(data[len(self._data) :])
+        glyphs = self._glyphs  # the page text is the same: annotations are not text
+        retire(self._file)
+        self._start(data, digest, seen)
+        self._glyphs = glyphs
+        if whole:
+            self._new_draft(self._open())
+            self._file = self._draft
+        else:
+            self._file = self._draft
 
     def save(self, expected_revision: int, shown_path: str | None = None) -> Saved:
         """E19's write, once the person approved: the re-checks, then the draft's bytes
@@ -329,25 +374,24 @@ class WorkingCopy:
                 raise stale_while_waiting(self._history.revision, expected_revision)
             if not self._history.applied:
                 raise EvidenceError("nothing to save: the draft has no changes")
-            try:
-                with open(self.path, "rb") as stream:
-                    on_disk = hashlib.sha256(stream.read()).hexdigest()
-            except OSError:
-                on_disk = ""
-            if on_disk != self.sha256:
+            if not unchanged(self.path, self.sha256, self._seen):
                 raise EvidenceError(
                     f"{shown} changed on disk since it was opened: nothing saved"
                     " (the draft is kept)"
                 )
-            written = draft_bytes(self._draft)
-            if self.encrypted and not _encrypted(written.data):
+            written = write_beside(self.path, self._draft)
+            if self.encrypted and not _still_encrypted(written.data, self._password):
+                written.drop()
                 raise EvidenceError(
                     f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"
                     " (the draft is kept)"
                 )
-            replace_file(self.path, written.data)
-            self._start(written.data)
-            self._draft = self._open()
+            try:
+                seen = written.replace()
+            except BaseException:
+                written.drop()
+                raise
+            self._restart(written.data, written.whole, seen)
             revision = self._history.restart()
             self._keep()
             saved = Saved(

@@ -1,0 +1,106 @@
+"""The PyMuPDF documents of working copies: opened fast, let go of off the caller's
+path, and the file's bytes checked unchanged without reading them when the file
+shows the fingerprint it had.
+
+Opening pgfmanual with ``pymupdf.open`` takes 2 s, 1.9 of them resolving its outline,
+which a draft never reads: ``open_pdf`` skips it (30 ms). Letting go of a document
+whose pages were read costs MuPDF 0.2-0.3 s of freeing: ``retire`` hands it to one
+closing thread, so a save or an undo answers without waiting for that.
+
+PyMuPDF is not safe to call from two threads at once: every working copy's call into
+it, and the closing thread's, holds ``MUPDF`` (one lock for all of them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import queue
+import threading
+from typing import Any
+
+from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.pdf_open import quiet_pymupdf
+
+__all__ = [
+    "MUPDF",
+    "Fingerprint",
+    "fingerprint_of",
+    "is_encrypted",
+    "open_pdf",
+    "retire",
+    "unchanged",
+]
+
+pymupdf: Any = quiet_pymupdf()
+
+Fingerprint = tuple[int, int, int, int, int]
+"""(device, inode, size, mtime_ns, ctime_ns), as the evidence tools' files take it."""
+
+_CHUNK = 1 << 20
+
+MUPDF = threading.RLock()
+"""Held by whatever calls PyMuPDF on a working copy's documents."""
+
+
+class _Document(pymupdf.Document):  # type: ignore[misc]
+    """A PDF opened without reading its outline first."""
+
+    def _loadOutline(self) -> None:
+        return None
+
+
+def open_pdf(data: bytes, password: str | None = None, path: str = "") -> Any:
+    """The PDF of ``data`` (its outline not read), authenticated with ``password``."""
+    document = _Document(stream=data, filetype="pdf")
+    if document.needs_pass and not document.authenticate(password or ""):
+        document.close()
+        raise EvidenceError(f"{path}: the PDF needs a password")
+    return document
+
+
+def is_encrypted(document: Any) -> bool:
+    return bool(document.metadata and document.metadata.get("encryption"))
+
+
+_retired: queue.SimpleQueue[Any] = queue.SimpleQueue()
+_closer: threading.Thread | None = None
+_closer_lock = threading.Lock()
+
+
+def _close_retired() -> None:
+    while True:
+        document = _retired.get()
+        with MUPDF, contextlib.suppress(Exception):  # dropped all the same
+            document.close()
+        del document
+
+
+def retire(document: Any) -> None:
+    """Closes ``document`` in the closing thread (started on first use)."""
+    global _closer
+    with _closer_lock:
+        if _closer is None:
+            _closer = threading.Thread(target=_close_retired, name="siftui-close", daemon=True)
+            _closer.start()
+    _retired.put(document)
+
+
+def fingerprint_of(info: os.stat_result) -> Fingerprint:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def unchanged(path: str, sha256: str, seen: Fingerprint | None) -> bool:
+    """Whether the file at ``path`` still holds the bytes whose digest is ``sha256``:
+    yes at once when it shows the fingerprint ``seen`` it had with them, else hashed."""
+    try:
+        with open(path, "rb") as stream:
+            if seen is not None and fingerprint_of(os.fstat(stream.fileno())) == seen:
+                return True
+            digest = hashlib.sha256()
+            while chunk := stream.read(_CHUNK):
+                digest.update(chunk)
+    except OSError:
+        return False
+    return digest.hexdigest() == sha256
