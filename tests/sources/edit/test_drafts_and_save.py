@@ -19,6 +19,7 @@ from support.editing import Editing, make_lines_pdf, open_editing, text_under_qu
 
 from siftui.core.edit.tools_annotations import annotation_create
 from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.edit.documents import fingerprint_of
 from siftui.sources.edit.drafts import DraftStore, default_drafts_folder
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import Change
@@ -174,3 +175,34 @@ def test_the_saved_file_reads_in_poppler_and_pypdf(tmp_path: Path) -> None:
             total += 1
             yellow += red > 200 and green > 200 and blue < 100
     assert yellow > total / 2  # the words' own glyphs are the rest
+
+
+def test_after_a_save_the_next_changes_are_against_the_saved_file(tmp_path: Path) -> None:
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
+    first = highlight(editing, "beta")
+    editing.copy.save(1)
+    second = highlight(editing, "zeta", page=2)
+    assert editing.copy.revision == 3
+    assert [(c.kind, c.annotation_id) for c in editing.copy.changes().changes] == [
+        ("added", second)
+    ]
+    assert [a.annotation_id for a in editing.copy.file_annotations()] == [first]
+    editing.copy.undo()
+    assert [a.annotation_id for a in editing.copy.annotations()] == [first]
+    editing.copy.redo()
+    editing.copy.save(5)
+    with pymupdf.open(editing.path) as document:
+        names = [a.info["id"] for page in document.pages() for a in page.annots()]
+    assert names == [first, second]
+
+
+def test_a_touched_but_unchanged_file_is_saved_over(tmp_path: Path) -> None:
+    path = make_lines_pdf(tmp_path / "a.pdf")
+    data = path.read_bytes()
+    copies = WorkingCopies(DraftStore(tmp_path / "drafts"))
+    copy = copies.open(str(path), data, seen=fingerprint_of(os.stat(path))).copy
+    editing = open_editing(path, tmp_path / "other-drafts")
+    editing.copy = copy
+    highlight(editing, "beta")
+    os.utime(path, ns=(1, 1))  # another fingerprint, the same bytes: hashed, saved
+    assert copy.save(1).revision == 2
