@@ -45,10 +45,20 @@ MUPDF = threading.RLock()
 
 
 class _Document(pymupdf.Document):  # type: ignore[misc]
-    """A PDF opened without reading its outline first."""
+    """A PDF whose outline is read when first asked for (``outline``, ``get_toc``), not
+    when it opens."""
 
-    def _loadOutline(self) -> None:
-        return None
+    _unread = object()
+
+    def _loadOutline(self) -> Any:
+        return _Document._unread
+
+    @property
+    def outline(self) -> Any:
+        found: Any = self.__dict__.get("_outline")
+        if found is _Document._unread:
+            found = self._outline = super()._loadOutline()
+        return found
 
 
 def open_pdf(data: bytes, password: str | None = None, path: str = "") -> Any:
