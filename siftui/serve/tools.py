@@ -14,7 +14,7 @@ from siftui.core.tools import edit, read
 from siftui.core.tools.entry import Family
 from siftui.core.tools.table import FAMILIES
 from siftui.serve.docx_tool import READ_DOCX
-from siftui.serve.edit.tools import EDIT_TOOLS
+from siftui.serve.edit.tools import EDIT_TOOLS, EXTENDED_TOOLS
 from siftui.serve.evidence.tools import EVIDENCE_TOOLS
 from siftui.serve.pdf_tool import READ_PDF
 from siftui.serve.tool_api import ServedTool
@@ -35,6 +35,8 @@ TOOLS: tuple[ServedTool, ...] = (READ_PDF, READ_DOCX, *EVIDENCE_TOOLS, *EDIT_TOO
 """Every tool, in the order tools/list gives them (siftui.core.tools.table.ENTRIES')."""
 
 DEFAULT_FAMILIES = frozenset({read.FAMILY.name})
+EXTENDED: dict[str, tuple[ServedTool, ...]] = {edit.FAMILY.name: EXTENDED_TOOLS}
+"""A family's versions of another family's tools, served in their place when both are."""
 HOST_FAMILIES = frozenset({edit.FAMILY.name})
 """Served only by a host (siftui reader; siftui session previews them): they need its
 shared working copies and its reader."""
@@ -56,4 +58,5 @@ def selected(families: Iterable[str]) -> tuple[tuple[Family, ...], tuple[ServedT
     if not wanted:
         raise UnknownFamily(f"no tool family (families: {', '.join(FAMILY_NAMES)})")
     chosen = tuple(family for family in FAMILIES if family.name in wanted)
-    return chosen, tuple(tool for tool in TOOLS if tool.family in wanted)
+    instead = {tool.name: tool for family in chosen for tool in EXTENDED.get(family.name, ())}
+    return chosen, tuple(instead.get(tool.name, tool) for tool in TOOLS if tool.family in wanted)

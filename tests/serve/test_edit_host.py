@@ -23,6 +23,7 @@ from siftui.serve.edit.approval import DECLINED, await_decision, waited_out
 from siftui.serve.edit.reader_link import ReaderAway
 from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
+from siftui.sources.edit.drafts import DraftStore
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ class FakeReader:
 def host(tmp_path: Path) -> Any:
     make_pdf(tmp_path / "a.pdf", ["The first page of text", "The second page of text"])
     make_pdf(tmp_path / "b.pdf", ["Another file"])
-    served = ToolHost(Roots([tmp_path]), families={"evidence", "edit"}, edit=EditHost())
+    edit = EditHost(drafts=DraftStore(tmp_path / "drafts"))
+    served = ToolHost(Roots([tmp_path]), families={"evidence", "edit"}, edit=edit)
     yield served
     served.shutdown()
 
@@ -164,3 +166,55 @@ def test_the_edit_family_is_served_by_a_host_only(tmp_path: Path) -> None:
     assert b"the edit tools are served by siftui reader only" in refused.stderr
     alone = run("session", "--tools", "edit")
     assert alone.returncode == 2 and b"add evidence (--tools evidence,edit)" in alone.stderr
+
+
+def test_a_host_with_the_edit_family_lists_tabs_and_the_draft_in_its_status(
+    host: ToolHost, tmp_path: Path
+) -> None:
+    answer(host, "pdf_open", {"path": "a.pdf"})
+    status = json.loads(answer(host, "pdf_status", {"documentId": "doc-1"}))
+    assert list(status)[:7] == [
+        "documentId",
+        "contentVersion",
+        "sourceChanged",
+        "pages",
+        "revision",
+        "unsaved",
+        "reader",
+    ]
+    assert (status["revision"], status["unsaved"], status["reader"]) == (0, False, False)
+    assert status["capabilities"]["save"] == {
+        "supported": True,
+        "available": False,
+        "reason": "no reader is attached",
+    }
+    assert status["capabilities"]["annotate"] == {"supported": True, "available": True}
+    assert json.loads(answer(host, "pdf_current", {}))["tabs"] == []
+    reader = FakeReader(
+        [FakeTab("tab-1", str(tmp_path / "b.pdf"), 3), FakeTab("tab-2", str(tmp_path / "a.pdf"))]
+    )
+    host.settings.edit.attach(reader)
+    current = json.loads(answer(host, "pdf_current", {}))
+    assert list(current) == ["documents", "tabs"]
+    assert current["tabs"] == [
+        {"tabId": "tab-1", "path": str(tmp_path / "b.pdf"), "documentId": None, "page": 3},
+        {"tabId": "tab-2", "path": str(tmp_path / "a.pdf"), "documentId": "doc-1", "page": 1},
+    ]
+    region = {"kind": "pdf-region", "page": 1, "rectPdf": [20, 20, 80, 80]}
+    note = {"documentId": "doc-1", "expectedRevision": 0, "subtype": "Text", "target": region}
+    assert json.loads(answer(host, "pdf_annotation_create", note))["revision"] == 1
+    status = json.loads(answer(host, "pdf_status", {"documentId": "doc-1"}))
+    assert (status["revision"], status["unsaved"], status["reader"]) == (1, True, True)
+    assert status["capabilities"]["pageJump"] == {"supported": True, "available": True}
+
+
+def test_without_the_edit_family_the_status_is_the_evidence_one(tmp_path: Path) -> None:
+    make_pdf(tmp_path / "a.pdf", ["Text"])
+    plain = ToolHost(Roots([tmp_path]), families={"evidence"})
+    try:
+        answer(plain, "pdf_open", {"path": "a.pdf"})
+        status = json.loads(answer(plain, "pdf_status", {"documentId": "doc-1"}))
+        assert "revision" not in status and "annotate" not in status["capabilities"]
+        assert "tabs" not in json.loads(answer(plain, "pdf_current", {}))
+    finally:
+        plain.shutdown()

@@ -20,6 +20,7 @@ from siftui.core.arguments import check_schema
 from siftui.core.evidence.schemas import SCHEMAS
 from siftui.core.tools import edit
 from siftui.serve.access import Roots
+from siftui.serve.edit.tools import EXTENDED_TOOLS
 from siftui.serve.host import ToolHost
 from siftui.serve.tools import FAMILIES, FAMILY_NAMES, TOOLS, UnknownFamily, selected
 
@@ -49,7 +50,11 @@ def test_families_select_their_tools() -> None:
     assert tools == TOOLS[: 2 + len(SCHEMAS)]
     families, tools = selected({"edit", "evidence", "read"})
     assert [family.name for family in families] == ["read", "evidence", "edit"]
-    assert tools == TOOLS
+    assert [tool.name for tool in tools] == [tool.name for tool in TOOLS]
+    # The edit family serves the evidence family's status and current in their place.
+    replaced = [old.name for old, new in zip(TOOLS, tools, strict=True) if old is not new]
+    assert sorted(replaced) == sorted(tool.name for tool in EXTENDED_TOOLS)
+    assert all(tool.entry.family == "evidence" for tool in EXTENDED_TOOLS)
     with pytest.raises(
         UnknownFamily, match=r'unknown tool family "write" \(families: read, evidence, edit\)'
     ):

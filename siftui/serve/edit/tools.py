@@ -18,9 +18,10 @@ from siftui.core.edit import tools_annotations, tools_list
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import python_name
 from siftui.core.evidence.state import SessionState
-from siftui.core.tools import edit
+from siftui.core.tools import edit, evidence
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.edit.approval import await_decision
+from siftui.serve.edit.extend import with_status, with_tabs
 from siftui.serve.edit.held import HeldCopies
 from siftui.serve.edit.jump import page_jump
 from siftui.serve.edit.reader_link import ReaderAway
@@ -47,6 +48,7 @@ class EditCall:
 
 
 Work = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
+Extension = Callable[[EvidenceConnection, EditCall, Mapping[str, Any], Called], dict[str, object]]
 
 
 def held_copies(call: Call, connection: EvidenceConnection) -> HeldCopies:
@@ -58,7 +60,9 @@ def held_copies(call: Call, connection: EvidenceConnection) -> HeldCopies:
     return found
 
 
-def _served(entry: ToolEntry, work: Work, *, waits_for_person: bool = False) -> ServedTool:
+def _bound(entry: ToolEntry, extension: Extension, *, waits_for_person: bool = False) -> ServedTool:
+    """``entry`` served on the session's connection and copies by ``extension``."""
+
     def handle(call: Call) -> Answer:
         arguments = {key: value for key, value in call.arguments.items() if key in call.given}
         with call.session.lock:
@@ -69,13 +73,22 @@ def _served(entry: ToolEntry, work: Work, *, waits_for_person: bool = False) -> 
             )
 
             def run(
-                _: EvidenceConnection, given: Mapping[str, Any], called: Called
+                done_by: EvidenceConnection, given: Mapping[str, Any], called: Called
             ) -> Mapping[str, Any]:
-                return work(doing, given)
+                return extension(done_by, doing, given, called)
 
             return connection.run(entry, arguments, call.facts, run)
 
     return ServedTool(entry, handle, refusals=(EvidenceError,), waits_for_person=waits_for_person)
+
+
+def _served(entry: ToolEntry, work: Work, *, waits_for_person: bool = False) -> ServedTool:
+    def extension(
+        _: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+    ) -> dict[str, object]:
+        return work(doing, given)
+
+    return _bound(entry, extension, waits_for_person=waits_for_person)
 
 
 def _keywords(arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,3 +151,25 @@ EDIT_TOOLS: tuple[ServedTool, ...] = (
     _served(edit.PAGE_JUMP, _jump),
 )
 """E12-E15, E19 and E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
+
+
+def _status(
+    connection: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+) -> dict[str, object]:
+    result = connection.status(given, called)
+    return with_status(doing.state, doing.held, doing.host, result)
+
+
+def _current(
+    connection: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+) -> dict[str, object]:
+    return with_tabs(doing.state, doing.host, connection.session.call(called.tool, given))
+
+
+EXTENDED_TOOLS: tuple[ServedTool, ...] = (
+    _bound(evidence.STATUS, _status),
+    _bound(evidence.CURRENT, _current),
+)
+"""The evidence family's tools as a host with the edit family serves them (E4's tabs,
+E5's revision, draft, reader and edit capabilities): they take the place of the
+evidence family's own when both families are served."""
