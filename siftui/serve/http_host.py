@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+import anyio.to_thread
 import uvicorn
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
@@ -37,6 +39,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from siftui.serve.edit.held import HeldCopies
 from siftui.serve.host import ToolHost
 from siftui.serve.mcp_server import build_server
 from siftui.serve.reader_file import ReaderAddress, remove_reader_file, write_reader_file
@@ -115,23 +118,35 @@ class Connections:
             return None
         now = time.monotonic()
         with self._lock:
-            for old in [k for k, held in self._held.items() if now - held.used > self._idle]:
-                del self._held[old]
+            idle = [k for k, held in self._held.items() if now - held.used > self._idle]
+            ended = [self._held.pop(old).session for old in idle]
             held = self._held.get(key)
             if held is None:
                 self._count += 1
                 held = self._held[key] = _Held(Session(self._count), now)
             held.used = now
-            return held.session
+        for session in ended:  # outside the lock: a call of it may still be running
+            _release(session)
+        return held.session
 
     def end(self, key: str) -> None:
         """Forgets the session of a connection the client ended."""
         with self._lock:
-            self._held.pop(key, None)
+            held = self._held.pop(key, None)
+        if held is not None:
+            _release(held.session)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._held)
+
+
+def _release(session: Session) -> None:
+    """Lets go of the working copies an ended session held (their drafts stay)."""
+    for value in session.state.values():
+        if isinstance(value, HeldCopies):
+            with session.lock:
+                value.release_all()
 
 
 class _Ends:
@@ -157,17 +172,15 @@ class _Ends:
             await self.app(scope, receive, send)
             return
         key = dict(scope.get("headers") or ()).get(MCP_SESSION_ID_HEADER.encode("ascii"))
-        status = 0
 
         async def watched(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
+            # Ended before the client hears so: its next connection finds it gone.
+            accepted = message["type"] == "http.response.start" and 200 <= message["status"] < 300
+            if key is not None and accepted:
+                await anyio.to_thread.run_sync(self.connections.end, key.decode("latin-1"))
             await send(message)
 
         await self.app(scope, receive, watched)
-        if key is not None and 200 <= status < 300:
-            self.connections.end(key.decode("latin-1"))
 
 
 def _bound(port: int) -> socket.socket:

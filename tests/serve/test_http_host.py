@@ -221,3 +221,21 @@ def test_the_reader_file_tells_where_the_host_serves_and_goes_at_stop(
     assert not path.exists()
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     assert runtime_folder() == Path(f"/tmp/siftui-{os.getuid()}")
+
+
+def test_a_connection_that_ends_lets_go_of_its_working_copies(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    path = documents(root)
+    held: list[list[str]] = []
+
+    async def agent() -> None:
+        async with client(host) as session:
+            await session.call_tool("pdf_open", {"path": "a.pdf"})
+            listed = await session.call_tool("pdf_annotation_list", {"documentId": "doc-1"})
+            assert json.loads(result_lines(listed)[0])["total"] == 0
+            held.append(host.host.settings.edit.copies.paths())
+        held.append(host.host.settings.edit.copies.paths())
+
+    with serving(root, {"evidence", "edit"}) as host:
+        anyio.run(agent)
+    assert held == [[str(path)], []]
