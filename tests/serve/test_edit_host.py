@@ -173,10 +173,11 @@ def test_a_host_with_the_edit_family_lists_tabs_and_the_draft_in_its_status(
 ) -> None:
     answer(host, "pdf_open", {"path": "a.pdf"})
     status = json.loads(answer(host, "pdf_status", {"documentId": "doc-1"}))
-    assert list(status)[:7] == [
+    assert list(status)[:8] == [
         "documentId",
         "contentVersion",
         "sourceChanged",
+        "stale",
         "pages",
         "revision",
         "unsaved",
