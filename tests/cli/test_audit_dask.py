@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from distributed import LocalCluster
 from support.audit_store import long_pages, make_store, untimed
 from support.cli_support import siftui
 from support.pdfs import USER_PASSWORD, make_pdf
@@ -26,6 +25,10 @@ CORPUS_PASSWORD = "openpassword"  # libreoffice-writer-password.pdf's (MANIFEST.
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
+    # Imported here: only the slow tests start a cluster, and everyday collection
+    # need not import distributed (~0.5 s on an idle machine).
+    from distributed import LocalCluster
+
     with LocalCluster(
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
     ) as cluster:

@@ -7,8 +7,8 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.docx_strategies import PATTERNS, paras, stories, texts
 from support.docx_worked import WORKED, WORKED_DOC
-from test_docx_properties import PATTERNS, paras, stories, texts
 
 from siftui.core.layout import AnswerKind, Layout, Role
 from siftui.core.word.index import index_story

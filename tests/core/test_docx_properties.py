@@ -10,43 +10,13 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.docx_strategies import PATTERNS, stories, texts
 
 from siftui.core.word.docjson import docx_from_json, docx_to_json
 from siftui.core.word.index import index_story
-from siftui.core.word.model import DocxDoc, Para, Story, Table, line
+from siftui.core.word.model import DocxDoc, Story, line
 from siftui.core.word.render import BadOption, DocxOptions, full_projection, render_docx
 from siftui.core.word.walk import walk_docx
-
-ALPHABET = st.characters(
-    codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), include_characters="|# "
-)
-texts = st.text(ALPHABET, max_size=40).map(str.strip)
-paras = st.builds(
-    Para,
-    texts,
-    st.sampled_from([0, 0, 0, 1, 2, 6]),
-    st.sampled_from(["", "", "ol L1", "ul L3"]),
-    st.sampled_from(["", "", "^1", "C2", "s1 default"]),
-)
-
-
-@st.composite
-def stories(draw: st.DrawFn) -> Story:
-    paragraphs = draw(st.lists(paras, max_size=30))
-    afters = sorted(draw(st.lists(st.integers(0, len(paragraphs)), max_size=5)))
-    tables = tuple(
-        Table(
-            after,
-            tuple(
-                "| " + cell + " |"
-                for cell in draw(st.lists(texts.map(lambda t: t.replace("|", "\\|")), max_size=3))
-            ),
-            draw(st.integers(0, 4)),
-        )
-        for after in afters
-    )
-    return Story(tuple(paragraphs), tables)
-
 
 docs = st.builds(lambda s, t: DocxDoc(t, {"body": s}), stories(), texts)
 caps = st.integers(1, 3000)
@@ -125,9 +95,6 @@ def run_all(doc: DocxDoc, out_cap: int, pattern: str) -> None:
     check_walk(doc, out_cap)
     check_answers(doc, out_cap, pattern)
     check_json(doc)
-
-
-PATTERNS = st.sampled_from(["a", "|", "^", "\\|", "[#]", "x$", "é", "(?i)A"])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from support.hostile import emoji_doc, megabyte_doc
-from test_e2e_tmux import (
+from support.tmux_app import (
     COPY_FOOTER,
     KSP,
     LSHORT,

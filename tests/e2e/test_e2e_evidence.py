@@ -19,11 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.types import TextContent
-from test_e2e_tmux import (
+from support.tmux_app import (
     COPY_FOOTER,
     KSP,
     POLL,
@@ -34,7 +31,6 @@ from test_e2e_tmux import (
     corpus_file,
     render_bytes,
 )
-from test_e2e_tmux import tmux_app as tmux_app  # the fixture, found by its name
 
 pytestmark = [
     pytest.mark.e2e,
@@ -149,6 +145,12 @@ FOLLOWED: list[tuple[str, dict[str, Any]]] = [
 def test_a_followed_log_shows_each_call_within_a_second_of_its_answer(
     tmux_app: TmuxApp,
 ) -> None:
+    # Imported here: every test of this module is slow, and everyday collection need
+    # not import the MCP client.
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from mcp.types import TextContent
+
     path = corpus_file(KSP)
     log = tmux_app.workdir / "calls.jsonl"
     params = StdioServerParameters(

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp_wire import (
+from support.mcp_wire import (
     Wire,
     content_of,
     descendants,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.evidence_host import Driver, connect, said, text_of
 from support.hidden_pdfs import HIDDEN, make_hidden_pdf
 from support.pdfs import make_encrypted_pdf, make_pdf
 
@@ -25,11 +26,10 @@ from siftui.core.evidence.script import call_line
 from siftui.core.evidence.store import SERVED_LIMITS, Limits
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.evidence.script import answer_lines, run_script
 from siftui.serve.host import ToolHost
 from siftui.serve.limits import StoreLimits
-from siftui.serve.tool_api import Answer, ImageBlock, Session, TextBlock
+from siftui.serve.tool_api import ImageBlock, Session, TextBlock
 
 WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
 
@@ -49,42 +49,6 @@ def store() -> Iterator[DocStore]:
     made = DocStore(StoreLimits(workers=1))
     yield made
     made.shutdown()
-
-
-class Driver:
-    """One session of the evidence tools on a host, as one MCP connection is."""
-
-    def __init__(self, host: ToolHost) -> None:
-        self.host = host
-        self.session = Session()
-
-    def call(self, tool: str, arguments: Any) -> Answer:
-        return self.host.call(arguments, tool, self.session)
-
-
-def connect(folder: Path, store: DocStore, **kwargs: Any) -> Driver:
-    host = ToolHost(Roots([folder]), out_cap=100_000, store=store, families={"evidence"})
-    driver = Driver(host)
-    if kwargs:
-        driver.session.state["evidence"] = EvidenceConnection(
-            host.settings.roots, store, 100_000, **kwargs
-        )
-    return driver
-
-
-def said(answer: Answer) -> str:
-    """The one line of an error, or the JSON text of a result."""
-    if answer.is_error:
-        return answer.message
-    last = answer.blocks[-1]
-    assert isinstance(last, TextBlock)
-    return last.text
-
-
-def text_of(connection: Driver, tool: str, arguments: object) -> str:
-    answer = connection.call(tool, arguments)
-    assert not answer.is_error, answer.message
-    return said(answer)
 
 
 def test_the_worked_example_through_the_files(tmp_path: Path, store: DocStore) -> None:

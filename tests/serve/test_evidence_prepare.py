@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_evidence_connection import connect, said, text_of
+from support.evidence_host import connect, said, text_of
 
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json

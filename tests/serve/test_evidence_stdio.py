@@ -8,7 +8,6 @@ server goes on; the log names each call's session, arguments and result.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import os
@@ -17,11 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp_wire import Wire
+from support.mcp_wire import Wire, served_lines
 from support.pdfs import make_pdf
 
 from siftui.core.evidence.script import call_line
-from siftui.serve.evidence.script import image_line
 from siftui.sources.log.calllog import read_log
 
 TIMEOUT = 60
@@ -55,25 +53,6 @@ def documents(folder: Path) -> Path:
     folder.mkdir()
     path = make_pdf(folder / "a.pdf", ["The first page of text", "The second page of text"])
     return path
-
-
-def served_lines(answer: dict[str, Any] | None) -> list[str]:
-    """The lines `siftui session` prints for one answer the server sent."""
-    assert answer is not None
-    if "error" in answer:
-        return [f"error: {answer['error']['message']}"]
-    result = answer["result"]
-    if result.get("isError"):
-        [block] = result["content"]
-        return [f"error: {block['text']}"]
-    lines = []
-    for block in result["content"]:
-        if block["type"] == "image":
-            assert block["mimeType"] == "image/png"
-            lines.append(image_line(base64.b64decode(block["data"])))
-        else:
-            lines.append(block["text"])
-    return lines
 
 
 def session_lines(root: Path, script: list[tuple[str, Any]]) -> list[str]:

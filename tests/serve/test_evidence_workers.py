@@ -16,10 +16,9 @@ from siftui.serve.limits import StoreLimits
 
 pytest.importorskip("mcp")
 
-from mcp_wire import Wire, descendants, exists, wait_for
 from support.hostile import raw_pdf
+from support.mcp_wire import Wire, descendants, exists, served_lines, wait_for
 from support.pdfs import make_pdf
-from test_evidence_stdio import served_lines
 
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore

@@ -22,8 +22,8 @@ pytest.importorskip("mcp")
 from mcp import ClientSession
 from mcp.types import CallToolResult
 from support.docx_build import NS, docx_bytes, notes, p, t, write_docx
+from support.mcp_client import error_of, run_server, texts
 from support.pdfs import make_pdf
-from test_mcp import error_of, run_server, texts
 
 from siftui.core.word.model import DocxDoc
 from siftui.serve.docx_tool import DOCX_OUTPUT_SCHEMA

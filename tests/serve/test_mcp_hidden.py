@@ -23,7 +23,7 @@ from mcp import ClientSession
 from mcp.types import CallToolResult
 from support.damaged import page_tree_pdf
 from support.hidden_pdfs import HIDDEN, make_hidden_pdf
-from test_mcp import cli_render, run_server, texts
+from support.mcp_client import cli_render, run_server, texts
 
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage

@@ -27,8 +27,8 @@ import anyio
 import pymupdf
 from mcp import ClientSession
 from mcp.types import CallToolResult
+from support.mcp_client import run_server, texts
 from support.same_bytes import save_pdf
-from test_mcp import run_server, texts
 
 from siftui.serve.hidden_warn import STILL_INSPECTING
 from siftui.sources.log.calllog import read_log

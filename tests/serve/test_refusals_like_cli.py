@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp_wire import Wire, content_of, message_of
 from support.docx_build import p, t, write_docx
+from support.mcp_wire import Wire, content_of, message_of
 from support.pdfs import make_pdf
 
 from siftui.serve.access import Roots, Unopenable

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp_wire import Wire
+from support.mcp_wire import Wire
 from support.pdfs import make_pdf
 
 import siftui.serve

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp_wire import Wire, message_of
+from support.mcp_wire import Wire, message_of
 from support.pdfs import make_pdf
 
 from siftui.sources.log.calllog import read_log

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from evidence_support import open_session, wire
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.evidence_session import open_session, wire
 
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import read_pages

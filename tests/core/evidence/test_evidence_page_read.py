@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from evidence_support import open_session, splits_pair, unit_slice, units, wire
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.evidence_session import open_session, splits_pair, unit_slice, units, wire
 
 from siftui.core.evidence.errors import EvidenceError
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from evidence_support import open_session, unit_slice, wire
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.evidence_session import open_session, unit_slice, wire
 
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import EvidenceSession

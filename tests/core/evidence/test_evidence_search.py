@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from evidence_support import open_session, splits_pair, unit_slice, units, wire
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.evidence_session import open_session, splits_pair, unit_slice, units, wire
 
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.normalize import normalize, normalized_char

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from evidence_support import open_session, wire
+from support.evidence_session import open_session, wire
 
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Image

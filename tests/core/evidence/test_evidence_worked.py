@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from evidence_support import WORKED_VERSION, open_session, wire
+from support.evidence_session import WORKED_VERSION, open_session, wire
 
 from siftui.core.evidence.wire import dumps
 

@@ -9,6 +9,7 @@ clock, closes stdin mid-call and kills the server; this client does the same.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
+
+from siftui.serve.evidence.script import image_line
 from support.same_bytes import save_pdf
 
 PROTOCOL = "2025-06-18"
@@ -223,3 +226,22 @@ def slow_pdf(path: Path, repeats: int = 2_000_000) -> Path:
     save_pdf(document, path, deflate=True)
     document.close()
     return path
+
+
+def served_lines(answer: dict[str, Any] | None) -> list[str]:
+    """The lines `siftui session` prints for one answer the server sent."""
+    assert answer is not None
+    if "error" in answer:
+        return [f"error: {answer['error']['message']}"]
+    result = answer["result"]
+    if result.get("isError"):
+        [block] = result["content"]
+        return [f"error: {block['text']}"]
+    lines = []
+    for block in result["content"]:
+        if block["type"] == "image":
+            assert block["mimeType"] == "image/png"
+            lines.append(image_line(base64.b64decode(block["data"])))
+        else:
+            lines.append(block["text"])
+    return lines

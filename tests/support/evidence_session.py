@@ -1,4 +1,4 @@
-"""Shared helpers of the evidence-core tests: a session with a document open."""
+"""Shared helpers of the evidence-core tests (tests/core/evidence): an open session."""
 
 from __future__ import annotations
 
