@@ -27,7 +27,6 @@ from typing import Any
 
 import pymupdf
 import pytest
-from support.http_host import client, result_lines
 from support.pdfs import make_pdf
 
 pytestmark = [
@@ -131,6 +130,10 @@ class Address:
 def agent(address: Address, saves: int) -> Callable[[], list[list[str]]]:
     """Runs an agent in a thread: reads, searches, highlights, then asks ``saves`` times
     to save; what it received, call by call, when joined."""
+    # Imported here: every test of this module is slow, and everyday collection need
+    # not import the MCP client.
+    from support.http_host import client, result_lines
+
     received: list[list[str]] = []
 
     async def session() -> None:
