@@ -193,14 +193,17 @@ def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
     ]
 
 
-def system_commands(app: App[Any], keys: tuple[Key, ...] = KEYS) -> Iterator[SystemCommand]:
-    """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])"."""
+def system_commands(
+    app: App[Any], keys: tuple[Key, ...] = KEYS, namespace: str = ""
+) -> Iterator[SystemCommand]:
+    """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])".
+    ``namespace``: where the actions are ("screen." for keys bound on a screen)."""
     for key in keys:
         if key.action not in ("quit", "focus_view") and app.check_action(key.action, ()):
             yield SystemCommand(
                 f"{key.label} ({key.shown})",
                 key.help,
-                lambda action=key.action: app.run_action(action),
+                lambda action=namespace + key.action: app.run_action(action),
             )
 
 

@@ -26,11 +26,13 @@ from siftui.core.reader import AGENT_AUTHOR, Registration
 from siftui.sources.log.calllog import CallLog, LogEntry
 from siftui.sources.log.fields import ToolResult
 from siftui.tui.evidence.image import PageImage
+from siftui.tui.keys import READER_KEYS
 from siftui.tui.reader.app import ReaderApp
 from siftui.tui.reader.approval import ApprovalScreen
 from siftui.tui.reader.panels import AnnotationsTable, OutlineList
 from siftui.tui.reader.register import RegisterScreen
 from siftui.tui.screens.confirm import ConfirmScreen
+from siftui.tui.screens.help import HelpScreen
 
 SIZE = (110, 34)
 PAGES = ["First page\nentropy at dawn", "Second page\nentropy at noon", "Third page\nthe end"]
@@ -426,3 +428,22 @@ def test_a_tiny_terminal_gets_a_line_not_a_crash(pdf: Path) -> None:
         await wait_until(pilot, lambda: page_line(app).startswith("page 1 of 3"))
 
     play(app, scenario, (30, 8))
+
+
+def test_the_palette_and_the_help_list_the_readers_keys(pdf: Path) -> None:
+    app = ReaderApp(MemoryBackend(), paths=[pdf])
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await opened(pilot, app)
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        for key in READER_KEYS:
+            if key.action != "quit":
+                assert f"{key.label} ({key.shown})" in commands
+        await commands["Next (PgDn)"].callback()
+        await wait_until(pilot, lambda: page_line(app).startswith("page 2 of 3"))
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.reader_screen)
+
+    play(app, scenario)

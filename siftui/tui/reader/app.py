@@ -89,7 +89,7 @@ class ReaderApp(App[None]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         if screen is self.reader_screen:
-            yield from system_commands(self, READER_KEYS)
+            yield from system_commands(self, READER_KEYS, "screen.")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While a save waits for its decision, the palette (a priority key) stays shut:
