@@ -310,9 +310,10 @@ class WorkingCopy:
                 self._history.check(expected_revision)
             transaction = self._history.undo()
             self._new_draft(self._replayed(self._history.applied))
-            self._draft_pages.clear()
+            # The replay makes the same objects as before on every other page.
+            pages = self._forget_pages(transaction)
             self._keep()
-            change = Change(self.revision, "undo", transaction, self.unsaved, ())
+            change = Change(self.revision, "undo", transaction, self.unsaved, pages)
         self._tell(change)
         return change.revision
 
@@ -339,10 +340,12 @@ class WorkingCopy:
                 self._store.remove(self.path, asides=True)
             if not (self._history.applied or self._history.undone):
                 return self.revision
+            touched = {op.page for one in self._history.applied for op in one.operations}
             revision = self._history.restart()
             self._new_draft(self._open())
-            self._draft_pages.clear()
-            change = Change(revision, "discard", None, False, ())
+            for page in touched:
+                self._draft_pages.pop(page, None)
+            change = Change(revision, "discard", None, False, tuple(sorted(touched)))
         self._tell(change)
         return revision
 

@@ -139,3 +139,28 @@ def test_arguments_of_a_create() -> None:
         check_region({"kind": "pdf-region", "page": 1, "rectPdf": [0, 0, 10, 10]}, 1, lambda _: box)
     assert str(refused.value) == "rectPdf must lie inside page 1 (-11.96 11.99 583.24 853.67)"
     assert [number_text(n) for n in (612.0, -0.001, 11.9906)] == ["612", "0", "11.99"]
+
+
+def test_a_glyph_that_draws_two_characters_is_one_glyph() -> None:
+    """A ligature mapped to "fi" arrives as two characters sharing one box."""
+    ligature = Glyph(0, (0.0, 0.0, 12.0, 15.0))
+    glyphs = PageGlyphs(
+        "find\n",
+        (
+            ligature,
+            ligature,
+            Glyph(0, (12.0, 0.0, 20.0, 15.0)),
+            Glyph(0, (20.0, 0.0, 28.0, 15.0)),
+            None,
+        ),
+        ((1.0, 0.0),),
+        (1, 0, 0, -1, 0, 800),
+    )
+    text = Utf16Text("find\n")
+    assert place_piece("ref-1", Piece(1, 0, 4, "find"), text, glyphs) == (
+        (0, 800, 28, 800, 0, 785, 28, 785),
+    )
+    # half of the ligature is the whole glyph: the quad covers what draws it
+    assert place_piece("ref-2", Piece(1, 1, 3, "in"), text, glyphs) == (
+        (0, 800, 20, 800, 0, 785, 20, 785),
+    )
