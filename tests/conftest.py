@@ -1,13 +1,17 @@
 """Shared fixtures: a cache directory of its own for every run (none writes the real
-~/.cache), the corpus extracted once per run, the clipboard replaced by a list."""
+~/.cache), the corpus extracted once per run, the clipboard replaced by a list, and
+the end-to-end tests' app in a private tmux server (support.tmux_app)."""
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from support.pdfs import CORPUS, CorpusDocs, corpus_docs
+from support.tmux_app import TmuxApp
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,3 +54,13 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(exporting, "copy_system", fake_copy)
     return copied
+
+
+@pytest.fixture
+def tmux_app(tmp_path: Path) -> Iterator[TmuxApp]:
+    """The app in a private tmux server of its own, killed after the test (tests/e2e)."""
+    app = TmuxApp(f"siftui-e2e-{os.getpid()}-{uuid.uuid4().hex[:10]}", tmp_path)
+    try:
+        yield app
+    finally:
+        app.kill()
