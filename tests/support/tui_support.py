@@ -121,7 +121,7 @@ def run(app: SiftApp, scenario: Scenario, size: tuple[int, int] = (100, 32)) -> 
 
 
 async def wait_until(
-    pilot: Pilot[int], condition: Callable[[], object], seconds: float = 20
+    pilot: Pilot[Any], condition: Callable[[], object], seconds: float = 20
 ) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
