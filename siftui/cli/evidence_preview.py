@@ -18,12 +18,12 @@ from siftui.core.render import DEFAULT_OUT_CAP
 
 if TYPE_CHECKING:
     from siftui.serve.host import ToolHost
-    from siftui.serve.tool_api import Answer
+    from siftui.serve.tool_api import ToolAnswer
     from siftui.sources.log.rerun import Received, Setting
     from siftui.tui.evidence.model import Result
 
 
-def mcp_json(answer: Answer) -> str:
+def mcp_json(answer: ToolAnswer) -> str:
     """The whole tool result as the server sends it (``result`` of tools/call)."""
     from siftui.serve.mcp_server import to_result
 
@@ -31,7 +31,7 @@ def mcp_json(answer: Answer) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def result_of(answer: Answer) -> Result:
+def result_of(answer: ToolAnswer) -> Result:
     from siftui.serve.evidence.script import answer_lines
     from siftui.serve.tool_api import ImageBlock, TextBlock
     from siftui.tui.evidence.model import Result

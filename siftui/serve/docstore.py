@@ -20,7 +20,7 @@ Bounds, so that no call hangs and no file costs the server its life:
   (an estimate of their text and of the tables rendering builds on them).
 
 A PDF's hidden-text inspection runs after its text is sent: the call is
-answered with the text, and the findings come later (``Loaded.later``, a
+answered with the text, and the findings come later (``ServedDoc.later``, a
 :class:`~siftui.serve.pending.PendingFindings`), within ``inspect_timeout``
 seconds of their own, in the same worker process, which no longer holds one of
 the ``workers`` slots.
@@ -42,13 +42,13 @@ from typing import Any
 
 from siftui.core.render import Options
 from siftui.serve.access import OpenedFile
-from siftui.serve.limits import DEFAULT_LIMITS, Job, StoreLimits
+from siftui.serve.limits import DEFAULT_LIMITS, StoreLimits, WorkerJob
 from siftui.serve.loading import (
     Early,
     Failed,
-    Loaded,
     Loader,
     RangeLoader,
+    ServedDoc,
     doc_bytes,
     first_answer,
     load_in_worker,
@@ -62,7 +62,7 @@ from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
 
-__all__ = ["DocStore", "Failed", "Loaded", "doc_bytes", "load_in_worker"]
+__all__ = ["DocStore", "Failed", "ServedDoc", "doc_bytes", "load_in_worker"]
 
 
 def default_workers() -> int:
@@ -80,7 +80,7 @@ class _Pending:
     """One extraction in progress; calls for the same file wait for ``done``."""
 
     done: threading.Event = field(default_factory=threading.Event)
-    loaded: Loaded | None = None
+    loaded: ServedDoc | None = None
     error: Failed | None = None
 
 
@@ -113,7 +113,7 @@ class DocStore:
         if range_loader is None and loader is load_in_worker:
             range_loader = load_range_in_worker
         self.range_loader = range_loader
-        self._cache: OrderedDict[_Key, tuple[Loaded, int]] = OrderedDict()
+        self._cache: OrderedDict[_Key, tuple[ServedDoc, int]] = OrderedDict()
         self._cached_bytes = 0
         self._failures: dict[_Key, tuple[float, Failed]] = {}
         self._pending: dict[_Key, _Pending] = {}
@@ -130,13 +130,13 @@ class DocStore:
         kind: str = "pdf",
         answering: Options | None = None,
         progress: Progress | None = None,
-    ) -> Loaded:
+    ) -> ServedDoc:
         """The document in the open file (read as ``kind``: "pdf" or "docx") and the
         sha256 of what was read, or LoadError.
 
         ``answering``: the call's request. A page range of a PDF that is neither
         cached nor being extracted gets, as soon as they are read, the pages its
-        answer needs (``Loaded.partial``: for that answer only), while the worker
+        answer needs (``ServedDoc.partial``: for that answer only), while the worker
         goes on with the whole document, which is cached and which later calls
         wait for. Not when the store inspects hidden text: the answer and its log
         line need the findings of every page.
@@ -197,7 +197,7 @@ class DocStore:
                 del self._pending[key]
             pending.done.set()
 
-    def _wait(self, pending: _Pending, deadline: float, shown: str) -> Loaded:
+    def _wait(self, pending: _Pending, deadline: float, shown: str) -> ServedDoc:
         if not pending.done.wait(max(0.0, deadline - time.monotonic())):
             raise LoadError(
                 f"{shown}: still being extracted for an earlier call after {self.timeout:g} s; "
@@ -217,7 +217,7 @@ class DocStore:
         key: _Key,
         pending: _Pending,
         answering: Options,
-    ) -> Loaded:
+    ) -> ServedDoc:
         """The partial document for a first range (or the whole one, if it comes
         first), by ``deadline``; the whole one is extracted and kept in a thread of
         its own, bounded by the same deadline, and later calls wait for it. The
@@ -226,15 +226,15 @@ class DocStore:
         ranges = self.range_loader
         assert ranges is not None
 
-        def whole(early: Early) -> Loaded:
+        def whole(early: Early) -> ServedDoc:
             def load(
                 o: OpenedFile, d: float, store: DocStore, _: str, __: Progress | None
-            ) -> Loaded:
+            ) -> ServedDoc:
                 return ranges(o, d, store, answering, early)
 
             return self._load(opened, deadline, shown, key, "pdf", None, load)
 
-        def settle(loaded: Loaded | None, error: LoadError | None) -> None:
+        def settle(loaded: ServedDoc | None, error: LoadError | None) -> None:
             pending.loaded = loaded
             if isinstance(error, Failed):
                 pending.error = error
@@ -254,7 +254,7 @@ class DocStore:
         kind: str,
         progress: Progress | None,
         loader: Loader | None = None,
-    ) -> Loaded:
+    ) -> ServedDoc:
         started = time.monotonic()
         self._take_slot(deadline, started, shown)
         try:
@@ -294,7 +294,7 @@ class DocStore:
             running = self._spare.take(opened.fd, self.memory)
             with self.track(running):
                 try:
-                    job = Job(
+                    job = WorkerJob(
                         str(opened.real), task, self.max_bytes, self.max_runes, self.timeout, False
                     )
                     (size, result), sha256, _ = finish(running, job, deadline)
@@ -321,7 +321,7 @@ class DocStore:
         """The process id of the spare worker waiting, if one does."""
         return self._spare.pid()
 
-    def _keep(self, key: _Key, loaded: Loaded) -> None:
+    def _keep(self, key: _Key, loaded: ServedDoc) -> None:
         size = doc_bytes(loaded.doc)
         with self._lock:
             # Another version of this file is stale now; drop it.

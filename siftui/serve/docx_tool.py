@@ -18,10 +18,10 @@ from siftui.core.tools import read
 from siftui.core.tools.read import DOCX_INPUT_SCHEMA, DOCX_OUTPUT_SCHEMA
 from siftui.core.word.render import BadOption, check_docx_options, render_docx
 from siftui.serve.tool_api import (
-    Answer,
-    Call,
     LoggedRequest,
     ServedTool,
+    ToolAnswer,
+    ToolCall,
     ToolError,
     rendered_answer,
 )
@@ -56,7 +56,7 @@ def _rules(arguments: Mapping[str, Any]) -> None:
             )
 
 
-def answer_docx(call: Call) -> Answer:
+def answer_docx(call: ToolCall) -> ToolAnswer:
     requested = call.arguments["path"]
     wanted = docx_options(
         _docx_args(call.arguments),

@@ -25,13 +25,13 @@ from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
 from siftui.serve.edit.state import EditHost
 from siftui.serve.tool_api import (
-    Answer,
-    Call,
     Facts,
     LoggedRequest,
     ServedTool,
     Session,
     Settings,
+    ToolAnswer,
+    ToolCall,
     ToolError,
 )
 from siftui.serve.tools import DEFAULT_FAMILIES, Family, selected
@@ -183,7 +183,7 @@ class ToolHost:
         tool: str | None = None,
         session: Session | None = None,
         progress: Progress | None = None,
-    ) -> Answer:
+    ) -> ToolAnswer:
         """One call of ``tool`` (default: the main tool): never raises for anything the
         agent or the document does, and returns within the store's timeout (plus the
         rendering of a cached document). ``progress`` is told the pages extracted when
@@ -203,7 +203,7 @@ class ToolHost:
 
     def _call(
         self, arguments: Any, name: str, session: Session, progress: Progress | None
-    ) -> Answer:
+    ) -> ToolAnswer:
         start = time.monotonic()
         raw_path = arguments.get("path") if isinstance(arguments, Mapping) else None
         requested = raw_path if isinstance(raw_path, str) else ""
@@ -220,19 +220,19 @@ class ToolHost:
             deadline = start + self.store.timeout
             given = frozenset(arguments) if isinstance(arguments, Mapping) else frozenset()
             answer = entry.handler(
-                Call(entry, checked, self.settings, session, deadline, facts, given, progress)
+                ToolCall(entry, checked, self.settings, session, deadline, facts, given, progress)
             )
         except Refused as error:
             if error.real is not None:
                 facts.path = str(error.real)
-            answer = Answer.error(cli_line(error))
+            answer = ToolAnswer.error(cli_line(error))
         except Failed as error:
             facts.sha256 = error.sha256
-            answer = Answer.error(cli_line(error))
+            answer = ToolAnswer.error(cli_line(error))
         except refusals as error:
-            answer = Answer.error(cli_line(error))
+            answer = ToolAnswer.error(cli_line(error))
         except Exception as error:  # a bug of ours: the agent gets one line, the server lives
-            answer = Answer.error(quoted(report_unexpected(error, name)))
+            answer = ToolAnswer.error(quoted(report_unexpected(error, name)))
         logged = LogEntry(
             time=now_iso(),
             requested=clip(requested, MAX_LOGGED_REQUEST),

@@ -1,5 +1,5 @@
 """The bounds of the server's loads, as one value: :class:`StoreLimits` (what `siftui mcp`'s
-options set), and :class:`Job`, what one worker process is asked within them."""
+options set), and :class:`WorkerJob`, what one worker process is asked within them."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ __all__ = [
     "DEFAULT_MEMORY",
     "DEFAULT_TIMEOUT",
     "FAILURE_SECONDS",
-    "Job",
     "StoreLimits",
+    "WorkerJob",
 ]
 
 DEFAULT_TIMEOUT = 120.0
@@ -52,7 +52,7 @@ DEFAULT_LIMITS = StoreLimits()
 
 
 @dataclass(frozen=True)
-class Job:
+class WorkerJob:
     """What one worker process is asked (siftui.serve.worker sends it as its request).
 
     ``name`` names the file; ``kind`` is "pdf" or "docx", or a task of

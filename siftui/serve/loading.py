@@ -23,7 +23,7 @@ from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
-from siftui.serve.limits import Job
+from siftui.serve.limits import WorkerJob
 from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress, WorkerFailed, finish, start
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 __all__ = [
     "Early",
     "Failed",
-    "Loaded",
     "Loader",
     "RangeLoader",
+    "ServedDoc",
     "doc_bytes",
     "first_answer",
     "load_in_worker",
@@ -56,7 +56,7 @@ class Failed(LoadError):
 
 
 @dataclass(frozen=True)
-class Loaded:
+class ServedDoc:
     """A document served: its model, the sha256 of the bytes read, the pages that could
     not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why),
     or, while the worker still looks for them, ``later``."""
@@ -96,14 +96,14 @@ def doc_bytes(doc: Doc | DocxDoc) -> int:
     return INDEX_FACTOR * text + 1024
 
 
-Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], Loaded]
+Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], ServedDoc]
 """(open file, deadline, store, kind: "pdf" or "docx", told the pages extracted) ->
 the document."""
 
-Early = Callable[[Loaded], None]
+Early = Callable[[ServedDoc], None]
 """Given the partial document that answers a first page range, before the whole one."""
 
-RangeLoader = Callable[[OpenedFile, float, "DocStore", Options, Early], Loaded]
+RangeLoader = Callable[[OpenedFile, float, "DocStore", Options, Early], ServedDoc]
 """(open file, deadline, store, the call's page range, early) -> the whole PDF; the
 pages the range's answer reads are handed to ``early`` first, when they come first."""
 
@@ -116,21 +116,21 @@ def load_in_worker(
     progress: Progress | None = None,
     answering: Options | None = None,
     early: Early | None = None,
-) -> Loaded:
+) -> ServedDoc:
     """The document in the open file, read as ``kind`` by a worker process, by ``deadline``
-    (its hidden-text findings may come later: ``Loaded.later``); with ``answering``,
+    (its hidden-text findings may come later: ``ServedDoc.later``); with ``answering``,
     what :data:`RangeLoader` says."""
     running = start(opened.fd, store.memory)
     shown = clip(str(opened.real))
 
     def given(read: object, sha256: str) -> None:
         if early is not None and isinstance(read, Read):
-            early(Loaded(read.doc, sha256, read.unreadable, partial=True))
+            early(ServedDoc(read.doc, sha256, read.unreadable, partial=True))
 
     tracked = store.track(running)
     tracked.__enter__()
     try:
-        job = Job(
+        job = WorkerJob(
             str(opened.real),
             kind,
             store.max_bytes,
@@ -147,12 +147,12 @@ def load_in_worker(
         raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
     if not isinstance(read, Read):
         raise LoadError(f"{shown}: the extraction process sent no document")
-    return Loaded(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error, later)
+    return ServedDoc(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error, later)
 
 
 def load_range_in_worker(
     opened: OpenedFile, deadline: float, store: DocStore, answering: Options, early: Early
-) -> Loaded:
+) -> ServedDoc:
     """:data:`RangeLoader` by a worker process (:func:`load_in_worker`)."""
     return load_in_worker(opened, deadline, store, "pdf", None, answering, early)
 
@@ -163,21 +163,21 @@ class _First:
 
     def __init__(self) -> None:
         self.ready = threading.Event()
-        self.loaded: Loaded | None = None
+        self.loaded: ServedDoc | None = None
         self.error: LoadError | None = None
 
-    def give(self, loaded: Loaded | None, error: LoadError | None = None) -> None:
+    def give(self, loaded: ServedDoc | None, error: LoadError | None = None) -> None:
         if not self.ready.is_set():
             self.loaded, self.error = loaded, error
             self.ready.set()
 
 
 def first_answer(
-    whole: Callable[[Early], Loaded],
-    settle: Callable[[Loaded | None, LoadError | None], None],
+    whole: Callable[[Early], ServedDoc],
+    settle: Callable[[ServedDoc | None, LoadError | None], None],
     deadline: float,
     late: str,
-) -> Loaded:
+) -> ServedDoc:
     """What a first range's call answers with, by ``deadline`` (else LoadError(``late``)):
     the partial document ``whole(early)`` hands to ``early``, or the whole one (or its
     error) if that comes first. ``whole`` runs in a thread of its own, which calls

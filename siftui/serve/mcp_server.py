@@ -33,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from siftui import __version__
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Answer, ServedTool, Session, TextBlock
+from siftui.serve.tool_api import ServedTool, Session, TextBlock, ToolAnswer
 from siftui.serve.transport import MAX_REQUEST_BYTES, Gate, serve_stdio
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress
@@ -60,7 +60,7 @@ def definition(host: ToolHost, tool: ServedTool) -> types.Tool:
     )
 
 
-def to_result(answer: Answer) -> types.CallToolResult:
+def to_result(answer: ToolAnswer) -> types.CallToolResult:
     if answer.is_error:
         return types.CallToolResult(
             content=[types.TextContent(text=answer.message)],
@@ -118,7 +118,7 @@ def build_server(
             message, as_tool_error = host.unknown_tool(params.name)
             host.record(clip(params.name), params.arguments, message)
             if as_tool_error:
-                return to_result(Answer.error(message))
+                return to_result(ToolAnswer.error(message))
             raise MCPError(types.INVALID_PARAMS, message)
         # Extraction and grep are blocking work; the event loop keeps serving meanwhile.
         # The call bounds itself by the timeout; this is the backstop.
@@ -134,7 +134,7 @@ def build_server(
                 abandon_on_cancel=True,
             )
         if answer is None:
-            answer = Answer.error(f"the call took longer than {limit:g} s; stopped")
+            answer = ToolAnswer.error(f"the call took longer than {limit:g} s; stopped")
         return to_result(answer)
 
     return Server(

@@ -20,10 +20,10 @@ from siftui.core.tools import read
 from siftui.core.tools.read import INPUT_SCHEMA, OUTPUT_SCHEMA
 from siftui.serve.hidden_warn import STILL_INSPECTING, hidden_warning
 from siftui.serve.tool_api import (
-    Answer,
-    Call,
     LoggedRequest,
     ServedTool,
+    ToolAnswer,
+    ToolCall,
     ToolError,
     rendered_answer,
 )
@@ -50,7 +50,7 @@ NO_TEXT_ADVICE = "the server's operator can OCR it"
 """What an agent is told of a page without text: it cannot OCR it, the operator can."""
 
 
-def answer_pdf(call: Call) -> Answer:
+def answer_pdf(call: ToolCall) -> ToolAnswer:
     requested = call.arguments["path"]
     pages = call.arguments.get("pages", "")
     grep = call.arguments.get("grep", "")

@@ -4,8 +4,8 @@ A tool is one :class:`ServedTool` of the table in siftui.serve.tools: its entry
 (siftui.core.tools) and its handler. The host (siftui.serve.host) checks each
 call's arguments against the entry's input schema
 (:func:`siftui.core.arguments.check_arguments`), calls its handler with a
-:class:`Call`, logs the call and turns what the handler raised into a tool error;
-siftui.serve.mcp_server publishes the entries and sends the :class:`Answer` as
+:class:`ToolCall`, logs the call and turns what the handler raised into a tool error;
+siftui.serve.mcp_server publishes the entries and sends the :class:`ToolAnswer` as
 MCP content. Nothing here imports the MCP SDK.
 """
 
@@ -22,7 +22,7 @@ from siftui.core.render import Options, Rendered
 from siftui.core.tools.entry import ToolEntry
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
-from siftui.serve.docstore import DocStore, Loaded
+from siftui.serve.docstore import DocStore, ServedDoc
 from siftui.serve.edit.state import EditHost
 from siftui.serve.pending import PendingFindings
 from siftui.serve.worker import Progress
@@ -89,7 +89,7 @@ class Facts:
 
 
 @dataclass(frozen=True)
-class Call:
+class ToolCall:
     """One call, as its handler gets it."""
 
     tool: ServedTool
@@ -101,7 +101,7 @@ class Call:
     given: frozenset[str] = frozenset()  # the keys the agent sent (the rest are defaults)
     progress: Progress | None = None  # told the pages extracted (MCP progress notifications)
 
-    def load(self, requested: str, kind: str, answering: Options | None = None) -> Loaded:
+    def load(self, requested: str, kind: str, answering: Options | None = None) -> ServedDoc:
         """The document at ``requested`` (checked against the roots, opened once, read
         by a worker process or taken from the cache) as ``kind`` ("pdf" or "docx"),
         with what the log keeps of it recorded in :attr:`facts`. ``answering``: the
@@ -142,7 +142,7 @@ Block = TextBlock | ImageBlock
 
 
 @dataclass(frozen=True)
-class Answer:
+class ToolAnswer:
     """What a call returns: content blocks (and ``structuredContent``), or, when
     ``message`` is set, a tool error whose one text block is that line."""
 
@@ -158,11 +158,11 @@ class Answer:
         return bool(self.message)
 
     @classmethod
-    def error(cls, message: str) -> Answer:
+    def error(cls, message: str) -> ToolAnswer:
         return cls(message=message)
 
 
-def rendered_answer(rendered: Rendered, warning: str = "") -> Answer:
+def rendered_answer(rendered: Rendered, warning: str = "") -> ToolAnswer:
     """A read tool's answer: the content as the first text block (sent once), the note
     and the warning in a second block when there is either, and the other fields
     as ``structuredContent``."""
@@ -179,10 +179,10 @@ def rendered_answer(rendered: Rendered, warning: str = "") -> Answer:
     }
     if warning:
         structured["warning"] = warning
-    return Answer(tuple(blocks), structured, rendered=rendered, warning=warning)
+    return ToolAnswer(tuple(blocks), structured, rendered=rendered, warning=warning)
 
 
-Handler = Callable[[Call], Answer]
+Handler = Callable[[ToolCall], ToolAnswer]
 
 
 def _nothing_logged(arguments: Mapping[str, Any]) -> LoggedRequest:

@@ -51,7 +51,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from siftui.core.messages import one_line, quoted
-from siftui.serve.limits import Job
+from siftui.serve.limits import WorkerJob
 from siftui.serve.pending import PendingFindings
 from siftui.sources.helper import progress_sender, receive, send, start_python_helper
 
@@ -335,7 +335,7 @@ FINDINGS_SLACK = 5.0
 
 def finish(
     running: Running,
-    job: Job,
+    job: WorkerJob,
     deadline: float,
     *,
     early: Callable[[Any, str], None] | None = None,

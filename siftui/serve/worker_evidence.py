@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from siftui.sources import evidence_pdf
-from siftui.sources.evidence_pdf import PageImage
+from siftui.sources.evidence_pdf import RenderedPage
 
 __all__ = ["Describe", "Draw", "Task"]
 
@@ -50,5 +50,5 @@ class Draw:
     def doing(self) -> str:
         return f"drawing page {self.page}"
 
-    def run(self, data: bytes) -> PageImage:
+    def run(self, data: bytes) -> RenderedPage:
         return evidence_pdf.render_page(data, self.page, self.dpi)

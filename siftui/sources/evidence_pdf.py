@@ -32,7 +32,7 @@ _VERSION = re.compile(r"tesseract\s+v?(\d[\w.\-]*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class PageImage:
+class RenderedPage:
     png: bytes
     width: int
     height: int
@@ -75,7 +75,7 @@ def pdf_facts(data: bytes) -> dict[str, object]:
         document.close()
 
 
-def render_page(data: bytes, page: int, dpi: int) -> PageImage:
+def render_page(data: bytes, page: int, dpi: int) -> RenderedPage:
     """Page ``page`` (1-based) as a PNG at ``dpi``, lowered to stay within E8's pixel bound."""
     document = _open(data)
     try:
@@ -90,7 +90,7 @@ def render_page(data: bytes, page: int, dpi: int) -> PageImage:
 
         used, lowered = fit_dpi(dpi, pixels_at)
         pixmap = drawn.get_pixmap(dpi=used, alpha=False)
-        return PageImage(pixmap.tobytes("png"), pixmap.width, pixmap.height, used, lowered)
+        return RenderedPage(pixmap.tobytes("png"), pixmap.width, pixmap.height, used, lowered)
     except EvidenceError:
         raise
     except Exception as error:

@@ -27,7 +27,7 @@ from support.pdfs import make_pdf
 from siftui.core.doc import Doc
 from siftui.core.render import Options, render
 from siftui.serve.access import OpenedFile, Roots
-from siftui.serve.docstore import DocStore, Loaded
+from siftui.serve.docstore import DocStore, ServedDoc
 from siftui.serve.loading import Early
 from siftui.serve.worker import Progress
 from siftui.sources.extract import extract_report
@@ -46,7 +46,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_pdf(tmp_path_factory.mktemp("root") / "big.pdf", texts)
 
 
-def get(store: DocStore, roots: Roots, name: str, options: Options | None = None) -> Loaded:
+def get(store: DocStore, roots: Roots, name: str, options: Options | None = None) -> ServedDoc:
     opened = roots.open(name)
     try:
         return store.get(opened, answering=options)
@@ -97,15 +97,15 @@ def test_later_calls_wait_for_the_whole_document(tmp_path: Path) -> None:
 
     def ranges(
         opened: OpenedFile, deadline: float, store: DocStore, answering: Options, early: Early
-    ) -> Loaded:
+    ) -> ServedDoc:
         sha = file_sha256(opened.real)
-        early(Loaded(read_range(opened.real, answering).found.doc, sha, partial=True))
+        early(ServedDoc(read_range(opened.real, answering).found.doc, sha, partial=True))
         assert rest.wait(TIMEOUT)
-        return Loaded(extract_report(opened.real).doc, sha)
+        return ServedDoc(extract_report(opened.real).doc, sha)
 
     def whole(
         opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: Progress | None
-    ) -> Loaded:
+    ) -> ServedDoc:
         raise AssertionError("a range is read by the range loader")
 
     store = DocStore(StoreLimits(inspect_hidden=False), loader=whole, range_loader=ranges)
@@ -113,7 +113,7 @@ def test_later_calls_wait_for_the_whole_document(tmp_path: Path) -> None:
     options = Options(pages="3-4")
     first = get(store, roots, "doc.pdf", options)
     assert first.partial and store.cached() == 0
-    later: list[Loaded] = []
+    later: list[ServedDoc] = []
     waiting = threading.Thread(target=lambda: later.append(get(store, roots, "doc.pdf")))
     waiting.start()
     waiting.join(0.2)

@@ -17,7 +17,7 @@ from support.pdfs import make_pdf
 
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.files import Files, Source, fingerprint
+from siftui.serve.evidence.files import Files, Origin, fingerprint
 from siftui.serve.limits import StoreLimits
 
 
@@ -47,10 +47,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> CountingSha256:
     return counter
 
 
-def _source(path: Path) -> Source:
+def _source(path: Path) -> Origin:
     with path.open("rb") as handle:
         digest = hashlib.file_digest(handle, "sha256").hexdigest()
-    return Source(path.name, digest, fingerprint(os.stat(path)))
+    return Origin(path.name, digest, fingerprint(os.stat(path)))
 
 
 def test_a_touched_file_is_hashed_once_then_its_fingerprint_is_kept(

@@ -17,7 +17,7 @@ from support.pdfs import make_pdf
 from siftui.core.doc import Doc
 from siftui.core.render import Rendered
 from siftui.serve.access import OpenedFile, Roots
-from siftui.serve.docstore import DocStore, Failed, Loaded, doc_bytes
+from siftui.serve.docstore import DocStore, Failed, ServedDoc, doc_bytes
 from siftui.serve.host import ToolHost
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
@@ -30,12 +30,12 @@ class CountingLoader:
 
     def __call__(
         self, opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: object
-    ) -> Loaded:
+    ) -> ServedDoc:
         self.calls += 1
-        return Loaded(load_doc_report(opened.real).doc, file_sha256(opened.real))
+        return ServedDoc(load_doc_report(opened.real).doc, file_sha256(opened.real))
 
 
-def _get(store: DocStore, roots: Roots, name: str) -> Loaded:
+def _get(store: DocStore, roots: Roots, name: str) -> ServedDoc:
     opened = roots.open(name)
     try:
         return store.get(opened)
@@ -84,7 +84,7 @@ def test_failures_are_remembered(tmp_path: Path) -> None:
 
     def failing(
         opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: object
-    ) -> Loaded:
+    ) -> ServedDoc:
         nonlocal calls
         calls += 1
         raise Failed(f"{opened.real}: broken", "0" * 64)

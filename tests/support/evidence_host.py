@@ -10,7 +10,7 @@ from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Answer, Session, TextBlock
+from siftui.serve.tool_api import Session, TextBlock, ToolAnswer
 
 
 class Driver:
@@ -20,7 +20,7 @@ class Driver:
         self.host = host
         self.session = Session()
 
-    def call(self, tool: str, arguments: Any) -> Answer:
+    def call(self, tool: str, arguments: Any) -> ToolAnswer:
         return self.host.call(arguments, tool, self.session)
 
 
@@ -34,7 +34,7 @@ def connect(folder: Path, store: DocStore, **kwargs: Any) -> Driver:
     return driver
 
 
-def said(answer: Answer) -> str:
+def said(answer: ToolAnswer) -> str:
     """The one line of an error, or the JSON text of a result."""
     if answer.is_error:
         return answer.message

@@ -18,7 +18,7 @@ MAX_LINE_CHARS = 10_000_000
 
 
 @dataclass(frozen=True)
-class Call:
+class ScriptCall:
     tool: str
     arguments: Any
 
@@ -34,7 +34,7 @@ def call_line(tool: str, arguments: Any) -> str:
     return line
 
 
-def parse_call(line: str) -> Call | None:
+def parse_call(line: str) -> ScriptCall | None:
     """The call a script line holds, or None when it holds none."""
     if len(line) > MAX_LINE_CHARS:
         return None
@@ -46,4 +46,4 @@ def parse_call(line: str) -> Call | None:
         return None
     if set(value) - {"tool", "arguments"}:
         return None
-    return Call(value["tool"], value.get("arguments", {}))
+    return ScriptCall(value["tool"], value.get("arguments", {}))

@@ -6,7 +6,7 @@ from siftui.core.arguments import echoed
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.records import Cursor, Document, Image, OcrResult, Ref, Search
-from siftui.core.evidence.store import Counters, Limits, Table
+from siftui.core.evidence.store import BoundedTable, Counters, Limits
 from siftui.core.evidence.utf16 import Utf16Text
 
 __all__ = ["DEFAULT_OUT_CAP", "SessionState"]
@@ -23,12 +23,14 @@ class SessionState:
         self.out_cap = out_cap
         self.limits = limits or Limits()
         self.counters = Counters()
-        self.documents: Table[Document] = Table(self.limits.documents, self._forget_document)
-        self.refs: Table[Ref] = Table(self.limits.refs)
-        self.searches: Table[Search] = Table(self.limits.searches)
-        self.cursors: Table[Cursor] = Table(self.limits.cursors)
-        self.images: Table[Image] = Table(self.limits.images)
-        self.ocr_results: Table[OcrResult] = Table(self.limits.ocr_results)
+        self.documents: BoundedTable[Document] = BoundedTable(
+            self.limits.documents, self._forget_document
+        )
+        self.refs: BoundedTable[Ref] = BoundedTable(self.limits.refs)
+        self.searches: BoundedTable[Search] = BoundedTable(self.limits.searches)
+        self.cursors: BoundedTable[Cursor] = BoundedTable(self.limits.cursors)
+        self.images: BoundedTable[Image] = BoundedTable(self.limits.images)
+        self.ocr_results: BoundedTable[OcrResult] = BoundedTable(self.limits.ocr_results)
 
     # Staleness is observed by the sources layer (it reads the file); the
     # session only remembers what it was told.

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-__all__ = ["Counters", "Limits", "Table"]
+__all__ = ["BoundedTable", "Counters", "Limits"]
 
 V = TypeVar("V")
 
@@ -53,7 +53,7 @@ class Counters:
         return f"{kind}-{number}"
 
 
-class Table(Generic[V]):
+class BoundedTable(Generic[V]):
     """Identities in the order issued, at most ``bound`` of them: the oldest go first."""
 
     def __init__(self, bound: int, on_forget: Callable[[str, V], None] | None = None) -> None:

@@ -28,7 +28,7 @@ from siftui.serve.edit.reader_link import ReaderAway
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import Called, EvidenceConnection
 from siftui.serve.evidence.tools import connection_of
-from siftui.serve.tool_api import Answer, Call, ServedTool
+from siftui.serve.tool_api import ServedTool, ToolAnswer, ToolCall
 from siftui.serve.worker import Progress
 
 NO_READER_TO_APPROVE = (
@@ -51,7 +51,7 @@ Work = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
 Extension = Callable[[EvidenceConnection, EditCall, Mapping[str, Any], Called], dict[str, object]]
 
 
-def held_copies(call: Call, connection: EvidenceConnection) -> HeldCopies:
+def held_copies(call: ToolCall, connection: EvidenceConnection) -> HeldCopies:
     """The session's working copies, started at its first edit call."""
     found = call.session.state.get(edit.FAMILY.name)
     if not isinstance(found, HeldCopies) or found.connection is not connection:
@@ -63,7 +63,7 @@ def held_copies(call: Call, connection: EvidenceConnection) -> HeldCopies:
 def _bound(entry: ToolEntry, extension: Extension, *, waits_for_person: bool = False) -> ServedTool:
     """``entry`` served on the session's connection and copies by ``extension``."""
 
-    def handle(call: Call) -> Answer:
+    def handle(call: ToolCall) -> ToolAnswer:
         arguments = {key: value for key, value in call.arguments.items() if key in call.given}
         with call.session.lock:
             connection = connection_of(call.session, call.settings)

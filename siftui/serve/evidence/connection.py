@@ -29,10 +29,10 @@ from siftui.core.tools.entry import ToolEntry
 from siftui.core.tools.read import READ_DOCX
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.files import Files, Source, content_version, fingerprint
+from siftui.serve.evidence.files import Files, Origin, content_version, fingerprint
 from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
-from siftui.serve.tool_api import Answer, Block, Facts, ImageBlock, TextBlock
+from siftui.serve.tool_api import Block, Facts, ImageBlock, TextBlock, ToolAnswer
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Describe, Draw
 from siftui.sources import evidence_pdf
@@ -74,13 +74,13 @@ class EvidenceConnection:
         self.warn_hidden = warn_hidden
         self._recognize_png = recognize_png
         self._tesseract = tesseract
-        self._sources: dict[str, Source] = {}
+        self._sources: dict[str, Origin] = {}
         self._hidden: dict[str, dict[int, int]] = {}
         self.preparations = Preparations()
 
     def run(
         self, tool: ToolEntry, arguments: Mapping[str, Any], facts: Facts, work: Work | None = None
-    ) -> Answer:
+    ) -> ToolAnswer:
         """One call of ``tool`` (done by ``work``, else by the session), its arguments
         checked against the tool's schema and holding only the keys the agent sent (the
         tools apply their own defaults, so a continuation stays alone); raises
@@ -102,7 +102,7 @@ class EvidenceConnection:
             facts.path = facts.path or source.given
             facts.sha256 = facts.sha256 or source.sha256
         image = next((image_line(b.data) for b in called.blocks if isinstance(b, ImageBlock)), "")
-        return Answer((*called.blocks, TextBlock(text)), result=ToolResult.of(text, image))
+        return ToolAnswer((*called.blocks, TextBlock(text)), result=ToolResult.of(text, image))
 
     def saved(self, document_id: str, sha256: str, real_path: str) -> None:
         """The document's file now holds bytes a save the person approved wrote (E19):
@@ -124,7 +124,7 @@ class EvidenceConnection:
             if not self.session.is_stale(document_id):
                 self._check(document_id, source)
 
-    def _check(self, document_id: str, source: Source) -> bool:
+    def _check(self, document_id: str, source: Origin) -> bool:
         """Whether the document's file is unchanged: its source is kept up to date (a
         fingerprint refreshed by an equal hash); a changed file marks it stale."""
         found = self.files.unchanged(source)
@@ -210,7 +210,7 @@ class EvidenceConnection:
                 self.preparations.start(document_id, document.searcher)
         previous = self._sources.get(document_id)
         if previous is None or previous.given == given:
-            self._sources[document_id] = Source(given, loaded.sha256, seen, pdf)
+            self._sources[document_id] = Origin(given, loaded.sha256, seen, pdf)
         # else reopened by another path to the same file: its staleness still follows
         # the path it was opened by, the one its answers name (E4, E5).
         inspection, _, later = loaded.findings()

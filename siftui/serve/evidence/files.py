@@ -21,7 +21,7 @@ from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
 from siftui.serve.access import OpenedFile, Refused, Roots, Unopenable
-from siftui.serve.docstore import DocStore, Failed, Loaded
+from siftui.serve.docstore import DocStore, Failed, ServedDoc
 from siftui.serve.tool_api import Facts
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
@@ -46,7 +46,7 @@ def content_version(sha256: str) -> str:
 
 
 @dataclass(frozen=True)
-class Source:
+class Origin:
     """Where a document came from: the path as the agent gave it, what was read, and
     whether it is a PDF (a Doc JSON, siftui extract's, has text but no pages to draw)."""
 
@@ -87,7 +87,7 @@ class Files:
         facts.sha256 = sha256
         return size, result, sha256
 
-    def load(self, given: str, deadline: float) -> tuple[Loaded, str, Fingerprint, bool]:
+    def load(self, given: str, deadline: float) -> tuple[ServedDoc, str, Fingerprint, bool]:
         """The document at ``given`` as read_pdf reads it (worker, limits, cache), and
         whether those bytes are a PDF's (else a Doc JSON's: text, but no pages to draw)."""
         opened = self.roots.open(given)
@@ -99,7 +99,7 @@ class Files:
             opened.close()
         return loaded, str(opened.real), seen, pdf
 
-    def unchanged(self, source: Source) -> Source | None:
+    def unchanged(self, source: Origin) -> Origin | None:
         """The document's source if the bytes at its path are still the ones opened (its
         fingerprint refreshed when a touched file proved equal), None when they changed.
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from siftui.core.evidence.script import parse_call
-from siftui.serve.tool_api import Answer, ImageBlock
+from siftui.serve.tool_api import ImageBlock, ToolAnswer
 
 
 def image_line(png: bytes) -> str:
@@ -24,7 +24,7 @@ def image_line(png: bytes) -> str:
     return f"image: {width}x{height} png {hashlib.sha256(png).hexdigest()}"
 
 
-def answer_lines(answer: Answer) -> list[str]:
+def answer_lines(answer: ToolAnswer) -> list[str]:
     """The lines ``siftui session`` prints for one answer, in the order of its blocks."""
     if answer.is_error:
         return [f"error: {answer.message}"]
@@ -34,7 +34,7 @@ def answer_lines(answer: Answer) -> list[str]:
     ]
 
 
-def run_script(lines: Iterable[str], call: Callable[[str, Any], Answer]) -> Iterator[str]:
+def run_script(lines: Iterable[str], call: Callable[[str, Any], ToolAnswer]) -> Iterator[str]:
     """The printed lines of a script, call by call, as each call is answered."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():

@@ -15,7 +15,7 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.tools import evidence
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.evidence.connection import EvidenceConnection, Work
-from siftui.serve.tool_api import Answer, Call, ServedTool, Session, Settings
+from siftui.serve.tool_api import ServedTool, Session, Settings, ToolAnswer, ToolCall
 from siftui.sources.evidence_pdf import recognize_png
 
 
@@ -37,7 +37,7 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
 def _served(entry: ToolEntry, work: Work | None = None) -> ServedTool:
     """``entry`` served on the session's connection, by ``work`` (else by the session)."""
 
-    def handle(call: Call) -> Answer:
+    def handle(call: ToolCall) -> ToolAnswer:
         arguments = {key: value for key, value in call.arguments.items() if key in call.given}
         with call.session.lock:
             connection = connection_of(call.session, call.settings)

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from siftui.sources.audit.summary import Table
+from siftui.sources.audit.summary import SummaryTable
 
 _STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
@@ -65,7 +65,7 @@ def _numeric(cell: str) -> bool:
     return cell.replace(",", "").isdigit()
 
 
-def _table(table: Table) -> str:
+def _table(table: SummaryTable) -> str:
     head = "".join(f"<th>{escape(cell)}</th>" for cell in table.headers)
     rows = []
     for row in table.rows:
@@ -84,7 +84,7 @@ def _table(table: Table) -> str:
     )
 
 
-def page(found: Sequence[Table], tokens: Sequence[int], title: str = "siftui audit") -> str:
+def page(found: Sequence[SummaryTable], tokens: Sequence[int], title: str = "siftui audit") -> str:
     """The whole page."""
     tables = "".join(_table(table) for table in found)
     return (

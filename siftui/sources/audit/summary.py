@@ -1,7 +1,7 @@
 """An audit's summary from its records: the same tables for the terminal and the page.
 
 :func:`tables` turns the records (the last one of each path counts) into
-:class:`Table` values: totals, the first call at the OutCap, calls per
+:class:`SummaryTable` values: totals, the first call at the OutCap, calls per
 document, the 20 largest documents, every document with hidden-text alarms,
 and every refusal by reason. :func:`text` lays them out for a terminal;
 siftui.sources.audit.html for a page.
@@ -19,7 +19,7 @@ LARGEST = 20
 
 
 @dataclass(frozen=True)
-class Table:
+class SummaryTable:
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
@@ -64,7 +64,7 @@ def pages_text(pages: Sequence[int]) -> str:
     return ", ".join(str(page) for page in pages)
 
 
-def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
+def tables(records: Iterable[dict[str, Any]]) -> list[SummaryTable]:
     every = latest(records)
     read = [r for r in every if not r.get("error")]
     refused = [r for r in every if r.get("error")]
@@ -111,10 +111,10 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
     inspected = sum(1 for r in read if isinstance(r.get("hidden"), dict))
     reasons = Counter(r["error"] for r in refused)
     return [
-        Table("Totals", ("", "value"), totals),
-        Table("First call at the OutCap", ("shape", "documents"), first),
-        Table("Calls per document", ("quantile", "calls"), quantiles),
-        Table(
+        SummaryTable("Totals", ("", "value"), totals),
+        SummaryTable("First call at the OutCap", ("shape", "documents"), first),
+        SummaryTable("Calls per document", ("quantile", "calls"), quantiles),
+        SummaryTable(
             f"The {LARGEST} largest documents",
             ("document", "kind", "size", "tokens (o200k)", "first call", "calls"),
             tuple(
@@ -129,7 +129,7 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
                 for r in largest
             ),
         ),
-        Table(
+        SummaryTable(
             "Hidden-text alarms",
             ("document", "alarms", "pages"),
             tuple(
@@ -138,12 +138,12 @@ def tables(records: Iterable[dict[str, Any]]) -> list[Table]:
             ),
             _hidden_empty(inspected),
         ),
-        Table(
+        SummaryTable(
             "Refusals by reason",
             ("reason", "documents"),
             tuple((reason, _n(count)) for reason, count in sorted(reasons.items())),
         ),
-        Table(
+        SummaryTable(
             "Refused documents",
             ("document", "reason"),
             tuple((r["path"], r["error"]) for r in refused),
@@ -159,7 +159,7 @@ def _hidden_empty(inspected: int) -> str:
     return f"(none in {inspected:,} inspected {'document' if inspected == 1 else 'documents'})"
 
 
-def text(found: Sequence[Table]) -> str:
+def text(found: Sequence[SummaryTable]) -> str:
     """The tables for a terminal: a title, then aligned columns (an empty table says so)."""
     parts: list[str] = []
     for table in found:

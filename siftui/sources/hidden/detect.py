@@ -40,7 +40,7 @@ from siftui.core.findings import Box, Finding
 from siftui.sources.hidden.extracted import Extracted
 from siftui.sources.hidden.looks import (
     WHITE,
-    Piece,
+    HiddenCandidate,
     render_check,
     same_colour,
     share_inside,
@@ -89,7 +89,7 @@ def _span_kind(span: dict[str, Any]) -> str | None:
     return None
 
 
-def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
+def _pieces(span: dict[str, Any], bound: Box) -> list[HiddenCandidate]:
     """The span as the agent reads it: whole when it is inside the page, else
     runs of the characters extraction keeps (those whose box touches the crop
     box), those mostly outside it being ``off_page``."""
@@ -98,7 +98,7 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
         return []
     box: Box = span["bbox"]
     if box[0] >= bound[0] and box[1] >= bound[1] and box[2] <= bound[2] and box[3] <= bound[3]:
-        return [Piece(span, None, box, _span_kind(span))]
+        return [HiddenCandidate(span, None, box, _span_kind(span))]
     runs: list[tuple[str, Box, bool, list[Any]]] = []
     for char in chars:
         x0, y0, x1, y1 = char[3]
@@ -115,13 +115,13 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[Piece]:
             runs.append((chr(char[0]), (x0, y0, x1, y1), off, [char]))
     kind = _span_kind(span)
     return [
-        Piece(span, text, run_box, "off_page" if off else kind, kept)
+        HiddenCandidate(span, text, run_box, "off_page" if off else kind, kept)
         for text, run_box, off, kept in runs
         if text.strip()
     ]
 
 
-def _classify(piece: Piece, paints: Paints) -> bool:
+def _classify(piece: HiddenCandidate, paints: Paints) -> bool:
     """Settle a piece from the painted boxes alone; False when the page must be drawn."""
     near = paints.fills.near(piece.bbox)
     if piece.kind == "invisible":
@@ -189,8 +189,8 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
         # characters being read one by one (a scan's OCR layer has thousands).
         return located_by_text(hidden, str(page.get_text()), number)
     extracted = extracted or Extracted(page)
-    kept: list[Piece] = []
-    again: list[Piece] = []
+    kept: list[HiddenCandidate] = []
+    again: list[HiddenCandidate] = []
     missed: list[Finding] = []
     for piece in hidden:
         held, missing = extracted.split(piece.chars)
@@ -213,7 +213,7 @@ DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page"})
 """Kinds a span's own drawing decides, which hold for any part of it."""
 
 
-def _hidden(pieces: list[Piece]) -> list[Piece]:
+def _hidden(pieces: list[HiddenCandidate]) -> list[HiddenCandidate]:
     return [
         piece
         for piece in pieces
@@ -229,7 +229,7 @@ class _Judge:
         self.paints: Paints | None = None
         self.plain: PlainCheck | None = None
 
-    def __call__(self, pieces: list[Piece]) -> None:
+    def __call__(self, pieces: list[HiddenCandidate]) -> None:
         if not pieces:
             return
         if self.paints is None:
@@ -244,7 +244,7 @@ class _Judge:
             render_check(self.page, to_draw, self.bound)
 
 
-def _resize(piece: Piece, extracted: Extracted) -> None:
+def _resize(piece: HiddenCandidate, extracted: Extracted) -> None:
     """Tiny by its font size, but maybe drawn larger (a Type 3 font's matrix):
     then it is measured by the extraction's boxes, and classified as any text."""
     size = extracted.drawn_size(piece.chars, piece.size)

@@ -100,7 +100,7 @@ def same_colour(text: Sequence[float], background: Sequence[float]) -> bool:
 WHITE = (1.0, 1.0, 1.0)
 
 
-class Piece:
+class HiddenCandidate:
     """A span (or the part of one) that may be hidden, before it is located."""
 
     __slots__ = (
@@ -137,10 +137,10 @@ class Piece:
         self.under: tuple[int, str] | None = None  # the topmost object painted under it
         self.masks = False  # drawn as a soft mask's content (see PaintLog.masks)
 
-    def part(self, chars: Any, kind: str | None) -> Piece:
+    def part(self, chars: Any, kind: str | None) -> HiddenCandidate:
         """The piece cut to some of its characters (boxed by them), judged anew."""
-        part = Piece.__new__(Piece)
-        for name in Piece.__slots__:
+        part = HiddenCandidate.__new__(HiddenCandidate)
+        for name in HiddenCandidate.__slots__:
             setattr(part, name, getattr(self, name))
         part.chars, part.text, part.kind = chars, None, kind
         part.covered_by, part.under = False, None
@@ -170,7 +170,7 @@ class Piece:
         return self.text
 
 
-def render_check(page: Any, pieces: list[Piece], bound: Box) -> None:
+def render_check(page: Any, pieces: list[HiddenCandidate], bound: Box) -> None:
     """Decide the pieces that need the page drawn, from one render of their area
     at 72 dpi (and a sharper one of each box a later object may cover), both
     from one display list of the page."""
@@ -191,8 +191,8 @@ def render_check(page: Any, pieces: list[Piece], bound: Box) -> None:
     view = _View(pixmap, RENDER_ZOOM)
     # Text of one colour on one filled shape: the shape is nearly always of one
     # colour, so a few of its spans decide for all when they agree.
-    groups: dict[tuple[Any, ...], list[Piece]] = {}
-    alone: list[Piece] = []
+    groups: dict[tuple[Any, ...], list[HiddenCandidate]] = {}
+    alone: list[HiddenCandidate] = []
     for piece in pieces:
         if piece.covered_by or piece.under is None or piece.under[1] != "fill-path":
             alone.append(piece)
@@ -206,12 +206,12 @@ def render_check(page: Any, pieces: list[Piece], bound: Box) -> None:
     _check(page, drawing, view, alone, area)
 
 
-def _check(page: Any, drawing: Any, view: _View, pieces: list[Piece], area: Box) -> None:
+def _check(page: Any, drawing: Any, view: _View, pieces: list[HiddenCandidate], area: Box) -> None:
     import pymupdf
 
     rotation = page.rotation_matrix
     turned = bool(page.rotation % 360)
-    sharp: list[tuple[Piece, tuple[float, float, float], Box]] = []
+    sharp: list[tuple[HiddenCandidate, tuple[float, float, float], Box]] = []
     for piece in pieces:
         box = intersection(piece.bbox, area)
         if piece.rgb is None or box[2] <= box[0] or box[3] <= box[1]:
@@ -241,7 +241,7 @@ def _zoom(box: Box) -> float:
 
 
 def _sharp_check(
-    page: Any, drawing: Any, pending: list[tuple[Piece, tuple[float, float, float], Box]]
+    page: Any, drawing: Any, pending: list[tuple[HiddenCandidate, tuple[float, float, float], Box]]
 ) -> None:
     """Text under a later object is ``covered`` when a sharper render of its box
     shows (nearly) no pixel of its colour. From BATCH pieces on, they are drawn

@@ -13,7 +13,7 @@ from typing import Any
 
 from siftui.core.findings import Box, Finding, locate
 from siftui.sources.hidden.extracted import Extracted
-from siftui.sources.hidden.looks import Piece
+from siftui.sources.hidden.looks import HiddenCandidate
 
 MIN_LETTERS = 2
 """Hidden text with fewer letters or digits than this is no finding."""
@@ -35,7 +35,7 @@ def _letters(text: str) -> str:
     return "".join(char for char in text.casefold() if char.isalnum())
 
 
-def shown_copy(piece: Piece, pieces: list[Piece]) -> bool:
+def shown_copy(piece: HiddenCandidate, pieces: list[HiddenCandidate]) -> bool:
     """Whether the shown spans drawn over the piece's place read all its words."""
     words = _letters(piece.letters())
     if not words:
@@ -59,7 +59,7 @@ def _near(a: Box, b: Box) -> bool:
     return gap <= max(a[3] - a[1], b[3] - b[1], 1.0)
 
 
-def _runs(piece: Piece, extracted: Extracted) -> list[Run]:
+def _runs(piece: HiddenCandidate, extracted: Extracted) -> list[Run]:
     """The piece's characters the extraction holds, as runs of the page's text."""
     assert piece.kind is not None
     kind, text = piece.kind, extracted.text
@@ -93,7 +93,7 @@ def _runs(piece: Piece, extracted: Extracted) -> list[Run]:
     return runs
 
 
-def located(pieces: list[Piece], extracted: Extracted, number: int) -> list[Finding]:
+def located(pieces: list[HiddenCandidate], extracted: Extracted, number: int) -> list[Finding]:
     """The findings of page ``number``: runs of the page's text, neighbours of
     one kind joined.
 
@@ -131,7 +131,7 @@ def located(pieces: list[Piece], extracted: Extracted, number: int) -> list[Find
 
 
 def located_by_text(
-    pieces: list[Piece], text: str, number: int
+    pieces: list[HiddenCandidate], text: str, number: int
 ) -> tuple[list[Finding], list[Finding]]:
     """For OCR layers, which are no alarm: each piece found in the page's text by
     its letters (white space aside), without reading the extraction's characters;
@@ -170,7 +170,7 @@ def located_by_text(
     return worded(findings), worded(missed)
 
 
-def apart(piece: Piece, missing: list[tuple[str, Box]], number: int) -> list[Finding]:
+def apart(piece: HiddenCandidate, missing: list[tuple[str, Box]], number: int) -> list[Finding]:
     """The piece's hidden text the extraction does not hold, as drawn."""
     assert piece.kind is not None
     return worded([Finding(number, piece.kind, text, _rounded(box)) for text, box in missing])

@@ -19,7 +19,7 @@ from siftui.sources.hidden.looks import (
     CONTRAST,
     QUANTUM,
     RENDER_ZOOM,
-    Piece,
+    HiddenCandidate,
     box_area,
     distance,
     intersection,
@@ -59,7 +59,7 @@ class PlainCheck:
         self.near_strokes: dict[tuple[int, int, int], list[Item]] = {}
         self.inked: dict[int, float] | None = None  # id(span chars) -> share under other text
 
-    def seen(self, piece: Piece) -> bool:
+    def seen(self, piece: HiddenCandidate) -> bool:
         """Whether the piece is certainly seen (see the module's doc)."""
         rgb = piece.rgb
         if (

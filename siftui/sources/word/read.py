@@ -31,7 +31,7 @@ from siftui.sources.word.names import (
     w,
 )
 from siftui.sources.word.package import Package, PackageError, PartError
-from siftui.sources.word.styles import Counters, Numbering, Styles, paragraph_style
+from siftui.sources.word.styles import ListCounters, Numbering, Styles, paragraph_style
 from siftui.sources.word.text import References, TextWalker, blocks, table_cells
 
 # More paragraphs than this in one story are left out, with a note.
@@ -70,7 +70,7 @@ class _StoryBuilder:
         self.reader = reader
         self.paragraphs: list[Para] = []
         self.tables: list[Table] = []
-        self.counters = Counters(reader.numbering)
+        self.counters = ListCounters(reader.numbering)
         self.walker = TextWalker(reader.refs)
         self.full = False
 

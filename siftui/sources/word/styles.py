@@ -1,7 +1,7 @@
 """Headings and list numbers (docs/WORD.md *Headings*, *Lists*): the style chain and numbering.
 
 Reads styles.xml and numbering.xml once; the per-story counters live in
-:class:`Counters`.
+:class:`ListCounters`.
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ def _roman(value: int) -> str:
 _PLACEHOLDER = re.compile(r"%([1-9])")
 
 
-class Counters:
+class ListCounters:
     """One story's list counters: per abstractNum, per level."""
 
     def __init__(self, numbering: Numbering) -> None:
