@@ -18,6 +18,7 @@ import hashlib
 import os
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
@@ -28,6 +29,7 @@ __all__ = [
     "Fingerprint",
     "fingerprint_of",
     "is_encrypted",
+    "later",
     "open_pdf",
     "retire",
     "unchanged",
@@ -74,27 +76,38 @@ def is_encrypted(document: Any) -> bool:
     return bool(document.metadata and document.metadata.get("encryption"))
 
 
-_retired: queue.SimpleQueue[Any] = queue.SimpleQueue()
-_closer: threading.Thread | None = None
-_closer_lock = threading.Lock()
+_later: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+_worker: threading.Thread | None = None
+_worker_lock = threading.Lock()
 
 
-def _close_retired() -> None:
+def _work_later() -> None:
     while True:
-        document = _retired.get()
-        with MUPDF, contextlib.suppress(Exception):  # dropped all the same
-            document.close()
-        del document
+        task = _later.get()
+        with contextlib.suppress(Exception):  # a task that fails is dropped: none answers a call
+            task()
+        del task
+
+
+def later(task: Callable[[], object]) -> None:
+    """Runs ``task`` in the edit family's one background thread (started on first use);
+    a task that calls PyMuPDF holds ``MUPDF`` while it does."""
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = threading.Thread(target=_work_later, name="siftui-edit", daemon=True)
+            _worker.start()
+    _later.put(task)
 
 
 def retire(document: Any) -> None:
-    """Closes ``document`` in the closing thread (started on first use)."""
-    global _closer
-    with _closer_lock:
-        if _closer is None:
-            _closer = threading.Thread(target=_close_retired, name="siftui-close", daemon=True)
-            _closer.start()
-    _retired.put(document)
+    """Closes ``document`` in the background thread."""
+
+    def close() -> None:
+        with MUPDF:
+            document.close()
+
+    later(close)
 
 
 def fingerprint_of(info: os.stat_result) -> Fingerprint:

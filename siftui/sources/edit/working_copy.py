@@ -17,9 +17,9 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from siftui.core.edit.annotations import Annotation, DraftChanges, annotation_changes
@@ -32,6 +32,7 @@ from siftui.sources.edit.documents import (
     MUPDF,
     Fingerprint,
     is_encrypted,
+    later,
     open_pdf,
     retire,
     unchanged,
@@ -40,6 +41,7 @@ from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.glyphs import page_glyphs
 from siftui.sources.edit.save import whole_reason, write_beside
 from siftui.sources.edit.scan import page_annotations
+from siftui.sources.edit.told import Change, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
@@ -50,31 +52,6 @@ __all__ = ["Change", "Saved", "WorkingCopy", "content_version_of"]
 def _still_encrypted(data: bytes, password: str | None) -> bool:
     with open_pdf(data, password) as document:
         return is_encrypted(document)
-
-
-def content_version_of(sha256: str) -> str:
-    return "v-" + sha256[:12]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What one new revision did, as listeners are told it."""
-
-    revision: int
-    kind: str  # "write", "undo", "redo", "discard" or "save"
-    transaction: Transaction | None  # the one written, undone or redone
-    unsaved: bool  # the draft holds changes after it
-    pages: tuple[int, ...]  # the pages whose annotations changed; () for every page
-
-
-@dataclass(frozen=True, slots=True)
-class Saved:
-    revision: int
-    sha256: str
-    content_version: str
-    bytes: int
-    whole: bool  # rewritten whole
-    reason: str  # why whole ("" when appended to)
 
 
 class WorkingCopy:
@@ -224,6 +201,14 @@ class WorkingCopy:
             if found is None:
                 found = self._glyphs[page] = page_glyphs(self._file[page - 1])
             return found
+
+    def warm(self, pages: Iterable[int]) -> None:
+        """Reads these pages' glyphs in the background, one page at a time (a host
+        calls it for the pages it issued refs on: a highlight from one of them then
+        does not wait for MuPDF's text page, 20-60 ms a page of pgfmanual)."""
+        for page in sorted(set(pages)):
+            if 1 <= page <= self.page_count and page not in self._glyphs:
+                later(partial(self.glyphs, page))
 
     def media_box(self, page: int) -> Rect:
         with self._lock:

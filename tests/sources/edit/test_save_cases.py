@@ -16,6 +16,7 @@ from support.pdfs import USER_PASSWORD, make_encrypted_pdf
 
 from siftui.core.edit.operations import AddAnnotation, Transaction
 from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.edit.documents import later
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.save import REPAIRED
 from siftui.sources.edit.working_copy import WorkingCopy
@@ -111,3 +112,14 @@ def test_two_writers_at_once_one_wins(tmp_path: Path) -> None:
         "won",
     ]
     assert copy.revision == 1 and len(copy.annotations()) == 1
+
+
+def test_pages_warmed_in_the_background_have_their_glyphs(tmp_path: Path) -> None:
+    path = make_lines_pdf(tmp_path / "a.pdf", pages=3)
+    copy = WorkingCopy(str(path), path.read_bytes())
+    copy.warm([3, 1, 9])  # a page past the end is left out
+    done = threading.Event()
+    later(done.set)  # the background thread runs its tasks in order
+    assert done.wait(60)
+    assert sorted(copy._glyphs) == [1, 3]
+    assert copy.glyphs(3).text.startswith("Alpha beta gamma 3\n")
