@@ -9,8 +9,8 @@ the save (EDITING.md's working copy, E12-E15's PyMuPDF side, E19's write).
   (the person's), ``changes()`` (the save dialog's), ``save(expected, shown_path)``,
   ``listen(callback)`` (a ``Change`` per revision, ``told``), ``reading()`` (the
   draft's PyMuPDF document, to draw), ``warm(pages)`` (those pages' glyphs read in
-  the background: call it for the pages refs were issued on). The pure tools of ``siftui.core.edit`` take it as
-  their ``EditableCopy``.
+  the background: call it for the pages refs were issued on). The pure tools of
+  ``siftui.core.edit`` take it as their ``EditableCopy``.
 - ``drafts.DraftStore``: the kept drafts, written atomically after every change.
 - ``apply``: an operation applied to a PyMuPDF document; ``scan``: a page's
   annotations read from its objects; ``glyphs``: a page's characters and boxes;

@@ -65,9 +65,10 @@ class Written:
         self.temporary.unlink(missing_ok=True)
 
 
-def write_beside(path: str, document: Any) -> Written:
+def write_beside(path: str, document: Any, base: bytes) -> Written:
     """``document``'s bytes in a new temporary file beside ``path``: written by MuPDF,
-    read back, given ``path``'s permission bits and flushed to disk."""
+    read back (appended to ``base``, the file's bytes: only the update is read), given
+    ``path``'s permission bits and flushed to disk."""
     target = Path(path)
     mode = stat.S_IMODE(os.stat(target).st_mode)
     temporary = target.with_name(f".{target.name}.siftui-{secrets.token_hex(6)}.tmp")
@@ -88,7 +89,13 @@ def write_beside(path: str, document: Any) -> Written:
         descriptor = os.open(temporary, os.O_RDONLY)
         try:
             with os.fdopen(descriptor, "rb", closefd=False) as stream:
-                data = stream.read()
+                if reason:
+                    data = stream.read()
+                else:  # MuPDF copied the original bytes first: the update follows them
+                    stream.seek(len(base))
+                    data = base + stream.read()
+                    if os.fstat(descriptor).st_size != len(data):
+                        raise OSError("MuPDF's incremental update is not the file's end")
             os.fchmod(descriptor, mode)
             os.fsync(descriptor)
         finally:

@@ -367,7 +367,7 @@ class WorkingCopy:
                     f"{shown} changed on disk since it was opened: nothing saved"
                     " (the draft is kept)"
                 )
-            written = write_beside(self.path, self._draft)
+            written = write_beside(self.path, self._draft, self._data)
             if self.encrypted and not _still_encrypted(written.data, self._password):
                 written.drop()
                 raise EvidenceError(
