@@ -128,15 +128,15 @@ def cmd_log(argv: Sequence[str]) -> int:
 
 def _rerun(entries: list[LogEntry]) -> int:
     from siftui.cli.evidence_preview import rerun_factory
-    from siftui.sources.log.rerun import rerun_session, sessions
+    from siftui.sources.log.rerun import rerun_session, sessions, shown_process
 
     found = sessions(entries)
     if not found:
         write_stdout(b"no evidence session in the log: nothing to re-run\n")
         return 0
     same = True
-    for session, calls in found.items():
-        verdict = rerun_session(session, calls, rerun_factory)
+    for key, calls in found.items():
+        verdict = rerun_session(key[1], calls, rerun_factory, shown_process(key, found))
         same = same and verdict.same
         write_stdout(encode_utf8(verdict.line() + "\n"))
     return 0 if same else RERUN_DIFFERS

@@ -252,6 +252,7 @@ class ToolHost:
             warning=answer.warning,
             reader_notes=facts.reader_notes,
             session=session.number,
+            process=session.process,
             arguments=_logged_as_sent({} if arguments is None else arguments),
             result=answer.result,
         )

@@ -11,6 +11,7 @@ MCP content. Nothing here imports the MCP SDK.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,8 @@ class Session:
 
     number: int = 1
     state: dict[str, Any] = field(default_factory=dict)
+    # The server's process: sessions of servers that share a log are told apart by it.
+    process: int = field(default_factory=os.getpid)
     # Held by a call that uses ``state``: one such call at a time (a client may send
     # calls of one connection at once).
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)

@@ -20,7 +20,7 @@ from siftui.sources.errors import report_unexpected
 if TYPE_CHECKING:  # the log's modules are a replay's: not loaded before a first answer
     from siftui.sources.log.calllog import LogEntry
     from siftui.sources.log.follow import LogTail
-    from siftui.sources.log.rerun import RerunFactory, SessionRerun
+    from siftui.sources.log.rerun import RerunFactory, SessionKey, SessionRerun
 
 
 @dataclass(frozen=True)
@@ -40,15 +40,18 @@ come in bursts, and re-running the whole session at each would slow the view dow
 
 Say = Callable[[str, bool], None]  # the status line's text, and whether it is a warning
 Calls = list[tuple[int, "LogEntry"]]
+Running = tuple["SessionKey", int, int | None]
+"""A re-run begun: its session, how many calls it had, the process its name says."""
 
 
 class SessionReruns:
     def __init__(self, app: App[Any], factory: RerunFactory | None) -> None:
         self.app = app
         self.factory = factory
-        self._done: dict[int, tuple[int, SessionRerun]] = {}  # session -> (its calls, verdict)
-        self._running: set[tuple[int, int]] = set()
-        self._wanted: tuple[int, int] | None = None  # the call whose verdict is awaited
+        # session (its process and number) -> (its calls, verdict)
+        self._done: dict[SessionKey, tuple[int, SessionRerun]] = {}
+        self._running: set[Running] = set()
+        self._wanted: tuple[SessionKey, int] | None = None  # the call whose verdict is awaited
         self._timer: Timer | None = None
 
     def applies(self, entry: LogEntry) -> bool:
@@ -58,16 +61,19 @@ class SessionReruns:
 
     def verdict(self, entries: list[LogEntry], number: int, say: Say) -> None:
         """Say what re-running call ``number``'s session gives (at once when known)."""
-        from siftui.sources.log.rerun import sessions
+        from siftui.sources.log.rerun import sessions, shown_process
 
         entry = entries[number - 1]
         if self.factory is None or entry.session is None:
             say("an evidence call; showing the logged result", True)
             return
-        calls = sessions(entries).get(entry.session, [])
-        key = (entry.session, len(calls))
-        self._wanted = (entry.session, number)
-        known = self._done.get(entry.session)
+        found = sessions(entries)
+        session = entry.session_key
+        assert session is not None
+        calls = found.get(session, [])
+        key = (session, len(calls), shown_process(session, found))
+        self._wanted = (session, number)
+        known = self._done.get(session)
         if known is not None and known[0] == len(calls):
             self._say(known[1], number, say)
             return
@@ -75,7 +81,7 @@ class SessionReruns:
         if key not in self._running:
             self._timer = self.app.set_timer(RERUN_AFTER, lambda: self._start(calls, key, say))
 
-    def _start(self, calls: Calls, key: tuple[int, int], say: Say) -> None:
+    def _start(self, calls: Calls, key: Running, say: Say) -> None:
         self._timer = None
         factory = self.factory
         if factory is None or key in self._running:
@@ -86,16 +92,16 @@ class SessionReruns:
 
         def work() -> None:
             try:
-                found = rerun_session(key[0], calls, factory)
+                found = rerun_session(key[0][1], calls, factory, key[2])
             except Exception as error:  # one line for the user, the traceback logged
                 message = report_unexpected(error, "re-running an evidence session")
-                found = SessionRerun(key[0], (), (), message)
+                found = SessionRerun(key[0][1], (), (), message, process=key[2])
             self.app.call_from_thread(done, found)
 
         def done(found: SessionRerun) -> None:
             self._running.discard(key)
-            self._done[found.session] = (key[1], found)
-            if self._wanted is not None and self._wanted[0] == found.session:
+            self._done[key[0]] = (key[1], found)
+            if self._wanted is not None and self._wanted[0] == key[0]:
                 self._say(found, self._wanted[1], say)
 
         self.app.run_worker(work, thread=True, group="rerun", description="re-run a session")

@@ -96,6 +96,13 @@ class LogEntry:
     arguments: Any = None  # as sent, bounded (fields.logged_arguments)
     result: ToolResult | None = None  # an evidence tool's JSON as the agent received it
     unit: str = "chars"  # what out_cap counted: "chars" (code points) or "bytes" (UTF-8)
+    process: int | None = None  # the server process's id: with session, tells a session
+
+    @property
+    def session_key(self) -> tuple[int | None, int] | None:
+        """The session this call belongs to, told by its server process and connection
+        (sessions of servers that share a log are numbered alike); None for none."""
+        return None if self.session is None else (self.process, self.session)
 
     @property
     def error(self) -> bool:
@@ -168,6 +175,8 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
         data["tool"] = entry.tool
     if entry.session is not None:
         data["session"] = entry.session
+    if entry.process is not None:
+        data["process"] = entry.process
     if entry.arguments is not None:
         data["arguments"] = entry.arguments
     if entry.result is not None:
@@ -288,6 +297,9 @@ def entry_from_dict(data: Any) -> LogEntry:
     session = data.get("session")
     if session is not None and (not isinstance(session, int) or isinstance(session, bool)):
         raise ValueError('key "session": expected a whole number')
+    process = data.get("process")
+    if process is not None and (not isinstance(process, int) or isinstance(process, bool)):
+        raise ValueError('key "process": expected a whole number')
     message = ""
     if failed:
         message = _take(data, "message", str, "a string")
@@ -332,6 +344,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         arguments=data.get("arguments"),
         result=result,
         unit=unit,
+        process=process,
     )
 
 

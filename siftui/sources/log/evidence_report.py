@@ -38,6 +38,7 @@ class SessionUse:
 
     session: int | None
     calls: list[int] = field(default_factory=list)
+    process: int | None = None  # named when the log holds sessions of several servers
     searches_left: list[tuple[int, str, int]] = field(default_factory=list)  # call, id, unseen
     reads_left: list[tuple[int, str, int, int]] = field(default_factory=list)  # call, doc, p, off
     refused_reads: list[tuple[int, str, int | None]] = field(default_factory=list)  # fixed by
@@ -60,15 +61,21 @@ def _arguments(entry: LogEntry) -> dict[str, Any]:
 
 
 def evidence_report(entries: Sequence[LogEntry]) -> tuple[SessionUse, ...]:
-    sessions: dict[int | None, SessionUse] = {}
-    numbered: dict[int | None, list[tuple[int, LogEntry]]] = {}
+    """One use per session, told by its server process and number: servers that share a
+    log number their sessions alike."""
+    Key = tuple[int | None, int | None]
+    sessions: dict[Key, SessionUse] = {}
+    numbered: dict[Key, list[tuple[int, LogEntry]]] = {}
     for number, entry in enumerate(entries, start=1):
         if is_evidence(entry):
-            use = sessions.setdefault(entry.session, SessionUse(entry.session))
+            key = (entry.process, entry.session)
+            use = sessions.setdefault(key, SessionUse(entry.session))
             use.calls.append(number)
-            numbered.setdefault(entry.session, []).append((number, entry))
-    for session, calls in numbered.items():
-        _fill(sessions[session], calls)
+            numbered.setdefault(key, []).append((number, entry))
+    several = len({process for process, _ in sessions}) > 1
+    for key, calls in numbered.items():
+        sessions[key].process = key[0] if several else None
+        _fill(sessions[key], calls)
     return tuple(sessions.values())
 
 
@@ -130,6 +137,8 @@ def evidence_lines(uses: Sequence[SessionUse]) -> list[str]:
     lines: list[str] = []
     for use in uses:
         name = f"session {use.session}" if use.session is not None else "session (unnamed)"
+        if use.process is not None:
+            name += f" (process {use.process})"
         calls = f"{len(use.calls)} call{'' if len(use.calls) == 1 else 's'}"
         lines += ["", f"evidence tools, {name}: {calls}"]
         lines.append("  searches with more hits never asked for:" + _none(use.searches_left))
@@ -159,6 +168,7 @@ def evidence_json(uses: Sequence[SessionUse]) -> list[dict[str, Any]]:
     return [
         {
             "session": use.session,
+            **({"process": use.process} if use.process is not None else {}),
             "calls": use.calls,
             "searches_left": [
                 {"call": call, "searchId": search, "unseen": left}

@@ -74,6 +74,13 @@ class SessionRerun:
     files: tuple[str, ...]
     refused: str = ""  # why it was not re-run; "" when it was
     differs: tuple[int, ...] = ()
+    process: int | None = None  # named when the log holds sessions of several servers
+
+    @property
+    def name(self) -> str:
+        if self.process is None:
+            return f"session {self.session}"
+        return f"session {self.session} (process {self.process})"
 
     @property
     def same(self) -> bool:
@@ -84,21 +91,19 @@ class SessionRerun:
         if self.refused:
             return f"not re-run: {self.refused}"
         if number in self.differs:
-            return f"the re-run differs from what the agent received (session {self.session})"
+            return f"the re-run differs from what the agent received ({self.name})"
         if self.differs:
             return (
-                f"the re-run gives the bytes the agent received; session {self.session} "
+                f"the re-run gives the bytes the agent received; {self.name} "
                 f"first differs at call {self.differs[0]}"
             )
-        return (
-            f"the re-run gives the bytes the agent received, as for all of session {self.session}"
-        )
+        return f"the re-run gives the bytes the agent received, as for all of {self.name}"
 
     def line(self) -> str:
         """The session's verdict in one line (``siftui log FILE --rerun``)."""
         count = len(self.numbers)
         files = ", ".join(Path(name).name for name in self.files) or "no file"
-        head = f"session {self.session}: {count} call{'s' if count != 1 else ''} on {files}: "
+        head = f"{self.name}: {count} call{'s' if count != 1 else ''} on {files}: "
         if self.refused:
             return head + f"not re-run: {self.refused}"
         if self.differs:
@@ -109,13 +114,23 @@ class SessionRerun:
         return head + "the re-run gives the same bytes the agent received"
 
 
-def sessions(entries: Iterable[LogEntry]) -> dict[int, list[tuple[int, LogEntry]]]:
+SessionKey = tuple[int | None, int]
+"""A session: its server's process (None in logs from before it was logged) and number."""
+
+
+def sessions(entries: Iterable[LogEntry]) -> dict[SessionKey, list[tuple[int, LogEntry]]]:
     """The evidence calls of each session, with their call numbers, in the log's order."""
-    found: dict[int, list[tuple[int, LogEntry]]] = {}
+    found: dict[SessionKey, list[tuple[int, LogEntry]]] = {}
     for number, entry in enumerate(entries, 1):
-        if entry.session is not None and entry.tool in EVIDENCE_TOOLS:
-            found.setdefault(entry.session, []).append((number, entry))
+        key = entry.session_key
+        if key is not None and entry.tool in EVIDENCE_TOOLS:
+            found.setdefault(key, []).append((number, entry))
     return found
+
+
+def shown_process(key: SessionKey, keys: Iterable[SessionKey]) -> int | None:
+    """The process a session's name says: only when the log holds several servers'."""
+    return key[0] if len({process for process, _ in keys}) > 1 else None
 
 
 def _root_of(requested: str, real: str) -> Path | None:
@@ -178,7 +193,10 @@ def _unchanged(calls: list[tuple[int, LogEntry]]) -> str:
 
 
 def rerun_session(
-    session: int, calls: list[tuple[int, LogEntry]], factory: RerunFactory
+    session: int,
+    calls: list[tuple[int, LogEntry]],
+    factory: RerunFactory,
+    process: int | None = None,
 ) -> SessionRerun:
     """``calls`` (one session's, in order) made again in a fresh session and compared."""
     numbers = tuple(number for number, _ in calls)
@@ -190,11 +208,11 @@ def rerun_session(
         refused = "no call of the session read a file"
     refused = refused or _unchanged(calls)
     if refused:
-        return SessionRerun(session, numbers, files, refused)
+        return SessionRerun(session, numbers, files, refused, process=process)
     try:
         fresh = factory(setting)
     except ValueError as error:  # a root that is no folder now
-        return SessionRerun(session, numbers, files, str(error))
+        return SessionRerun(session, numbers, files, str(error), process=process)
     differs: list[int] = []
     try:
         for number, entry in calls:
@@ -203,9 +221,13 @@ def rerun_session(
                 differs.append(number)
     finally:
         fresh.close()
-    return SessionRerun(session, numbers, files, differs=tuple(differs))
+    return SessionRerun(session, numbers, files, differs=tuple(differs), process=process)
 
 
 def rerun_all(entries: list[LogEntry], factory: RerunFactory) -> list[SessionRerun]:
     """Every evidence session of the log re-run, in the order the sessions began."""
-    return [rerun_session(s, calls, factory) for s, calls in sessions(entries).items()]
+    found = sessions(entries)
+    return [
+        rerun_session(key[1], calls, factory, shown_process(key, found))
+        for key, calls in found.items()
+    ]
