@@ -276,9 +276,12 @@ def test_roots_resolve_without_the_server(tmp_path: Path) -> None:
         (["--root", "/tmp", "--max-bytes", "0"], "--max-bytes must be >= 1, not 0"),
         (
             ["--root", "/tmp", "--tools", "read,write"],
-            '--tools: unknown tool family "write" (families: read, evidence)',
+            '--tools: unknown tool family "write" (families: read, evidence, edit)',
         ),
-        (["--root", "/tmp", "--tools", ","], "--tools: no tool family (families: read, evidence)"),
+        (
+            ["--root", "/tmp", "--tools", ","],
+            "--tools: no tool family (families: read, evidence, edit)",
+        ),
     ],
 )
 def test_bad_server_options_exit_2(args: list[str], message: str) -> None:
