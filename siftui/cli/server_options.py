@@ -95,7 +95,7 @@ def check_server_options(args: argparse.Namespace) -> None:
     if args.cache_bytes < 0:  # 0 keeps nothing between calls
         raise UsageError(f"--cache-bytes must be >= 0, not {args.cache_bytes}")
     if args.ocr_lang is not None:
-        from siftui.sources.evidence_pdf import ocr_language_reason
+        from siftui.sources.ocr_runner import ocr_language_reason
 
         reason = ocr_language_reason(args.ocr_lang)
         if reason is not None:

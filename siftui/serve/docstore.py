@@ -56,11 +56,12 @@ from siftui.serve.loading import (
 )
 from siftui.serve.spare import Spare
 from siftui.serve.wire import clip
-from siftui.serve.worker import Progress, Running, WorkerFailed, finish
+from siftui.serve.worker import Progress, Running, WorkerFailed, finish, spawn
 from siftui.serve.worker_evidence import Task
 from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
+from siftui.sources.ocr_runner import OcrRunner
 
 __all__ = ["DocStore", "Failed", "ServedDoc", "doc_bytes", "load_in_worker"]
 
@@ -119,6 +120,8 @@ class DocStore:
         self._pending: dict[_Key, _Pending] = {}
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.workers)
+        # OCR takes the same slots as extraction, under the same memory limit.
+        self.ocr = OcrRunner(self._slots, memory=self.memory, popen=spawn)
         self._running: set[Running] = set()
         self._spare = Spare()
         self._closed = False
@@ -352,6 +355,7 @@ class DocStore:
             running = list(self._running)
         for worker in running:
             worker.kill()
+        self.ocr.close()
         self._spare.close()
 
 

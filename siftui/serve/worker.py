@@ -279,6 +279,9 @@ class _Spawner:
 
 
 _SPAWNER = _Spawner()
+spawn = _SPAWNER.popen
+"""Starts a process from the server's spawner thread (its children's PR_SET_PDEATHSIG
+then means "the server died"): the workers, and Tesseract (siftui.sources.ocr_runner)."""
 
 
 class Running:

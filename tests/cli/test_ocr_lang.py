@@ -13,7 +13,7 @@ from support.docx_build import p, t, write_docx
 from siftui.core.ocr_language import check_ocr_language, missing_languages
 from siftui.sources import extract as extract_module
 from siftui.sources import pdf_open as pdf_open_module
-from siftui.sources.evidence_pdf import ocr_language_reason
+from siftui.sources.ocr_runner import ocr_language_reason
 from siftui.sources.sample import sample_path
 
 MISSING = extract_module.ocr_unavailable_reason()

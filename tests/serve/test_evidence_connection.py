@@ -391,11 +391,11 @@ def test_ocr_recognize_reads_the_server_s_ocr_language(
     make_pdf(tmp_path / "a.pdf", ["Hallo"])
     languages: list[str] = []
 
-    def recognize(png: bytes, *, language: str) -> tuple[str, str]:
+    def recognize(png: bytes, language: str) -> tuple[str, str]:
         languages.append(language)
         return "Hallo\n", "tesseract 9.9.9"
 
-    monkeypatch.setattr("siftui.serve.evidence.tools.recognize_png", recognize)
+    monkeypatch.setattr(store.ocr, "recognize", recognize)
     host = ToolHost(Roots([tmp_path]), store=store, families={"evidence"}, ocr_language="deu+eng")
     assert not host.call({"path": "a.pdf"}, "pdf_open").is_error
     assert not host.call({"documentId": "doc-1", "page": 1}, "pdf_page_render").is_error

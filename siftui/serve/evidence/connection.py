@@ -10,6 +10,7 @@ server and ``siftui session`` give the same bytes for the same calls.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -25,6 +26,7 @@ from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
 from siftui.core.findings import Inspection
 from siftui.core.kinds import PDF
+from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.tools.entry import ToolEntry
 from siftui.core.tools.read import READ_DOCX
 from siftui.serve.access import Roots
@@ -35,8 +37,8 @@ from siftui.serve.evidence.script import image_line
 from siftui.serve.tool_api import Block, Facts, ImageBlock, TextBlock, ToolAnswer
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Describe, Draw
-from siftui.sources import evidence_pdf
 from siftui.sources.log.fields import ToolResult
+from siftui.sources.ocr_runner import tesseract_engine
 from siftui.sources.word.kind import DOCX_SUFFIXES
 
 
@@ -65,14 +67,17 @@ class EvidenceConnection:
         *,
         warn_hidden: bool = False,
         limits: Limits = SERVED_LIMITS,
-        recognize_png: Callable[[bytes], tuple[str, str]] = evidence_pdf.recognize_png,
-        tesseract: Callable[[], str | None] = evidence_pdf.tesseract_engine,
+        recognize_png: Callable[[bytes], tuple[str, str]] | None = None,
+        tesseract: Callable[[], str | None] = tesseract_engine,
     ) -> None:
         self.session = EvidenceSession(out_cap, limits)
         self.files = Files(roots, store)
         self.out_cap = out_cap
         self.warn_hidden = warn_hidden
-        self._recognize_png = recognize_png
+        # The store's runner by default: its slots, its memory limit, one OCR per image.
+        self._recognize_png = recognize_png or functools.partial(
+            store.ocr.recognize, language=DEFAULT_OCR_LANGUAGE
+        )
         self._tesseract = tesseract
         self._sources: dict[str, Origin] = {}
         self._hidden: dict[str, dict[int, int]] = {}

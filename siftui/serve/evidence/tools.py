@@ -16,7 +16,6 @@ from siftui.core.tools import evidence
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.evidence.connection import EvidenceConnection, Work
 from siftui.serve.tool_api import ServedTool, Session, Settings, ToolAnswer, ToolCall
-from siftui.sources.evidence_pdf import recognize_png
 
 
 def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
@@ -28,7 +27,9 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
             settings.store,
             settings.out_cap,
             warn_hidden=settings.warn_hidden,
-            recognize_png=functools.partial(recognize_png, language=settings.ocr_language),
+            recognize_png=functools.partial(
+                settings.store.ocr.recognize, language=settings.ocr_language
+            ),
         )
         session.state[evidence.FAMILY.name] = found
     return found
