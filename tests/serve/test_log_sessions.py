@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcp_wire import Wire
+from support.mcp_wire import Wire
 from support.pdfs import make_pdf
 
 from siftui.sources.log.calllog import read_log
