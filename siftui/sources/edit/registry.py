@@ -82,6 +82,7 @@ class WorkingCopies:
                 self._holds[path] = self._holds.get(path, 0) + 1
                 return Opened(current, None)
             if current is not None:
+                current.detach()  # its draft, set aside now, is never written over again
                 note = self._aside(path, current.revision, len(current.transactions))
                 holds = self._holds.get(path, 0)
             else:
@@ -133,7 +134,9 @@ class WorkingCopies:
                 self._holds[path] = left
                 return
             self._holds.pop(path, None)
-            self._copies.pop(path, None)
+            copy = self._copies.pop(path, None)
+        if copy is not None:
+            copy.close()
 
     def paths(self) -> list[str]:
         with self._lock:

@@ -6,7 +6,7 @@ only its own operations, and an undo replays the rest from the bytes. Every chan
 (write, undo, redo, discard, save) is one new revision, is kept on disk by the
 ``DraftStore`` before it is told, and is told to each listener (the reader, the
 host) as a ``Change``. Every method is safe to call from several threads: one lock
-per working copy, listeners called after it is released.
+(``documents.MUPDF``) for every copy, listeners called after it is released.
 
 Page text, and so every reference, is the text of the file's bytes: glyphs are
 read from the file, never from the draft.
@@ -156,30 +156,37 @@ class WorkingCopy:
         with self._lock:
             return whole_reason(self._draft)
 
+    def detach(self) -> None:
+        """Keeps no more drafts on disk (another copy of the file took its place)."""
+        with self._lock:
+            self._store = None
+
+    def close(self) -> None:
+        """Lets go of the documents (closed in the background); the draft stays on disk."""
+        with self._lock:
+            if self._draft is not self._file:
+                retire(self._draft)
+            retire(self._file)
+
     # -- what the tools read ----------------------------------------------------
 
     def annotations(self, page: int | None = None) -> list[Annotation]:
         """The draft's listed annotations: of ``page``, or of every page in order."""
-        with self._lock:
-            pages = range(1, self.page_count + 1) if page is None else (page,)
-            found: list[Annotation] = []
-            for number in pages:
-                listed = self._draft_pages.get(number)
-                if listed is None:
-                    listed = self._draft_pages[number] = page_annotations(self._draft, number)
-                found.extend(listed)
-            return found
+        return self._listed(self._draft, self._draft_pages, page)
 
     def file_annotations(self, page: int | None = None) -> list[Annotation]:
         """The file's own annotations (without the draft's changes)."""
+        return self._listed(self._file, self._file_pages, page)
+
+    def _listed(
+        self, document: Any, cache: dict[int, list[Annotation]], page: int | None
+    ) -> list[Annotation]:
         with self._lock:
-            pages = range(1, self.page_count + 1) if page is None else (page,)
             found: list[Annotation] = []
-            for number in pages:
-                listed = self._file_pages.get(number)
-                if listed is None:
-                    listed = self._file_pages[number] = page_annotations(self._file, number)
-                found.extend(listed)
+            for number in range(1, self.page_count + 1) if page is None else (page,):
+                if number not in cache:
+                    cache[number] = page_annotations(document, number)
+                found.extend(cache[number])
             return found
 
     def changes(self) -> DraftChanges:

@@ -206,3 +206,18 @@ def test_a_touched_but_unchanged_file_is_saved_over(tmp_path: Path) -> None:
     highlight(editing, "beta")
     os.utime(path, ns=(1, 1))  # another fingerprint, the same bytes: hashed, saved
     assert copy.save(1).revision == 2
+
+
+def test_a_copy_replaced_by_new_bytes_writes_no_draft_over_the_new_one(tmp_path: Path) -> None:
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    old = editing.copy
+    highlight(editing, "beta")
+    make_lines_pdf(editing.path, pages=1)  # changed on disk while the copy is held
+    opened = editing.copies.open(str(editing.path), editing.path.read_bytes())
+    assert opened.copy is not old and opened.note is not None and opened.note.kind == "aside"
+    highlight(editing, "gamma")  # the old copy still takes writes (its session is stale)...
+    assert not (drafts / DraftStore(drafts).where(str(editing.path)).name).exists()
+    editing.copies.release(str(editing.path))
+    editing.copies.release(str(editing.path))
+    assert editing.copies.paths() == []
