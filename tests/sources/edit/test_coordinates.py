@@ -5,6 +5,8 @@ start at 0,0: the file's quads, read back after a save, cover the reference's te
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pymupdf
@@ -61,3 +63,32 @@ def test_corpus_pages(tmp_path: Path, name: str) -> None:
     words = _first_words(path)
     annotation_id = highlight_and_save(path, tmp_path / "drafts", 1, words)
     assert text_under_quads(path, annotation_id) == without_space(words)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+@pytest.mark.parametrize("origin", [(0, 0), (-40.5, 120)])
+def test_poppler_reads_the_refs_text_under_each_quad(
+    tmp_path: Path, origin: tuple[float, float]
+) -> None:
+    """Poppler's text in each quad's box (its crop area counts from the page's top left)
+    is the ref's text of that line."""
+    path = make_lines_pdf(tmp_path / "made.pdf", pages=1, origin=origin)
+    name = highlight_and_save(path, tmp_path / "drafts", 1, "zeta 1\neta theta")
+    with pymupdf.open(path) as document:
+        (annotation,) = [a for a in document[0].annots() if a.info["id"] == name]
+        quads = document.xref_get_key(annotation.xref, "QuadPoints")[1]
+    numbers = [float(n) for n in quads.strip("[]").split()]
+    left, top = origin[0], origin[1] + 792
+    found = []
+    for start in range(0, len(numbers), 8):
+        xs, ys = numbers[start : start + 8 : 2], numbers[start + 1 : start + 8 : 2]
+        area = [
+            "-x", str(int(min(xs) - left)), "-y", str(int(top - max(ys))),
+            "-W", str(int(max(xs) - min(xs)) + 1), "-H", str(int(max(ys) - min(ys)) + 1),
+        ]  # fmt: skip
+        crop = subprocess.run(
+            ["pdftotext", "-f", "1", "-l", "1", *area, str(path), "-"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        found.append(without_space(crop))
+    assert found == ["zeta1", "etatheta"]
