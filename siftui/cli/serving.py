@@ -78,8 +78,9 @@ def cmd_log(argv: Sequence[str]) -> int:
     if args.json and not args.report:
         raise UsageError("--json needs --report")
     from siftui.sources.lines import NotReadable, open_regular
-    from siftui.sources.log.calllog import LogError, read_log_skipping
+    from siftui.sources.log.calllog import LogError
     from siftui.sources.log.follow import LogTail
+    from siftui.sources.log.reading import read_log_skipping
 
     if args.follow and args.report:
         raise UsageError("--follow is for the replay, not --report")

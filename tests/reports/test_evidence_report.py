@@ -17,8 +17,9 @@ from siftui.serve.docstore import DocStore
 from siftui.serve.host import ToolHost
 from siftui.serve.limits import StoreLimits
 from siftui.serve.tool_api import Session, TextBlock
-from siftui.sources.log.calllog import CallLog, read_log
+from siftui.sources.log.calllog import CallLog
 from siftui.sources.log.evidence_report import evidence_lines, evidence_report
+from siftui.sources.log.reading import read_log
 from siftui.sources.log.report import report
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app

@@ -25,7 +25,8 @@ from support.pdfs import make_pdf
 from siftui.core.doc import Doc
 from siftui.core.render import Options, Rendered, render
 from siftui.sources.load import load_doc_report
-from siftui.sources.log.calllog import LogEntry, read_log
+from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.reading import read_log
 from siftui.sources.log.report import report, report_json, shown_pages, spans
 from siftui.sources.log.report_text import report_text
 

@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
-from siftui.sources.log.calllog import CallLog, LogEntry, read_log
+from siftui.sources.log.calllog import CallLog, LogEntry
+from siftui.sources.log.reading import read_log
 from siftui.sources.log.report import report, report_json
 from siftui.sources.log.report_text import report_text
 from siftui.tui.app import SiftApp

@@ -31,7 +31,7 @@ from support.mcp_wire import (
 )
 from support.pdfs import make_encrypted_pdf, make_pdf
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 SLACK = 2.0  # seconds an answer may come after --timeout
 
@@ -199,7 +199,7 @@ def test_the_log_is_private_complete_and_survives_a_full_disk(tmp_path: Path) ->
     assert entries[1].tool == "write_pdf" and entries[1].message == "unknown tool: write_pdf"
     assert all(entry.error for entry in entries[1:])
 
-    from siftui.sources.log.calllog import read_log_skipping
+    from siftui.sources.log.reading import read_log_skipping
 
     torn = tmp_path / "torn.jsonl"
     good = [line for line in log.read_bytes().splitlines() if b'"findings_of"' not in line]

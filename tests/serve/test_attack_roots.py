@@ -27,7 +27,7 @@ from support.mcp_wire import (
 )
 from support.pdfs import make_pdf
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 SECRET = "SECRETOUTSIDE"
 SLACK = 2.0  # seconds an answer may come after --timeout

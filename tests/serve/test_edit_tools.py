@@ -30,7 +30,8 @@ from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Session, TextBlock
 from siftui.sources.edit.drafts import DraftStore
-from siftui.sources.log.calllog import CallLog, read_log
+from siftui.sources.log.calllog import CallLog
+from siftui.sources.log.reading import read_log
 
 HIGHLIGHT = {"subtype": "Highlight", "target": {"kind": "reference", "refId": "ref-1"}}
 

@@ -20,7 +20,7 @@ from support.mcp_wire import Wire, served_lines
 from support.pdfs import make_pdf
 
 from siftui.core.evidence.script import call_line
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 TIMEOUT = 60
 

@@ -26,7 +26,7 @@ from support.pdfs import make_pdf
 
 from siftui.core.evidence.script import call_line
 from siftui.serve.reader_file import reader_path, runtime_folder
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 TIMEOUT = 60
 SCRIPT: list[tuple[str, dict[str, Any]]] = [

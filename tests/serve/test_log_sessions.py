@@ -11,7 +11,7 @@ from pathlib import Path
 from support.mcp_wire import Wire
 from support.pdfs import make_pdf
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 TIMEOUT = 60
 

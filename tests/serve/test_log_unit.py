@@ -15,7 +15,8 @@ from support.tui_support import long_doc, write_doc
 from siftui.core.render import Options, render
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
-from siftui.sources.log.calllog import CallLog, LogError, read_log
+from siftui.sources.log.calllog import CallLog, LogError
+from siftui.sources.log.reading import read_log
 
 
 def served_log(folder: Path, unit: str) -> Path:

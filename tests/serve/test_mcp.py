@@ -32,7 +32,7 @@ from siftui.core.textless import answer_textless, textless_warning
 from siftui.serve.access import Refused, Roots
 from siftui.serve.pdf_tool import NO_TEXT_ADVICE, OUTPUT_SCHEMA
 from siftui.sources.load import load_doc_report
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 from siftui.sources.output import rendered_json
 
 BAD_OUTCAP = f"argument --outcap: {INVALID_MESSAGE}, not "

@@ -27,8 +27,8 @@ from support.pdfs import make_pdf
 
 from siftui.core.word.model import DocxDoc
 from siftui.serve.docx_tool import DOCX_OUTPUT_SCHEMA
-from siftui.sources.log.calllog import read_log
 from siftui.sources.log.fields import DocxArgs
+from siftui.sources.log.reading import read_log
 from siftui.sources.word.read import read_docx
 
 CORPUS_DOCX = Path(__file__).resolve().parents[3] / "shared" / "corpus-docx"

@@ -27,8 +27,8 @@ from support.mcp_client import cli_render, run_server, texts
 
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
-from siftui.sources.log.calllog import read_log
 from siftui.sources.log.fields import HiddenSummary
+from siftui.sources.log.reading import read_log
 
 OUTCAP = 800
 WARNING = "warning: this answer contains text that is invisible on the page"

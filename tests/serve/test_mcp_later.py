@@ -31,7 +31,7 @@ from support.mcp_client import run_server, texts
 from support.same_bytes import save_pdf
 
 from siftui.serve.hidden_warn import STILL_INSPECTING
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 PAGES = 150
 
@@ -144,9 +144,10 @@ def test_a_first_extraction_sends_progress_to_a_client_that_asks(
 
 def test_the_readers_put_a_later_line_in_its_call(tmp_path: Path) -> None:
     from siftui.core.render import Rendered
-    from siftui.sources.log.calllog import CallLog, LogEntry, read_log_skipping
+    from siftui.sources.log.calllog import CallLog, LogEntry
     from siftui.sources.log.fields import HiddenSummary, LaterFindings
     from siftui.sources.log.follow import LogTail
+    from siftui.sources.log.reading import read_log_skipping
 
     def call(time: str, path: str) -> LogEntry:
         shown = Rendered("--- page 1 ---\nx", False, 1, 1, 0, "")

@@ -35,8 +35,9 @@ from siftui.serve.tool_api import TextBlock
 from siftui.serve.worker import Running, _await_findings
 from siftui.serve.worker_read import inspect, read_document, runes_of
 from siftui.sources.load import LoadError
-from siftui.sources.log.calllog import CallLog, LogEntry, entry_from_dict, entry_to_dict, read_log
+from siftui.sources.log.calllog import CallLog, LogEntry, entry_to_dict
 from siftui.sources.log.fields import DocxArgs, HiddenSummary
+from siftui.sources.log.reading import entry_from_dict, read_log
 from siftui.sources.log.report import report
 from siftui.sources.log.report_text import document_lines, summary_line
 from siftui.sources.word.read import read_docx

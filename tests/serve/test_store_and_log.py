@@ -21,7 +21,8 @@ from siftui.serve.docstore import DocStore, Failed, ServedDoc, doc_bytes
 from siftui.serve.host import ToolHost
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
-from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line, read_log
+from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line
+from siftui.sources.log.reading import read_log
 
 
 class CountingLoader:

@@ -16,7 +16,7 @@ pytest.importorskip("mcp")
 from support.mcp_wire import Wire, message_of
 from support.pdfs import make_pdf
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

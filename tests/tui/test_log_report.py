@@ -20,7 +20,7 @@ from textual.widgets import Tree
 from textual.widgets._footer import FooterKey
 from textual.widgets.tree import TreeNode
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 from siftui.sources.log.report import report
 from siftui.sources.log.report_text import document_lines, report_text
 from siftui.tui.app import SiftApp

@@ -10,7 +10,7 @@ from support.tui_support import run, wait_until
 from textual.pilot import Pilot
 
 from siftui.cli.evidence_preview import rerun_factory
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 from siftui.sources.sample import sample_path
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app

@@ -15,7 +15,8 @@ from textual.widgets import Static
 
 from siftui.core.render import Options, Rendered, render
 from siftui.sources.extract import extract
-from siftui.sources.log.calllog import LogEntry, entry_to_line, read_log
+from siftui.sources.log.calllog import LogEntry, entry_to_line
+from siftui.sources.log.reading import read_log
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
 from siftui.tui.widgets.call_list import CallList

@@ -26,7 +26,7 @@ from support.tui_support import (
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from siftui.sources.log.calllog import read_log
+from siftui.sources.log.reading import read_log
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
 from siftui.tui.screens import HelpScreen, LogReportScreen, PasswordScreen, WalkScreen

@@ -17,7 +17,8 @@ from typing import BinaryIO
 
 from siftui.core.messages import quoted
 from siftui.sources.lines import MAX_LINE_BYTES, NotReadable, open_regular
-from siftui.sources.log.calllog import LogEntry, attach, line_error, line_read
+from siftui.sources.log.calllog import LogEntry
+from siftui.sources.log.reading import attach, line_error, line_read
 
 _BLOCK = 1 << 20
 

@@ -1,6 +1,6 @@
 """How an agent used the read tool: a report on a call log.
 
-Pure: it takes parsed log entries (siftui.sources.log.calllog.read_log) and, when the
+Pure: it takes parsed log entries (siftui.sources.log.reading.read_log) and, when the
 caller could load them, the documents the calls read; no I/O. Call numbers are
 1-based positions in the log, as the replay numbers them.
 
