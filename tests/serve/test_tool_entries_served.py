@@ -11,15 +11,17 @@ import pytest
 from support.docx_build import p, t, write_docx
 from support.pdfs import make_pdf
 
-from siftui.core.tools import evidence, read
+from siftui.core.tools import edit, evidence, read
 from siftui.core.tools.entry import ToolEntry
 from siftui.core.tools.table import ENTRIES
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
+from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
 from siftui.serve.limits import StoreLimits
 from siftui.serve.tool_api import Session
 from siftui.serve.tools import TOOLS
+from siftui.sources.edit.drafts import DraftStore
 
 
 def test_every_entry_is_served_once_in_the_tables_order() -> None:
@@ -48,7 +50,10 @@ def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
             return _real(*args, **kwargs)
 
         monkeypatch.setattr(store, method, spy)
-    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families={"read", "evidence"})
+    drafts = EditHost(drafts=DraftStore(tmp_path / "drafts"))
+    families = {"read", "evidence", "edit"}
+    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families=families, edit=drafts)
+    region = {"kind": "pdf-region", "page": 1, "rectPdf": [10, 10, 60, 60]}
     session = Session()
     calls: list[tuple[ToolEntry, dict[str, Any]]] = [
         (read.READ_PDF, {"path": "a.pdf"}),
@@ -63,12 +68,34 @@ def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
         (evidence.BOOKMARK_LIST, {"documentId": "doc-1"}),
         (evidence.PAGE_RENDER, {"documentId": "doc-1", "page": 1, "dpi": 36}),
         (evidence.OCR, {"imageHandle": "img-1"}),
+        (edit.ANNOTATION_LIST, {"documentId": "doc-1"}),
+        (
+            edit.ANNOTATION_CREATE,
+            {"documentId": "doc-1", "expectedRevision": 0, "subtype": "Text", "target": region},
+        ),
+        (
+            edit.ANNOTATION_UPDATE,
+            {
+                "documentId": "doc-1",
+                "expectedRevision": 1,
+                "annotationId": "siftui-1-1",
+                "comment": "x",
+            },
+        ),
+        (
+            edit.ANNOTATION_DELETE,
+            {"documentId": "doc-1", "expectedRevision": 2, "annotationId": "siftui-1-1"},
+        ),
+        (edit.SAVE, {"documentId": "doc-1", "expectedRevision": 3}),
+        (edit.PAGE_JUMP, {"documentId": "doc-1", "page": 1}),
         (evidence.CLOSE, {"documentId": "doc-1"}),
     ]
+    # OCR needs Tesseract; a save and a jump need a reader: their refusals are their lines.
+    refused = {evidence.OCR, edit.SAVE, edit.PAGE_JUMP}
     assert {entry for entry, _ in calls} == set(ENTRIES)
     for entry, arguments in calls:
         handed.clear()
         answer = host.call(arguments, entry.name, session)
-        if entry is not evidence.OCR:  # OCR needs Tesseract, and runs in no worker
+        if entry not in refused:
             assert not answer.is_error, (entry.name, answer.message)
         assert bool(handed) is entry.worker, entry.name

@@ -11,12 +11,16 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from siftui.core.evidence.records import Document
 from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import EvidenceConnection
-from siftui.sources.edit.working_copy import Change, WorkingCopy, content_version_of
+from siftui.serve.evidence.files import content_version
+
+if TYPE_CHECKING:  # its module loads MuPDF: only once a session edits
+    from siftui.sources.edit.working_copy import Change, WorkingCopy
 
 _CHUNK = 1 << 20
 
@@ -56,7 +60,7 @@ class HeldCopies:
 
     def _take(self, document_id: str, document: Document) -> WorkingCopy:
         data = _read(self.roots, document.path)
-        if content_version_of(hashlib.sha256(data).hexdigest()) != document.content_version:
+        if content_version(hashlib.sha256(data).hexdigest()) != document.content_version:
             self.connection.session.mark_stale(document_id)
             self.connection.session.document(document_id)  # raises the stale line
         opened = self.edit.copies.open(document.real_path, data)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from siftui.serve.edit.approval import DEFAULT_APPROVAL_TIMEOUT
 from siftui.serve.edit.reader_link import ReaderLink
-from siftui.sources.edit.drafts import DraftStore
-from siftui.sources.edit.registry import WorkingCopies
+
+if TYPE_CHECKING:  # their module loads MuPDF: a server without the edit family never does
+    from siftui.sources.edit.drafts import DraftStore
+    from siftui.sources.edit.registry import WorkingCopies
 
 
 class EditHost:
@@ -21,9 +24,22 @@ class EditHost:
         drafts: DraftStore | None = None,
     ) -> None:
         self.approval_timeout = approval_timeout
-        self.copies = WorkingCopies(drafts if drafts is not None else DraftStore())
+        self._drafts = drafts
+        self._copies: WorkingCopies | None = None
         self._lock = threading.Lock()
         self._reader: ReaderLink | None = None
+
+    @property
+    def copies(self) -> WorkingCopies:
+        """The working copies, made at the first use (the first edit call or reader tab)."""
+        with self._lock:
+            if self._copies is None:
+                from siftui.sources.edit.drafts import DraftStore
+                from siftui.sources.edit.registry import WorkingCopies
+
+                drafts = self._drafts if self._drafts is not None else DraftStore()
+                self._copies = WorkingCopies(drafts)
+            return self._copies
 
     def attach(self, reader: ReaderLink) -> None:
         with self._lock:
