@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from support.http_host import client, result_lines, serving
 from support.pdfs import make_pdf
 
+from siftui.serve.edit.state import EditHost
 from siftui.serve.reader_file import ReaderAddress, write_reader_file
+from siftui.sources.edit.drafts import DraftStore
 
 TIMEOUT = 60
 
@@ -119,3 +122,62 @@ def test_several_readers_running_need_a_pid(runtime: dict[str, str]) -> None:
     finally:
         other.kill()
         other.wait()
+
+
+class _DecidesOnProgress:
+    """A reader that approves the save once the agent has heard it waits."""
+
+    def __init__(self) -> None:
+        self.decision: Future[bool] = Future()
+
+    def tabs(self) -> list[Any]:
+        return []
+
+    def jump(self, tab_id: str, page: int) -> int:
+        raise LookupError(tab_id)
+
+    def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:
+        return self.decision
+
+
+@pytest.mark.slow  # the first progress notification comes 5 s into the wait
+def test_progress_notifications_pass_the_bridge(tmp_path: Path, runtime: dict[str, str]) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    make_pdf(root / "a.pdf", ["The first page of text", "The second page of text"])
+    reader = _DecidesOnProgress()
+    told: list[tuple[float, float | None, str | None]] = []
+    saved: list[list[str]] = []
+
+    async def progress(progress: float, total: float | None, message: str | None) -> None:
+        told.append((progress, total, message))
+        if not reader.decision.done():
+            reader.decision.set_result(True)
+
+    async def agent() -> None:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "siftui", "mcp", "--reader"], env=runtime
+        )
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("pdf_open", {"path": "a.pdf"})
+            await session.call_tool("pdf_keyword_search", {"documentId": "doc-1", "query": "first"})
+            target = {"kind": "reference", "refId": "ref-1"}
+            create: dict[str, Any] = {
+                "documentId": "doc-1",
+                "expectedRevision": 0,
+                "subtype": "Highlight",
+                "target": target,
+            }
+            await session.call_tool("pdf_annotation_create", create)
+            save: dict[str, Any] = {"documentId": "doc-1", "expectedRevision": 1}
+            got = await session.call_tool("pdf_save", save, progress_callback=progress)
+            saved.append(result_lines(got))
+
+    edit = EditHost(drafts=DraftStore(tmp_path / "drafts"))
+    with serving(root, {"read", "evidence", "edit"}, announce=True, edit=edit) as host:
+        host.host.settings.edit.attach(reader)
+        anyio.run(agent)
+    assert told and told[0][:2] == (5, 300)
+    assert told[0][2] == "waiting for the person's decision: 5 of 300 s"
+    assert json.loads(saved[0][0])["saved"] is True
