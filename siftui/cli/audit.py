@@ -121,12 +121,12 @@ def cmd_audit(argv: Sequence[str]) -> int:
     if args.html is not None:
         check_new_file(args.html, overwrite=args.force)  # before the work, not after
     from siftui.sources.audit.store import holds_records_or_nothing, read_records
-    from siftui.sources.lines import NotReadable
+    from siftui.sources.lines import NotLines
 
     if args.summary is not None:
         try:
             records = read_records(args.summary)
-        except NotReadable as error:
+        except NotLines as error:
             print(f"siftui: error: {error}", file=sys.stderr)
             return EXIT_DOCUMENT
         if not records:  # a summary of nothing would read as an audit that found nothing

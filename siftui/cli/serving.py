@@ -77,7 +77,7 @@ def cmd_log(argv: Sequence[str]) -> int:
     args = _log_parser().parse_args(argv)
     if args.json and not args.report:
         raise UsageError("--json needs --report")
-    from siftui.sources.lines import NotReadable, open_regular
+    from siftui.sources.lines import NotLines, open_regular
     from siftui.sources.log.calllog import LogError
     from siftui.sources.log.follow import LogTail
     from siftui.sources.log.reading import read_log_skipping
@@ -91,7 +91,7 @@ def cmd_log(argv: Sequence[str]) -> int:
         if os.path.lexists(args.path):  # else made at the server's first call: as tail -F
             try:
                 open_regular(args.path).close()
-            except NotReadable as error:
+            except NotLines as error:
                 raise LoadError(str(error)) from None
         tail = LogTail(args.path)
         entries, skipped = tail.read()

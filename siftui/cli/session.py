@@ -25,7 +25,7 @@ from siftui.cli.server_options import (
 from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import encode_utf8
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
-from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
+from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
 
 SESSION_EXAMPLES = """examples:
   siftui session --root ~/papers calls.jsonl
@@ -91,7 +91,7 @@ def cmd_session(argv: Sequence[str]) -> int:
     roots = server_roots(args)
     try:
         handle = sys.stdin.buffer if args.script in (None, "-") else open_regular(args.script)
-    except NotReadable as error:
+    except NotLines as error:
         raise UsageError(str(error)) from None
     from siftui.serve.evidence.script import run_script
     from siftui.serve.host import ToolHost

@@ -26,7 +26,7 @@ it are beyond any agent's budget; a longer line is skipped, named."""
 _BLOCK = 1 << 20
 
 
-class NotReadable(ValueError):
+class NotLines(ValueError):
     """A named file that cannot be read as lines; ``str(error)`` is the one line to show."""
 
 
@@ -41,19 +41,19 @@ TOO_LONG = TooLong()
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """``path`` opened for reading if it is a regular file, else :class:`NotReadable`.
+    """``path`` opened for reading if it is a regular file, else :class:`NotLines`.
 
     Opened with O_NONBLOCK, so that a FIFO is refused instead of waited on.
     """
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
-        raise NotReadable(file_error(path, error)) from None
+        raise NotLines(file_error(path, error)) from None
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-            raise NotReadable(f"{quoted(path)}: {what}")
+            raise NotLines(f"{quoted(path)}: {what}")
         os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
     except BaseException:

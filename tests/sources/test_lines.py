@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from siftui.sources.lines import TOO_LONG, NotReadable, bounded_lines, open_regular
+from siftui.sources.lines import TOO_LONG, NotLines, bounded_lines, open_regular
 
 
 def test_a_regular_file_is_opened(tmp_path: Path) -> None:
@@ -22,21 +22,21 @@ def test_a_regular_file_is_opened(tmp_path: Path) -> None:
 def test_a_link_to_a_device_is_refused(tmp_path: Path, target: str) -> None:
     link = tmp_path / "log.jsonl"
     link.symlink_to(target)
-    with pytest.raises(NotReadable, match=r"log\.jsonl: not a regular file$"):
+    with pytest.raises(NotLines, match=r"log\.jsonl: not a regular file$"):
         open_regular(link)
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(NotReadable, match="not a regular file"):
+    with pytest.raises(NotLines, match="not a regular file"):
         open_regular(fifo)
 
 
 def test_a_directory_and_a_missing_file_are_one_line(tmp_path: Path) -> None:
-    with pytest.raises(NotReadable, match=r"a directory$"):
+    with pytest.raises(NotLines, match=r"a directory$"):
         open_regular(tmp_path)
-    with pytest.raises(NotReadable, match=r"No such file or directory$"):
+    with pytest.raises(NotLines, match=r"No such file or directory$"):
         open_regular(tmp_path / "missing")
 
 

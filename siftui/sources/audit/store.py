@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from siftui.sources.audit.document import DOCUMENT_SUFFIXES, sha256_or_none
-from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
+from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
 
 
 def documents(paths: Iterable[str]) -> Iterator[str]:
@@ -85,7 +85,7 @@ _REFUSED = (("error", (str,)), ("error_kind", (str,)))
 
 def read_records(path: str) -> list[dict[str, Any]]:
     """The records of an audit file; lines that are not a record are left out.
-    :class:`NotReadable` for a path that is not a regular file (a link to a device,
+    :class:`NotLines` for a path that is not a regular file (a link to a device,
     a FIFO), read a line at a time, each bounded."""
     records: list[dict[str, Any]] = []
     with open_regular(path) as stream:
@@ -107,7 +107,7 @@ def holds_records_or_nothing(path: str) -> bool:
         return True  # made by the first record
     try:
         return os.path.getsize(path) == 0 or bool(read_records(path))
-    except NotReadable:  # a directory, a FIFO, a device, unreadable: never appended to
+    except NotLines:  # a directory, a FIFO, a device, unreadable: never appended to
         return False
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from siftui.core.messages import quoted
-from siftui.sources.lines import MAX_LINE_BYTES, NotReadable, open_regular
+from siftui.sources.lines import MAX_LINE_BYTES, NotLines, open_regular
 from siftui.sources.log.calllog import LogEntry
 from siftui.sources.log.reading import attach, line_error, line_read
 
@@ -43,7 +43,7 @@ class LogTail:
                     if newlines:
                         lines += newlines
                         offset = handle.tell() - len(block) + block.rfind(b"\n") + 1
-        except (NotReadable, OSError):
+        except (NotLines, OSError):
             pass
         return cls(path, offset, lines)
 
@@ -61,7 +61,7 @@ class LogTail:
                     self.offset += size
                     self.line += 1
                     self._take(raw, entries, skipped)
-        except (NotReadable, OSError):
+        except (NotLines, OSError):
             pass
         return entries, skipped
 

@@ -13,7 +13,7 @@ from typing import Any
 from siftui.core.messages import quoted
 from siftui.core.render import Rendered
 from siftui.core.tools.table import FIRST_LOGGED, logged_as
-from siftui.sources.lines import NotReadable, TooLong, bounded_lines, open_regular
+from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
 from siftui.sources.log.calllog import LogEntry, LogError
 from siftui.sources.log.fields import (
     LaterFindings,
@@ -131,7 +131,7 @@ def read_log_skipping(path: str | os.PathLike[str]) -> tuple[list[LogEntry], lis
     where = quoted(path)
     try:
         handle = open_regular(path)
-    except NotReadable as error:
+    except NotLines as error:
         raise LogError(str(error)) from None
     entries: list[LogEntry] = []
     skipped: list[str] = []
