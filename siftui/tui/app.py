@@ -139,7 +139,7 @@ class SiftApp(KeyActions):
             yield call_list(self._replayed)
         with Vertical(id="controls"):
             yield RequestBar(id="request")
-            yield ErrorLine(id="request-error", classes="error").data_bind(SiftApp.refused)
+            yield ErrorLine(id="request-error", classes="error")
             yield OutCapControl(id="outcap")
             yield CounterLine(id="counter").data_bind(SiftApp.answer)
             yield SummaryLine(id="summary").data_bind(SiftApp.answer)  # short terminals:
@@ -287,6 +287,10 @@ class SiftApp(KeyActions):
             dressed = self.extras.dress(self.answer)
             if dressed is not self.answer:
                 self.answer = dressed
+
+    def watch_refused(self, refused: str) -> None:
+        for line in self.query(ErrorLine):  # at once, not a message later (as data_bind is)
+            line.refused = refused
 
     def watch_answer(self, answer: Answer | None) -> None:
         views = self.query(ContentView)
