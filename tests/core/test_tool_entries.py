@@ -8,7 +8,7 @@ import pytest
 
 from siftui.core.arguments import check_schema
 from siftui.core.evidence.session import EvidenceSession
-from siftui.core.tools import evidence, read
+from siftui.core.tools import edit, evidence, read
 from siftui.core.tools.continuation import Cursor, Offset, ReadOn, WhileMore
 from siftui.core.tools.entry import Layout
 from siftui.core.tools.table import (
@@ -32,7 +32,7 @@ def test_every_entry_is_whole_and_found_by_its_name() -> None:
         assert entry.title and entry.description
         assert entry_of(entry.name) is entry
     assert entry_of("no_such_tool") is None and entry_of(None) is None
-    assert (*read.READ_TOOLS, *evidence.EVIDENCE_TOOLS) == ENTRIES
+    assert (*read.READ_TOOLS, *evidence.EVIDENCE_TOOLS, *edit.EDIT_TOOLS) == ENTRIES
     assert family_tools(evidence.FAMILY.name) == evidence.EVIDENCE_TOOLS
     assert [entry.name for entry in ENTRIES if entry.logged.first] == [FIRST_LOGGED]
 
@@ -110,4 +110,5 @@ def test_the_evidence_entries_say_what_docs_evidence_md_says() -> None:
         evidence.KEYWORD_SEARCH,
         evidence.OCR,
         evidence.BOOKMARK_LIST,
+        edit.ANNOTATION_LIST,
     ]

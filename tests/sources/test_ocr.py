@@ -94,7 +94,6 @@ def test_tui_toggle_reads_pages_without_text() -> None:
 
     from siftui.core.render import Options, render
     from siftui.tui.app import SiftApp
-    from siftui.tui.widgets.view import ContentView
 
     plain = extract(sample_path())
     empty = tuple(n for n, text in enumerate(plain.pages, 1) if not text.strip())
@@ -103,7 +102,9 @@ def test_tui_toggle_reads_pages_without_text() -> None:
     async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
         await settle(app, pilot)
         await pilot.press("t")
-        await wait_until(pilot, lambda: app.query_one(ContentView).ocr_pages == set(empty), 120)
+        await wait_until(
+            pilot, lambda: app.answer is not None and app.answer.ocr_pages == empty, 120
+        )
         await settle(app, pilot)
         assert app.doc == read
         app.propose(Options(pages=str(empty[0])), call=True)
@@ -114,7 +115,7 @@ def test_tui_toggle_reads_pages_without_text() -> None:
         assert app.answer is not None
         assert app.answer.rendered == render(read, Options(pages=str(empty[0])))
         await pilot.press("t")
-        await wait_until(pilot, lambda: not app.query_one(ContentView).ocr_pages, 60)
+        await wait_until(pilot, lambda: app.answer is not None and not app.answer.ocr_pages, 60)
         await settle(app, pilot)
         assert app.doc == plain
 

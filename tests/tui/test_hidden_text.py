@@ -230,7 +230,7 @@ def test_quitting_stops_a_running_inspection(
 ) -> None:
     stopped = threading.Event()
 
-    def slow(path: Path, *, password: str | None = None, progress: Any = None) -> Inspection:
+    def slow(path: Path, options: Any = None, *, progress: Any = None) -> Inspection:
         for page in range(600):  # a minute at most
             time.sleep(0.1)
             try:
