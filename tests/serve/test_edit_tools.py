@@ -31,6 +31,7 @@ from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Session, TextBlock
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.log.calllog import CallLog
+from siftui.sources.log.evidence_report import evidence_lines, evidence_report
 from siftui.sources.log.reading import read_log
 
 HIGHLIGHT = {"subtype": "Highlight", "target": {"kind": "reference", "refId": "ref-1"}}
@@ -203,6 +204,35 @@ def test_two_sessions_share_one_draft_with_their_own_identities(
     assert call(
         host, "pdf_annotation_create", {**note, "expectedRevision": 2, "target": "x"}, one
     ) == ('error: argument "target" must be an object')
+
+
+def test_the_report_says_which_writes_were_stale_and_whether_the_agent_listed(
+    host: ToolHost, folder: Path
+) -> None:
+    highlighted(host)  # calls 1-3: open, search, highlight (revision 1)
+    region = {"kind": "pdf-region", "page": 1, "rectPdf": [10, 10, 60, 60]}
+    note = {"documentId": "doc-1", "subtype": "Text", "target": region}
+    stale = "revision is 1, not 0: list again to see what changed"
+    assert call(host, "pdf_annotation_create", {**note, "expectedRevision": 0}) == f"error: {stale}"
+    assert call(host, "pdf_annotation_create", {**note, "expectedRevision": 0}) == f"error: {stale}"
+    call(host, "pdf_annotation_list", {"documentId": "doc-1"})  # call 6
+    assert call(host, "pdf_annotation_create", {**note, "expectedRevision": 1})["revision"] == 2
+    assert call(
+        host,
+        "pdf_annotation_delete",
+        {"documentId": "doc-1", "expectedRevision": 0, "annotationId": "x"},
+    ) == ("error: revision is 2, not 0: list again to see what changed")
+    host.shutdown()
+    [use] = evidence_report(read_log(folder / "calls.jsonl"))
+    assert [(call, retry.words()) for call, _, retry in use.stale_writes] == [
+        (4, "next write call 5, did not list first"),
+        (5, "next write call 7, listed first"),
+        (8, "no later write"),
+    ]
+    assert use.refused_reads == []  # a stale write is not an evidence read refused
+    lines = evidence_lines([use])
+    assert "  writes refused for a stale revision:" in lines
+    assert f"    call 5: {stale} -- next write call 7, listed first" in lines
 
 
 @pytest.mark.slow

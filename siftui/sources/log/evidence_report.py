@@ -6,8 +6,9 @@ followed (hits never seen: a tool whose continuation is
 was never followed (text never read: :class:`~siftui.core.tools.continuation.ReadOn`),
 evidence reads refused and whether the next one worked (a tool whose entry
 lists its refusals),
-identities used that were unknown or stale, and the same call made again.
-Calls are numbered as the log's lines are (every tool counts).
+identities used that were unknown or stale, the same call made again, and the
+writes refused for a stale revision (EDITING.md) with whether the agent listed
+before it wrote again. Calls are numbered as the log's lines are (every tool counts).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.tools.continuation import ReadOn, WhileMore
-from siftui.core.tools.table import continuation_of, logged_as
+from siftui.core.tools.table import continuation_of, entry_of, logged_as
 from siftui.sources.log.calllog import LogEntry
 
+_STALE_REVISION = re.compile(r"^revision is \d+, not \d+: list again")
 _IDENTITY = re.compile(
     r'^unknown (?:documentId|refId|searchId|cursor|imageHandle|resultId) "|^\S+ is stale: '
 )
@@ -44,6 +46,36 @@ class SessionUse:
     refused_reads: list[tuple[int, str, int | None]] = field(default_factory=list)  # fixed by
     identities: list[tuple[int, str]] = field(default_factory=list)
     repeated: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    stale_writes: list[tuple[int, str, StaleRetry]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StaleRetry:
+    """What the session did after a write refused for a stale revision: its next write
+    (``None``: none came) and whether a read-only call came between them."""
+
+    next_write: int | None
+    listed_first: bool
+
+    def words(self) -> str:
+        if self.next_write is None:
+            return "no later write"
+        how = "listed first" if self.listed_first else "did not list first"
+        return f"next write call {self.next_write}, {how}"
+
+
+def _is_write(entry: LogEntry) -> bool:
+    return "expectedRevision" in _arguments(entry)
+
+
+def _retry(later: Sequence[tuple[int, LogEntry]]) -> StaleRetry:
+    listed = False
+    for number, entry in later:
+        if _is_write(entry):
+            return StaleRetry(number, listed)
+        tool = entry_of(entry.tool)
+        listed = listed or (tool is not None and tool.read_only)
+    return StaleRetry(None, listed)
 
 
 def _result(entry: LogEntry) -> dict[str, Any] | None:
@@ -89,7 +121,9 @@ def _fill(use: SessionUse, calls: list[tuple[int, LogEntry]]) -> None:
         seen.setdefault(key, []).append(number)
         if entry.error and _IDENTITY.search(entry.message):
             use.identities.append((number, entry.message))
-        if logged_as(entry.tool).refusals and entry.error:
+        if entry.error and _STALE_REVISION.search(entry.message):
+            use.stale_writes.append((number, entry.message, _retry(calls[index + 1 :])))
+        elif logged_as(entry.tool).refusals and entry.error:
             later = next(((n, e) for n, e in calls[index + 1 :] if e.tool == entry.tool), None)
             fixed = later[0] if later is not None and not later[1].error else None
             use.refused_reads.append((number, entry.message, fixed))
@@ -161,6 +195,12 @@ def evidence_lines(uses: Sequence[SessionUse]) -> list[str]:
         lines += [f"    call {call}: {message}" for call, message in use.identities]
         lines.append("  the same call repeated:" + _none(use.repeated))
         lines += [f"    calls {_calls(numbers)}: {key}" for key, numbers in use.repeated]
+        if use.stale_writes:  # only sessions that wrote can have them
+            lines.append("  writes refused for a stale revision:")
+            lines += [
+                f"    call {call}: {message} -- {retry.words()}"
+                for call, message, retry in use.stale_writes
+            ]
     return lines
 
 
@@ -184,6 +224,15 @@ def evidence_json(uses: Sequence[SessionUse]) -> list[dict[str, Any]]:
             ],
             "identities": [{"call": call, "message": message} for call, message in use.identities],
             "repeated": [{"call": key, "calls": list(numbers)} for key, numbers in use.repeated],
+            "stale_writes": [
+                {
+                    "call": call,
+                    "message": message,
+                    "next_write": retry.next_write,
+                    "listed_first": retry.listed_first,
+                }
+                for call, message, retry in use.stale_writes
+            ],
         }
         for use in uses
     ]
