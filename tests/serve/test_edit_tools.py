@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +182,28 @@ def test_a_file_changed_while_the_save_waited_is_not_written(host: ToolHost, fol
     )
     with pymupdf.open(folder / "a.pdf") as document:
         assert not list(document[0].annots())
+
+
+def test_an_edit_call_warms_the_pages_the_session_issued_refs_on(
+    host: ToolHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from siftui.sources.edit.working_copy import WorkingCopy
+
+    warmed: list[set[int]] = []
+    real = WorkingCopy.warm
+
+    def recorded(copy: WorkingCopy, pages: Iterable[int]) -> None:
+        warmed.append(set(pages))
+        real(copy, pages)
+
+    monkeypatch.setattr(WorkingCopy, "warm", recorded)
+    call(host, "pdf_open", {"path": "a.pdf"})
+    call(host, "pdf_annotation_list", {"documentId": "doc-1"})
+    assert warmed == [set()]  # no ref issued yet
+    found = call(host, "pdf_keyword_search", {"documentId": "doc-1", "query": "second page"})
+    assert [hit["page"] for hit in found["hits"]] == [2]
+    call(host, "pdf_annotation_list", {"documentId": "doc-1"})
+    assert warmed[-1] == {2}
 
 
 def test_two_sessions_share_one_draft_with_their_own_identities(

@@ -53,10 +53,23 @@ class HeldCopies:
         document = state.document(document_id)
         held = self._held.get(document_id)
         if held is not None and held[0].content_version == document.content_version:
-            return held[0]
-        if held is not None:
-            self._release(document_id)
-        return self._take(document_id, document)
+            copy = held[0]
+        else:
+            if held is not None:
+                self._release(document_id)
+            copy = self._take(document_id, document)
+        copy.warm(self._ref_pages(document_id))
+        return copy
+
+    def _ref_pages(self, document_id: str) -> set[int]:
+        """The pages the session issued native refs on in this document: a highlight from
+        one of them then finds its glyphs read (the copy skips pages it has read)."""
+        return {
+            piece.page
+            for ref in self.connection.session.refs.values()
+            if ref.document_id == document_id and ref.source == "native"
+            for piece in ref.pieces
+        }
 
     def _take(self, document_id: str, document: Document) -> WorkingCopy:
         data = _read(self.roots, document.path)
