@@ -30,7 +30,14 @@ from siftui.core.doc import Doc
 from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.messages import quoted
 from siftui.core.outcap import invalid_outcap
-from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
+from siftui.core.render import (
+    BadGrep,
+    BadPages,
+    Options,
+    Rendered,
+    render,
+    reversed_pages_hint,
+)
 from siftui.core.textless import answer_textless, textless_warning
 from siftui.sources.load import load_doc_report
 from siftui.sources.output import encode_utf8, rendered_json
@@ -82,7 +89,11 @@ def check_cli_answer(doc: Doc, options: Options, code: int, out: bytes, err: str
     """What `siftui render` must print for a doc and options, as bytes."""
     expected = _outcome(doc, options)
     if isinstance(expected, str):
-        # a bad option: exit 2, one line, the message as render gives it (escaped)
+        # a bad option: exit 2, one line, the message as render gives it (escaped), and
+        # for a reversed range the CLI's own hint after it (R3's message stays whole)
+        hint = reversed_pages_hint(options.pages)
+        if expected.startswith("pages out of range") and hint is not None:
+            expected += f": {hint}"
         assert (code, out) == (2, b""), (code, err)
         assert err == f"siftui: error: {quoted(expected)}\n"
         return
