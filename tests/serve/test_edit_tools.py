@@ -206,6 +206,22 @@ def test_an_edit_call_warms_the_pages_the_session_issued_refs_on(
     assert warmed[-1] == {2}
 
 
+def test_pdf_close_lets_go_of_the_working_copy_and_its_draft_stays(
+    host: ToolHost, folder: Path
+) -> None:
+    copies = host.settings.edit.copies
+    highlighted(host)
+    [path] = copies.paths()
+    assert call(host, "pdf_close", {"documentId": "doc-1"}) == {
+        "documentId": "doc-1",
+        "closed": True,
+    }
+    assert copies.get(path) is None  # the session held it alone
+    call(host, "pdf_open", {"path": "a.pdf"})
+    listed = call(host, "pdf_annotation_list", {"documentId": "doc-2"})
+    assert (listed["revision"], listed["total"]) == (1, 1)  # the draft kept on disk, back
+
+
 def test_two_sessions_share_one_draft_with_their_own_identities(
     host: ToolHost, folder: Path
 ) -> None:

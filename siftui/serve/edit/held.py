@@ -49,6 +49,7 @@ class HeldCopies:
 
     def copy(self, document_id: str) -> WorkingCopy:
         """The working copy of the (open, not stale) document ``document_id``."""
+        self.release_closed()
         state = self.connection.session
         document = state.document(document_id)
         held = self._held.get(document_id)
@@ -90,6 +91,14 @@ class HeldCopies:
         copy, stop = self._held.pop(document_id)
         stop()
         self.edit.copies.release(copy.path)
+
+    def release_closed(self) -> None:
+        """Lets go of the copies of documents the session closed or forgot (pdf_close, or
+        its bound on open documents): their drafts stay, as the host's registry keeps them."""
+        for document_id in [
+            key for key in self._held if key not in self.connection.session.documents
+        ]:
+            self._release(document_id)
 
     def release_all(self) -> None:
         for document_id in list(self._held):

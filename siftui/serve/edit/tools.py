@@ -166,10 +166,20 @@ def _current(
     return with_tabs(doing.state, doing.host, connection.session.call(called.tool, given))
 
 
+def _close(
+    connection: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+) -> dict[str, object]:
+    result = connection.session.call(called.tool, given)
+    doing.held.release_closed()
+    return result
+
+
 EXTENDED_TOOLS: tuple[ServedTool, ...] = (
     _bound(evidence.STATUS, _status),
     _bound(evidence.CURRENT, _current),
+    _bound(evidence.CLOSE, _close),
 )
 """The evidence family's tools as a host with the edit family serves them (E4's tabs,
-E5's revision, draft, reader and edit capabilities): they take the place of the
+E5's revision, draft, reader and edit capabilities; E3's close lets go of the closed
+document's working copy): they take the place of the
 evidence family's own when both families are served."""
