@@ -82,11 +82,6 @@ def _lines(handle: BinaryIO) -> Iterator[str]:
 def cmd_session(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     check_server_options(args)
-    if args.unit != "chars":
-        raise UsageError(
-            "--unit bytes is for read_pdf and read_docx: the evidence tools count OutCap "
-            "in code points (docs/EVIDENCE.md)"
-        )
     families = server_families(args.tools, host=True)
     roots = server_roots(args)
     try:

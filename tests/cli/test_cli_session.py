@@ -50,7 +50,7 @@ def test_a_script_file_and_stdin_give_the_same_lines(tmp_path: Path) -> None:
         (["--root", "/no/such/dir"], b"", "root /no/such/dir"),
         (["--root", ".", "missing.jsonl"], b"", "missing.jsonl: No such file or directory"),
         (["--root", ".", "--outcap", "0"], b"", "--outcap"),
-        (["--root", ".", "--unit", "bytes"], b"", "the evidence tools count OutCap in code points"),
+        (["--root", ".", "--unit", "words"], b"", "--unit"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], stdin: bytes, message: str) -> None:

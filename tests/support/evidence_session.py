@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.store import Limits
@@ -42,8 +43,9 @@ def open_session(
     limits: Limits | None = None,
     path: str = "doc.pdf",
     version: str = WORKED_VERSION,
+    unit: Unit = CHARS,
 ) -> EvidenceSession:
-    session = EvidenceSession(out_cap=out_cap, limits=limits)
+    session = EvidenceSession(out_cap=out_cap, limits=limits, unit=unit)
     session.pdf_open(
         path=path,
         real_path="/roots/" + path,

@@ -105,7 +105,7 @@ def annotation_create(
             ],
             "reused": not new,
         },
-        state.out_cap,
+        state.budget,
     )
     if new:
         date = copy.now()
@@ -213,7 +213,7 @@ def annotation_update(
             "revision": expected_revision + 1,
             "annotationId": annotation_id,
         },
-        state.out_cap,
+        state.budget,
     )
     operation = UpdateAnnotation(found.page, annotation_id, shade, text, copy.now())
     copy.commit(expected_revision, Transaction((operation,), tool, origin))
@@ -239,7 +239,7 @@ def annotation_delete(
     order = replies_first(listed, annotation_id)
     result = fit_whole(
         {"documentId": document_id, "revision": expected_revision + 1, "deleted": order},
-        state.out_cap,
+        state.budget,
     )
     operations: tuple[Operation, ...] = tuple(DeleteAnnotation(pages[name], name) for name in order)
     copy.commit(expected_revision, Transaction(operations, tool, origin))

@@ -63,7 +63,7 @@ def annotation_list(
             "nextCursor": state.counters.peek("cur") if more else None,
         }
 
-    result = fit_largest(build, most, state.out_cap, least=min(1, most))
+    result = fit_largest(build, most, state.budget, least=min(1, most))
     if result["nextCursor"] is not None:
         returned = result["items"]
         assert isinstance(returned, list)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from siftui.core.arguments import echoed
+from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.records import Cursor, Document, Image, OcrResult, Ref, Search
 from siftui.core.evidence.store import BoundedTable, Counters, Limits
 from siftui.core.evidence.utf16 import Utf16Text
+from siftui.core.evidence.wire import Budget
 
 __all__ = ["DEFAULT_OUT_CAP", "SessionState"]
 
@@ -15,12 +17,16 @@ DEFAULT_OUT_CAP = 100_000
 
 
 class SessionState:
-    """Everything one session has issued, bounded by ``limits``."""
+    """Everything one session has issued, bounded by ``limits``; each result within
+    ``out_cap`` counted in ``unit`` (code points by default, or UTF-8 bytes)."""
 
-    def __init__(self, out_cap: int = DEFAULT_OUT_CAP, limits: Limits | None = None) -> None:
+    def __init__(
+        self, out_cap: int = DEFAULT_OUT_CAP, limits: Limits | None = None, unit: Unit = CHARS
+    ) -> None:
         if out_cap < 1:
             raise ValueError("out_cap must be at least 1")
         self.out_cap = out_cap
+        self.unit = unit
         self.limits = limits or Limits()
         self.counters = Counters()
         self.documents: BoundedTable[Document] = BoundedTable(
@@ -31,6 +37,11 @@ class SessionState:
         self.cursors: BoundedTable[Cursor] = BoundedTable(self.limits.cursors)
         self.images: BoundedTable[Image] = BoundedTable(self.limits.images)
         self.ocr_results: BoundedTable[OcrResult] = BoundedTable(self.limits.ocr_results)
+
+    @property
+    def budget(self) -> Budget:
+        """What every result of the session must fit."""
+        return Budget(self.out_cap, self.unit)
 
     # Staleness is observed by the sources layer (it reads the file); the
     # session only remembers what it was told.

@@ -48,7 +48,7 @@ def bookmark_list(
             "nextCursor": state.counters.peek("cur") if more else None,
         }
 
-    result = fit_largest(build, most, state.out_cap, least=min(1, most))
+    result = fit_largest(build, most, state.budget, least=min(1, most))
     if result["nextCursor"] is not None:
         returned = result["items"]
         assert isinstance(returned, list)

@@ -68,7 +68,7 @@ def open_document(
     for document in state.documents.values():
         if document.real_path == real_path and document.content_version == content_version:
             document.stale = False  # its bytes are the opened ones again
-            return fit_whole(_opened(document, reopened=True), state.out_cap)
+            return fit_whole(_opened(document, reopened=True), state.budget)
     texts = tuple(Utf16Text(text) for text in pages)
     document = Document(
         document_id=state.counters.peek("doc"),
@@ -81,7 +81,7 @@ def open_document(
         outline=tuple(outline),
         searcher=DocumentSearcher(texts),
     )
-    result = fit_whole(_opened(document, reopened=False), state.out_cap)
+    result = fit_whole(_opened(document, reopened=False), state.budget)
     state.counters.issue("doc")
     state.documents.put(document.document_id, document)
     return result
@@ -100,7 +100,7 @@ def _opened(document: Document, *, reopened: bool) -> dict[str, object]:
 def close_document(state: SessionState, document_id: str) -> dict[str, object]:
     """E3 (a stale document closes too)."""
     state.known_document(document_id)
-    result = fit_whole({"documentId": document_id, "closed": True}, state.out_cap)
+    result = fit_whole({"documentId": document_id, "closed": True}, state.budget)
     state.close(document_id)
     return result
 
@@ -117,7 +117,7 @@ def current_documents(state: SessionState) -> dict[str, object]:
         }
         for document in state.documents.values()
     ]
-    return fit_whole({"documents": documents}, state.out_cap)
+    return fit_whole({"documents": documents}, state.budget)
 
 
 def document_status(
@@ -151,7 +151,7 @@ def document_status(
             "pages": document.page_count,
             "capabilities": wire,
         },
-        state.out_cap,
+        state.budget,
     )
     document.stale = stale
     return result
@@ -203,7 +203,7 @@ def register_image(
     }
     if dpi_lowered:
         result["dpiLowered"] = True
-    fit_whole(result, state.out_cap)
+    fit_whole(result, state.budget)
     state.counters.issue("img")
     state.images.put(handle, Image(document_id, page, dpi, width, height, png))
     return result

@@ -94,7 +94,7 @@ def _read(
         }
 
     # Over the OutCap, less text: ``nextOffset`` then continues where it stopped.
-    piece, result = fit_largest(build, kept.max_chars, state.out_cap, serialize=lambda b: b[1])
+    piece, result = fit_largest(build, kept.max_chars, state.budget, serialize=lambda b: b[1])
     if new:
         state.ocr_results.put(state.counters.issue("ocr"), kept)
     if piece.units:

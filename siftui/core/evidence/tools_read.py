@@ -44,7 +44,7 @@ def page_read(
         return (reading, *_reading_result(state, document, reading, hidden_spans))
 
     # Over the OutCap, read fewer units: ``next`` then continues where it stopped.
-    reading, result, _ = fit_largest(build, budget, state.out_cap, measure=lambda built: built[2])
+    reading, result, _ = fit_largest(build, budget, state.budget, measure=lambda built: built[2])
     for piece in reading.pieces:
         if piece.units:
             state.issue_ref(document_id, (piece,))
@@ -57,9 +57,10 @@ def _reading_result(
     reading: PageReading,
     hidden_spans: Mapping[int, int] | None,
 ) -> tuple[dict[str, object], int]:
-    """The result and the length of its text, known without serializing the pieces:
-    the rest of the result is serialized with no pieces, and each piece's length is
-    counted (what dumps writes of it is fixed but for its numbers, text and refId)."""
+    """The result and the size of its text in the session's unit, known without
+    serializing the pieces: the rest of the result is serialized with no pieces, and
+    each piece's size is counted (what dumps writes of it is fixed but for its numbers,
+    text and refId, all ASCII but the text)."""
     pieces = reading.pieces
     names = state.peek_refs(list(pieces))
     result: dict[str, object] = {
@@ -72,7 +73,8 @@ def _reading_result(
     warnings = read_warnings(reading, document.texts, hidden_spans)
     if warnings:
         result["warnings"] = warnings
-    length = len(dumps(result)) + max(0, len(pieces) - 1)  # the commas between pieces
+    unit = state.unit
+    length = unit.size(dumps(result)) + max(0, len(pieces) - 1)  # the commas between pieces
     texts = document.texts
     entries = []
     for piece, name in zip(pieces, names, strict=True):
@@ -91,7 +93,7 @@ def _reading_result(
             + len(str(piece.page))
             + len(str(piece.start))
             + len(str(piece.end))
-            + texts[piece.page - 1].json_length(piece.start, piece.end)
+            + texts[piece.page - 1].json_length(piece.start, piece.end, unit)
             + (4 if name is None else len(name) + 2)
         )
     result["pages"] = entries
@@ -133,7 +135,7 @@ def evidence_read(
     if ref.document_id != document_id:
         raise EvidenceError(f"{ref_id} belongs to {ref.document_id}, not {document_id}")
     if quote is None:
-        return fit_whole(_evidence(ref_id, document, ref.source, ref.pieces), state.out_cap)
+        return fit_whole(_evidence(ref_id, document, ref.source, ref.pieces), state.budget)
     whole = [
         ref.ocr_text if ref.ocr_text is not None else document.texts[piece.page - 1]
         for piece in ref.pieces
@@ -161,7 +163,7 @@ def _issue(
     result = _evidence(state.counters.peek("ref"), document, source, pieces)
     if narrowed_from is not None:
         result["narrowedFrom"] = narrowed_from
-    fit_whole(result, state.out_cap)
+    fit_whole(result, state.budget)
     state.issue_ref(document.document_id, pieces, None if ref is None else ref.ocr_text)
     return result
 

@@ -98,7 +98,7 @@ def _answer(
             "hasMore": search.position + count < search.total,
         }
 
-    result = fit_largest(build, most, state.out_cap, least=min(1, most))
+    result = fit_largest(build, most, state.budget, least=min(1, most))
     hits = result["hits"]
     assert isinstance(hits, list)
     for hit in hits:

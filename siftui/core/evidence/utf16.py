@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.wire import EscapeIndex
 
 __all__ = ["Utf16Text", "has_lone_surrogate", "unit_length"]
@@ -51,12 +52,17 @@ class Utf16Text:
         self.length = len(text) + len(self._astral_indexes)
         self._escapes: EscapeIndex | None = None  # built when a result first holds a slice
 
-    def json_length(self, start: int, end: int) -> int:
-        """The code points ``dumps`` writes for units ``[start, end)``, quotes excluded."""
+    def json_length(self, start: int, end: int, unit: Unit = CHARS) -> int:
+        """The size in ``unit`` of what ``dumps`` writes for units ``[start, end)``, quotes
+        excluded. An escape replaces an ASCII character with ASCII ones, so it adds
+        as many bytes as code points."""
         if self._escapes is None:
             self._escapes = EscapeIndex(self.text)
         first, last = self.index_of(start), self.index_of(end)
-        return last - first + self._escapes.added(first, last)
+        added = self._escapes.added(first, last)
+        if unit is CHARS:
+            return last - first + added
+        return unit.size(self.text[first:last]) + added
 
     @property
     def bmp_only(self) -> bool:

@@ -35,7 +35,7 @@ FAMILY = Family(
     unknown_tool='unknown tool "{name}"',
 )
 
-_BOUND = " Every result is at most {out_cap:,} characters of JSON (the server's limit)."
+_BOUND = " Every result is at most {out_cap:,} {unit} of JSON (the server's limit)."
 _WRITE = (
     " Give expectedRevision, the revision the last answer gave: another one is refused "
     "and nothing changes."

@@ -49,7 +49,7 @@ FAMILY = Family(
     unknown_tool='unknown tool "{name}"',
 )
 
-_BOUND = " Every result is at most {out_cap:,} characters of JSON (the server's limit)."
+_BOUND = " Every result is at most {out_cap:,} {unit} of JSON (the server's limit)."
 _ROOTS = "Readable files lie under: {roots}; relative paths are taken from {first_root}."
 _IN_SESSION = Logged(session=True)
 _QUOTE_END = object_of({"page": integer(), "quote": string(1, 2000)}, "page", "quote")

@@ -58,7 +58,7 @@ def with_status(
         extended[key] = capabilities if key == "capabilities" else value
         if key == "pages":
             extended.update({"revision": revision, "unsaved": unsaved, "reader": reader})
-    return fit_whole(extended, state.out_cap)
+    return fit_whole(extended, state.budget)
 
 
 def with_tabs(state: SessionState, host: EditHost, result: Mapping[str, Any]) -> dict[str, object]:
@@ -82,4 +82,4 @@ def with_tabs(state: SessionState, host: EditHost, result: Mapping[str, Any]) ->
         extended[key] = value
         if key == "documents":
             extended["tabs"] = tabs
-    return fit_whole(extended, state.out_cap)
+    return fit_whole(extended, state.budget)

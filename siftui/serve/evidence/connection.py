@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Image
 from siftui.core.evidence.session import EvidenceSession
@@ -65,14 +66,14 @@ class EvidenceConnection:
         store: DocStore,
         out_cap: int,
         *,
+        unit: Unit = CHARS,
         warn_hidden: bool = False,
         limits: Limits = SERVED_LIMITS,
         recognize_png: Callable[[bytes], tuple[str, str]] | None = None,
         tesseract: Callable[[], str | None] = tesseract_engine,
     ) -> None:
-        self.session = EvidenceSession(out_cap, limits)
+        self.session = EvidenceSession(out_cap, limits, unit)
         self.files = Files(roots, store)
-        self.out_cap = out_cap
         self.warn_hidden = warn_hidden
         # The store's runner by default: its slots, its memory limit, one OCR per image.
         self._recognize_png = recognize_png or functools.partial(
@@ -181,7 +182,7 @@ class EvidenceConnection:
             "sha256": sha256,
             "contentVersion": content_version(sha256),
         }
-        return fit_whole({**head, **facts}, self.out_cap)
+        return fit_whole({**head, **facts}, self.session.budget)
 
     def open(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         given = arguments["path"]

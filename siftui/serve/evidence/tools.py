@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 
+from siftui.core.budget import check_unit
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.tools import evidence
 from siftui.core.tools.entry import ToolEntry
@@ -26,6 +27,7 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
             settings.roots,
             settings.store,
             settings.out_cap,
+            unit=check_unit(settings.unit),
             warn_hidden=settings.warn_hidden,
             recognize_png=functools.partial(
                 settings.store.ocr.recognize, language=settings.ocr_language
