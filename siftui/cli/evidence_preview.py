@@ -86,6 +86,7 @@ class HostRerun:
         self.host: ToolHost = ToolHost(
             Roots([str(root) for root in setting.roots]),
             out_cap=setting.out_cap,
+            unit=setting.unit,
             warn_hidden=setting.warn_hidden,
             families={"evidence"},
         )

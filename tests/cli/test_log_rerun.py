@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.evidence_log import log_session, tamper
+from support.pdfs import make_pdf
 
 from siftui.sources.sample import sample_path
 
@@ -53,6 +54,19 @@ def test_an_unchanged_session_reruns_to_the_same_bytes_and_a_changed_line_is_nam
     assert lines == [
         "session 1: 7 calls on field notes.pdf: differs from what the agent received, "
         "first at call 3 (1 of 7 calls differ)"
+    ]
+
+
+def test_a_session_served_in_bytes_reruns_in_bytes(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    pdf = make_pdf(folder / "café.pdf", ["Déjà vu, the café beside the été\n" * 8] * 2)
+    log = tmp_path / "calls.jsonl"
+    log_session(pdf, log, out_cap=400, unit="bytes")
+    code, lines, err = rerun(log)
+    assert (code, err) == (0, "")
+    assert lines == [
+        "session 1: 7 calls on café.pdf: the re-run gives the same bytes the agent received"
     ]
 
 

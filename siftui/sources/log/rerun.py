@@ -48,11 +48,12 @@ class Received:
 @dataclass(frozen=True)
 class Setting:
     """How the fresh session is served: its roots (the first one for relative paths),
-    OutCap and whether page reads carry hidden-text warnings."""
+    OutCap (and its unit) and whether page reads carry hidden-text warnings."""
 
     roots: tuple[Path, ...]
     out_cap: int
     warn_hidden: bool
+    unit: str = "chars"
 
 
 class Rerun(Protocol):
@@ -143,7 +144,8 @@ def _root_of(requested: str, real: str) -> Path | None:
 
 
 def setting_of(calls: list[tuple[int, LogEntry]]) -> Setting:
-    """The roots, OutCap and hidden-text warnings the logged calls show the server had."""
+    """The roots, OutCap, unit and hidden-text warnings the logged calls show the server
+    had."""
     relative: list[Path] = []
     absolute: list[Path] = []
     warn_hidden = False
@@ -158,7 +160,8 @@ def setting_of(calls: list[tuple[int, LogEntry]]) -> Setting:
         warn_hidden = warn_hidden or warns
     roots = tuple(dict.fromkeys([*relative, *absolute]))
     out_cap = calls[0][1].out_cap if calls else 0
-    return Setting(roots, out_cap, warn_hidden)
+    unit = calls[0][1].unit if calls else "chars"
+    return Setting(roots, out_cap, warn_hidden, unit)
 
 
 def _reads(calls: list[tuple[int, LogEntry]]) -> list[tuple[int, LogEntry]]:
