@@ -12,7 +12,9 @@ Each property is ``{"type": "integer"}`` (``minimum``, ``maximum``), ``{"type":
 "string"}`` (``minLength``, ``maxLength`` in UTF-16 code units, ``enum``) or a
 nested ``{"type": "object", ...}`` with the same four keys, or an open object
 ``{"type": "object", "additionalProperties": true}`` whose keys its tool checks
-with its own words; any property may carry ``description`` and ``title``, an
+with its own words, or ``{"type": "array", "items": <a property>}`` (``minItems``,
+``maxItems``; item ``i`` is named ``<key>[<i>]``, 1-based, as EDITING.md names
+``operations[<i>]``); any property may carry ``description`` and ``title``, an
 integer or string one a ``default``.
 
 :func:`check_arguments` raises :class:`ArgumentError`, whose ``str`` is one line:
@@ -26,15 +28,15 @@ integer or string one a ``default``.
   is quoted with control characters (and lone surrogates) escaped and cut after
   200 characters, so a huge or hostile key never makes a huge or broken line;
 - ``missing argument "<key>"``;
-- ``argument "<key>" must be an integer`` / ``a string`` / ``an object``: the
-  wrong JSON type (null included; ``true`` and ``1.0`` are not integers);
+- ``argument "<key>" must be an integer`` / ``a string`` / ``an object`` / ``an
+  array``: the wrong JSON type (null included; ``true`` and ``1.0`` are not integers);
 - ``argument "<key>" is not valid text``: a string holding a surrogate code
   point (``json.loads`` joins every valid ``\\ud83d\\ude00`` pair into one code
   point, so those left are lone);
 - ``argument "<key>" must be <lo>-<hi>`` (integers), ``... must be <lo>-<hi>
   UTF-16 units`` (strings); with one bound only ``must be at least <lo>`` /
   ``must be at most <hi>`` (``... UTF-16 units``), with equal bounds ``must be
-  <n>``;
+  <n>``; an array ``argument "<key>" must hold <lo>-<hi> items``;
 - ``argument "<key>" must be "a", "b" or "c"``: a string outside its ``enum``
   (two values: ``"exact" or "normalized"``, EVIDENCE.md's E7 wording).
 
@@ -86,16 +88,24 @@ class SchemaError(Exception):
     turns it into a tool error)."""
 
 
-_TYPE_NAMES: Final = {"integer": "an integer", "string": "a string", "object": "an object"}
+_TYPE_NAMES: Final = {
+    "integer": "an integer",
+    "string": "a string",
+    "object": "an object",
+    "array": "an array",
+}
 _ANNOTATIONS: Final = frozenset({"description", "title"})
 _OBJECT_KEYWORDS: Final = frozenset({"type", "properties", "required", "additionalProperties"})
 _KEYWORDS: Final = {
     "integer": frozenset({"type", "minimum", "maximum", "default"}) | _ANNOTATIONS,
     "string": frozenset({"type", "minLength", "maxLength", "enum", "default"}) | _ANNOTATIONS,
     "object": _OBJECT_KEYWORDS | _ANNOTATIONS,
+    "array": frozenset({"type", "items", "minItems", "maxItems"}) | _ANNOTATIONS,
 }
 _OPEN_KEYWORDS: Final = frozenset({"type", "additionalProperties"}) | _ANNOTATIONS
-_VALUE_RULES: Final = frozenset({"minimum", "maximum", "minLength", "maxLength", "enum"})
+_VALUE_RULES: Final = frozenset(
+    {"minimum", "maximum", "minLength", "maxLength", "enum", "minItems", "maxItems"}
+)
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # What a quoted key must not hold for the message to stay one valid line: C0 controls and
@@ -247,11 +257,29 @@ def _check_value(
                 messages.get(key) or f'argument "{key}" must be {_choices(allowed)}'
             )
         return value
+    if kind == "array":
+        return _check_array(key, rules, value, messages)
     if not isinstance(value, Mapping):
         raise ArgumentError(f'argument "{key}" must be an object')
     if _open(rules):  # its keys are the tool's to check, with the tool's words
         return dict(value)
     return _check_object(key, f"{key}.", rules, value, messages)
+
+
+def _check_array(
+    key: str, rules: Mapping[str, Any], value: object, messages: Mapping[str, str]
+) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise ArgumentError(f'argument "{key}" must be an array')
+    low, high = rules.get("minItems"), rules.get("maxItems")
+    if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+        raise ArgumentError(
+            messages.get(key) or f'argument "{key}" must hold {_bounds(low, high)} items'
+        )
+    return [
+        _check_value(f"{key}[{number}]", rules["items"], item, messages)
+        for number, item in enumerate(value, 1)
+    ]
 
 
 def _open(rules: Mapping[str, Any]) -> bool:
@@ -321,6 +349,9 @@ def _check_object_schema(schema: Mapping[str, Any], prefix: str, with_rules: set
         key = prefix + name
         if not isinstance(rules, Mapping) or rules.get("type") not in _TYPE_NAMES:
             raise SchemaError(f'{key}: "type" must be one of {sorted(_TYPE_NAMES)}')
+        if rules["type"] == "array":
+            _check_array_schema(key, rules, with_rules)
+            continue
         if rules["type"] == "object":
             if "default" in rules:
                 raise SchemaError(f"{key}: an object property takes no default")
@@ -344,6 +375,32 @@ def _check_object_schema(schema: Mapping[str, Any], prefix: str, with_rules: set
                 _check_value(key, rules, rules["default"], {})
             except ArgumentError as error:
                 raise SchemaError(f"{key}: the default is refused: {error}") from None
+
+
+def _check_array_schema(key: str, rules: Mapping[str, Any], with_rules: set[str]) -> None:
+    extra = set(rules) - _KEYWORDS["array"]
+    if extra:
+        raise SchemaError(f"{key}: unsupported keywords {sorted(extra)}")
+    for name in ("minItems", "maxItems"):
+        bound = rules.get(name)
+        if bound is not None and (
+            not isinstance(bound, int) or isinstance(bound, bool) or bound < 0
+        ):
+            raise SchemaError(f"{key}: {name} must be an integer of at least 0")
+    low, high = rules.get("minItems"), rules.get("maxItems")
+    if low is not None and high is not None and low > high:
+        raise SchemaError(f"{key}: minItems is above maxItems")
+    if low is not None or high is not None:
+        with_rules.add(key)
+    items = rules.get("items")
+    if not isinstance(items, Mapping):
+        raise SchemaError(f'{key}: "items" must be a property schema')
+    # The items are checked as one property of a schema whose key is "<key>[]".
+    _check_object_schema(
+        {"type": "object", "properties": {"items": items}, "additionalProperties": False},
+        f"{key}[].",
+        with_rules,
+    )
 
 
 def _check_rules(key: str, rules: Mapping[str, Any]) -> None:

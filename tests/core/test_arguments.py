@@ -667,3 +667,54 @@ def test_a_call_built_from_the_schema_always_passes(data: st.DataObject) -> None
     before = copy.deepcopy(call)
     assert check_arguments("tool", schema, call) == with_defaults(schema, call)
     assert call == before
+
+
+# --- arrays (EDITING.md's E16 operations and E18 fields) ---------------------------------
+
+FILL: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "fields": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"label": {"type": "string"}},
+                "required": ["label"],
+                "additionalProperties": False,
+            },
+            "minItems": 1,
+            "maxItems": 3,
+        }
+    },
+    "required": ["fields"],
+    "additionalProperties": False,
+}
+
+
+def test_an_array_and_its_items_are_checked_with_their_1_based_names() -> None:
+    assert check_arguments("t", FILL, {"fields": [{"label": "F1"}]}) == {
+        "fields": [{"label": "F1"}]
+    }
+    assert refusal("t", FILL, {"fields": {"label": "F1"}}) == 'argument "fields" must be an array'
+    assert refusal("t", FILL, {"fields": []}) == 'argument "fields" must hold 1-3 items'
+    assert refusal("t", FILL, {"fields": [{}] * 4}) == 'argument "fields" must hold 1-3 items'
+    assert refusal("t", FILL, {"fields": [{"label": "F1"}, 2]}) == (
+        'argument "fields[2]" must be an object'
+    )
+    assert refusal("t", FILL, {"fields": [{"label": "F1"}, {}]}) == (
+        'missing argument "fields[2].label"'
+    )
+    assert refusal("t", FILL, {"fields": [{"label": "F1", "x": 1}]}) == (
+        'unknown argument "fields[1].x" (fields[1] takes label)'
+    )
+
+
+def test_an_array_schema_outside_the_subset_is_refused() -> None:
+    with pytest.raises(SchemaError):
+        check_schema(one_rule({"type": "array"}))  # no items
+    with pytest.raises(SchemaError):
+        check_schema(one_rule({"type": "array", "items": {"type": "string"}, "uniqueItems": True}))
+    with pytest.raises(SchemaError):
+        check_schema(
+            one_rule({"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 1})
+        )
