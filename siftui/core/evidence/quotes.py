@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from siftui.core.arguments import echoed
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.normalize import NormalizedText, normalize
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.utf16 import Utf16Text
 
@@ -52,7 +54,7 @@ def narrow(
     for number, piece in enumerate(pieces):
         places += [(number, at) for at in occurrences(piece.text, quote)]
     if not places:
-        raise EvidenceError(f"quote not found in {ref_id}")
+        raise EvidenceError(f"quote not found in {ref_id}{_normalized_hint(pieces, quote)}")
     if len(places) > 1:
         raise EvidenceError(f"quote occurs {len(places)} times in {ref_id}: quote more of it")
     number, at = places[0]
@@ -61,6 +63,26 @@ def narrow(
     first = whole.unit_of(whole.index_of(piece.start) + at)
     last = whole.unit_of(whole.index_of(piece.start) + at + len(quote))
     return Piece(piece.page, first, last, whole.slice(first, last))
+
+
+def _normalized_hint(pieces: Sequence[Piece], quote: str) -> str:
+    """For a quote not found: when its normalized form (E7's, as a normalized search
+    makes it) occurs exactly once in the pieces, the text it stands for there, so the
+    agent can quote it exactly (a ligature, a hyphen at a line end); else nothing."""
+    wanted = normalize(quote)
+    if not wanted:
+        return ""
+    found: list[tuple[str, NormalizedText, int]] = []
+    for piece in pieces:
+        normalized = NormalizedText(piece.text)
+        found += [(piece.text, normalized, at) for at in occurrences(normalized.text, wanted)]
+        if len(found) > 1:
+            return ""
+    if not found:
+        return ""
+    text, normalized, at = found[0]
+    first, last = normalized.original_span(at, at + len(wanted))
+    return f' (its normalized form occurs once: the text has "{echoed(text[first:last])}")'
 
 
 def _find_once(texts: Sequence[Utf16Text], end: QuoteEnd, name: str) -> tuple[int, int]:

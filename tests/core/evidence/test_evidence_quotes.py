@@ -133,3 +133,56 @@ def test_a_narrowed_reference_is_the_quotes_exact_range(page: str, data: st.Data
         return
     piece = read(session, refId="ref-1", quote=quote)["pages"][0]
     assert piece["text"] == quote == unit_slice(page, piece["start"], piece["end"])
+
+
+HINTED = (
+    "The scientiﬁc work of an inter-\nnational team\n",
+    "Twice: Café and CAFÉ, and the same ﬁ ﬁ\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("page", "quote", "message"),
+    [
+        (
+            1,
+            "scientific work",
+            "quote not found in ref-1 (its normalized form occurs once: the text has "
+            '"scientiﬁc work")',
+        ),
+        (
+            1,
+            "international TEAM",
+            "quote not found in ref-1 (its normalized form occurs once: the text has "
+            '"inter-\\nnational team")',
+        ),
+        (2, "café", "quote not found in ref-1"),  # its normalized form occurs twice
+        (2, "fi", "quote not found in ref-1"),
+        (1, "teamwork", "quote not found in ref-1"),
+        (1, "\u00ad", "quote not found in ref-1"),  # normalizes to nothing
+    ],
+)
+def test_a_quote_that_misses_only_by_its_normalized_form_is_told_the_text(
+    page: int, quote: str, message: str
+) -> None:
+    session = open_session(HINTED)
+    session.pdf_page_read(document_id="doc-1", page=page)
+    with pytest.raises(EvidenceError) as raised:
+        read(session, refId="ref-1", quote=quote)
+    assert raised.value.message == message
+    assert session.counters.peek("ref") == "ref-2"  # still refused: nothing issued
+
+
+def test_the_text_a_hint_names_is_bounded_as_every_echo() -> None:
+    long = "ﬁ" + "x" * 300
+    session = open_session((f"start {long} end\n",))
+    session.pdf_page_read(document_id="doc-1", page=1)
+    with pytest.raises(EvidenceError) as raised:
+        read(session, refId="ref-1", quote="fi" + "x" * 300)
+    shown = "ﬁ" + "x" * 199
+    assert raised.value.message == (
+        "quote not found in ref-1 (its normalized form occurs once: the text has "
+        f'"{shown}… (301 characters)")'
+    )
+    # Quoting the text named finds it.
+    assert read(session, refId="ref-1", quote=long)["pages"][0]["text"] == long
