@@ -28,6 +28,7 @@ from siftui.cli.server_options import (
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 
 if TYPE_CHECKING:
+    from siftui.core.edit.operations import Quad
     from siftui.core.reader import Tab
     from siftui.tui.reader.copies import CopiesBackend
     from siftui.tui.reader.seam import ReaderSeam
@@ -100,12 +101,12 @@ class ReaderLink:
     def tabs(self) -> Sequence[Tab]:
         return self.seam.tabs()
 
-    def jump(self, tab_id: str, page: int) -> int:
+    def jump(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int:
         from siftui.serve.edit.reader_link import ReaderAway
         from siftui.tui.reader.seam import ReaderGone
 
         try:
-            return self.seam.jump(tab_id, page)
+            return self.seam.jump(tab_id, page, marks)
         except ReaderGone as error:
             raise ReaderAway(str(error)) from None
 

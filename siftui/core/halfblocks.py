@@ -10,6 +10,7 @@ of text still show as grey rather than vanishing between samples.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -27,6 +28,32 @@ class Pixels:
     def __post_init__(self) -> None:
         if self.width < 0 or self.height < 0 or len(self.rgb) != self.width * self.height * 3:
             raise ValueError(f"{len(self.rgb)} bytes are not {self.width}x{self.height} RGB pixels")
+
+
+MARK: RGB = (255, 214, 0)
+"""The colour text a jump marks is tinted with (a highlighter's yellow)."""
+
+
+def tinted(
+    pixels: Pixels, boxes: Sequence[tuple[int, int, int, int]], share: float = 0.45
+) -> Pixels:
+    """``pixels`` with each box ``(x0, y0, x1, y1)`` (pixels, end exclusive, clipped to the
+    picture) blended ``share`` of the way towards :data:`MARK`: the text under it stays
+    legible, as under a highlighter."""
+    if not boxes:
+        return pixels
+    rgb = bytearray(pixels.rgb)
+    keep = 1.0 - share
+    tint = [share * channel for channel in MARK]
+    for x0, y0, x1, y1 in boxes:
+        left, right = max(x0, 0), min(x1, pixels.width)
+        for y in range(max(y0, 0), min(y1, pixels.height)):
+            start = (y * pixels.width + left) * 3
+            end = (y * pixels.width + right) * 3
+            for at in range(start, end, 3):
+                for channel in range(3):
+                    rgb[at + channel] = int(rgb[at + channel] * keep + tint[channel])
+    return Pixels(pixels.width, pixels.height, bytes(rgb))
 
 
 def fitted(width: int, height: int, columns: int, rows: int) -> tuple[int, int]:

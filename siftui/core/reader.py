@@ -11,6 +11,8 @@ import re
 import shlex
 from dataclasses import dataclass, field, replace
 
+from siftui.core.edit.operations import Quad
+
 AGENT_AUTHOR = "siftui agent"
 """The ``/T`` (author) of every annotation the edit tools make (E13)."""
 
@@ -91,20 +93,22 @@ class Tab:
     path: str
     page: int = 1
     back: tuple[int, ...] = field(default=())
+    marks: tuple[Quad, ...] = ()
+    """The text a jump by refId marks on ``page`` (PDF user space), until the page turns."""
 
     def turned(self, page: int) -> Tab:
         """The person turned the page: no history step."""
-        return replace(self, page=page)
+        return replace(self, page=page, marks=() if page != self.page else self.marks)
 
-    def jumped(self, page: int) -> Tab:
+    def jumped(self, page: int, marks: tuple[Quad, ...] = ()) -> Tab:
         """A jump (E20, or an outline item chosen): one step of the back history."""
-        return replace(self, page=page, back=(*self.back, self.page))
+        return replace(self, page=page, back=(*self.back, self.page), marks=marks)
 
     def went_back(self) -> Tab | None:
         """``alt+left``: the page before the newest jump, or None when there was none."""
         if not self.back:
             return None
-        return replace(self, page=self.back[-1], back=self.back[:-1])
+        return replace(self, page=self.back[-1], back=self.back[:-1], marks=())
 
 
 def tab_id(number: int) -> str:

@@ -10,10 +10,14 @@ whatever lock keeps other threads from changing it meanwhile.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from math import ceil, floor
 from typing import Any
 
-from siftui.core.halfblocks import Pixels
+from siftui.core.edit.operations import Quad
+from siftui.core.halfblocks import Pixels, tinted
 from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
+from siftui.sources.edit.glyphs import page_matrix
 from siftui.sources.pdf_open import quiet_pymupdf
 from siftui.sources.picture import LARGEST
 
@@ -32,9 +36,12 @@ _FIELD_KINDS = {
 }
 
 
-def page_pixels(document: Any, page: int, largest: int = LARGEST) -> Pixels:
+def page_pixels(
+    document: Any, page: int, largest: int = LARGEST, marks: Sequence[Quad] = ()
+) -> Pixels:
     """Page ``page`` (1-based) drawn with its annotations and form fields, at most
-    ``largest`` pixels each way, as RGB pixels for the half blocks."""
+    ``largest`` pixels each way, as RGB pixels for the half blocks; ``marks`` (quads in
+    PDF user space: the text a jump by refId shows) tinted over it."""
     pymupdf = quiet_pymupdf()
     shown = document[page - 1]
     rect = shown.rect  # the page as shown: its rotation applied
@@ -42,7 +49,17 @@ def page_pixels(document: Any, page: int, largest: int = LARGEST) -> Pixels:
     pixmap = shown.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False, annots=True)
     if pixmap.colorspace is None or pixmap.colorspace.n != 3:
         pixmap = pymupdf.Pixmap(pymupdf.csRGB, pixmap)
-    return Pixels(pixmap.width, pixmap.height, bytes(pixmap.samples))
+    pixels = Pixels(pixmap.width, pixmap.height, bytes(pixmap.samples))
+    if not marks:
+        return pixels
+    # PDF user space -> the unrotated page -> the page as shown -> these pixels
+    to_pixels = page_matrix(shown) * shown.rotation_matrix * pymupdf.Matrix(scale, scale)
+    boxes = []
+    for quad in marks:
+        points = [pymupdf.Point(quad[i], quad[i + 1]) * to_pixels for i in range(0, 8, 2)]
+        xs, ys = [point.x for point in points], [point.y for point in points]
+        boxes.append((floor(min(xs)), floor(min(ys)), ceil(max(xs)), ceil(max(ys))))
+    return tinted(pixels, boxes)
 
 
 def annotation_id(annotation: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from siftui.core.halfblocks import Pixels, fitted, half_blocks, shrunk
+from siftui.core.halfblocks import MARK, Pixels, fitted, half_blocks, shrunk, tinted
 
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
 
@@ -49,3 +49,19 @@ def test_a_square_in_the_middle_stays_in_the_middle() -> None:
 def test_pixels_refuse_bytes_of_another_size() -> None:
     with pytest.raises(ValueError, match="not 2x2 RGB"):
         Pixels(2, 2, b"\0" * 11)
+
+
+def test_tinted_blends_only_inside_the_boxes_clipped_to_the_picture() -> None:
+    white = Pixels(4, 3, bytes([255]) * 36)
+    marked = tinted(white, [(2, 1, 9, 9)], share=0.5)  # runs off the right and bottom
+    pixel = [tuple(marked.rgb[i : i + 3]) for i in range(0, 36, 3)]
+    inside = (255, int(255 * 0.5 + MARK[1] * 0.5), int(255 * 0.5 + MARK[2] * 0.5))
+    assert (
+        pixel
+        == [(255, 255, 255)] * 4
+        + [(255, 255, 255)] * 2
+        + [inside] * 2
+        + [(255, 255, 255)] * 2
+        + [inside] * 2
+    )
+    assert tinted(white, []) is white

@@ -133,7 +133,7 @@ class _DecidesOnProgress:
     def tabs(self) -> list[Any]:
         return []
 
-    def jump(self, tab_id: str, page: int) -> int:
+    def jump(self, tab_id: str, page: int, marks: tuple[Any, ...] = ()) -> int:
         raise LookupError(tab_id)
 
     def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:

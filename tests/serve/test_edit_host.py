@@ -1,3 +1,5 @@
+# mypy: disallow-untyped-calls=False
+# (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """The edit family's host side: the reader seam (tabs, jumps, a save's approval) and the
 family served only by a host.
 
@@ -15,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pymupdf
 import pytest
 from support.pdfs import make_pdf
 
+from siftui.core.edit.operations import Quad
 from siftui.serve.access import Roots
 from siftui.serve.edit.approval import DECLINED, await_decision, waited_out
 from siftui.serve.edit.reader_link import ReaderAway
@@ -37,17 +41,19 @@ class FakeTab:
 class FakeReader:
     shown: list[FakeTab]
     jumps: list[tuple[str, int]] = field(default_factory=list)
+    marks: list[tuple[Quad, ...]] = field(default_factory=list)
     away: bool = False
 
     def tabs(self) -> list[FakeTab]:
         return list(self.shown)
 
-    def jump(self, tab_id: str, page: int) -> int:
+    def jump(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int:
         if self.away:
             raise ReaderAway
         if tab_id not in {tab.tab_id for tab in self.shown}:
             raise LookupError(tab_id)
         self.jumps.append((tab_id, page))
+        self.marks.append(marks)
         return sum(1 for done, _ in self.jumps if done == tab_id)
 
     def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:
@@ -110,6 +116,18 @@ def test_a_jump_to_a_reference_shows_its_first_page(host: ToolHost, tmp_path: Pa
     host.settings.edit.attach(reader)
     done = json.loads(answer(host, "pdf_page_jump", {"documentId": "doc-1", "refId": ref}))
     assert (done["page"], done["tabId"]) == (2, "tab-1")
+    # the reader is given the ref's text to mark, in PDF user space (y up from the
+    # MediaBox's bottom): where MuPDF finds that text on the page
+    with pymupdf.open(tmp_path / "a.pdf") as document:
+        page = document[1]
+        [found] = page.search_for("The second page of text")
+        height = page.mediabox.height
+    [[quad]] = reader.marks
+    xs, ys = quad[0::2], quad[1::2]
+    where = (min(xs), height - max(ys), max(xs), height - min(ys))
+    assert where == pytest.approx((found.x0, found.y0, found.x1, found.y1), abs=1.5)
+    answer(host, "pdf_page_jump", {"documentId": "doc-1", "page": 1})
+    assert reader.marks[-1] == ()  # a page jump marks nothing
     assert answer(host, "pdf_page_jump", {"documentId": "doc-2", "refId": ref}) == (
         f"error: {ref} belongs to doc-1, not doc-2"
     )

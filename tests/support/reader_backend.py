@@ -17,6 +17,7 @@ from typing import Any
 
 import pymupdf
 
+from siftui.core.edit.operations import Quad
 from siftui.core.halfblocks import Pixels
 from siftui.core.reader import AGENT_AUTHOR, AnnotationRow, FieldRow, OutlineRow, Registration
 from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
@@ -57,9 +58,9 @@ class MemoryCopy:
         with self._lock:
             return bool(self.applied)
 
-    def page_pixels(self, page: int) -> Pixels:
+    def page_pixels(self, page: int, marks: tuple[Quad, ...] = ()) -> Pixels:
         with self._lock:
-            return page_pixels(self.document, page, 200)
+            return page_pixels(self.document, page, 200, marks)
 
     def annotations(self, page: int) -> list[AnnotationRow]:
         with self._lock:

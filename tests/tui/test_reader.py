@@ -22,6 +22,7 @@ from support.tui_support import idle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Static, TextArea
 
+from siftui.core.edit.operations import Quad
 from siftui.core.reader import AGENT_AUTHOR, Registration
 from siftui.sources.log.calllog import CallLog, LogEntry
 from siftui.sources.log.fields import ToolResult
@@ -230,6 +231,29 @@ def test_page_keys_and_back_through_the_jumps(pdf: Path) -> None:
         await wait_until(pilot, lambda: page_line(app).startswith("page 2 of 3"))
         assert app.seam.tabs()[0].back == ()
         assert app.jump_tab("tab-9", 1) is None
+
+    play(app, scenario)
+
+
+def test_a_jump_by_ref_marks_its_text_until_the_page_turns(pdf: Path) -> None:
+    app = ReaderApp(MemoryBackend(), paths=[pdf])
+    line: Quad = (72.0, 780.0, 250.0, 780.0, 72.0, 766.0, 250.0, 766.0)
+
+    def shown() -> bytes | None:
+        pixels = app.reader_screen.query_one(PageImage).pixels
+        return pixels.rgb if pixels is not None else None
+
+    async def scenario(pilot: Pilot[Any]) -> None:
+        await opened(pilot, app)
+        plain = shown()
+        assert app.jump_tab("tab-1", 1, (line,)) == 1
+        await wait_until(pilot, lambda: shown() not in (None, plain))
+        assert app.seam.tabs()[0].marks == (line,)
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: page_line(app).startswith("page 2 of 3"))
+        await pilot.press("pageup")
+        await wait_until(pilot, lambda: page_line(app).startswith("page 1 of 3"))
+        await wait_until(pilot, lambda: shown() == plain)  # the mark went with the turn
 
     play(app, scenario)
 

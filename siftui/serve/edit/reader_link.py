@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Protocol
 
+from siftui.core.edit.operations import Quad
+
 
 class ReaderAway(Exception):
     """The reader went away while the host asked it something."""
@@ -37,9 +39,10 @@ class ReaderLink(Protocol):
         """The reader's open tabs in order (``tab-1``, ... per reader start)."""
         ...
 
-    def jump(self, tab_id: str, page: int) -> int:
-        """Shows ``page`` in tab ``tab_id`` as one step of its back history; the steps
-        the history then holds. LookupError when the tab has closed, ReaderAway when
+    def jump(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int:
+        """Shows ``page`` in tab ``tab_id`` as one step of its back history, ``marks``
+        (quads in PDF user space: a ref's text on that page) marked on it; the steps the
+        history then holds. LookupError when the tab has closed, ReaderAway when
         the reader has."""
         ...
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.edit import tools_annotations, tools_list
+from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import python_name
 from siftui.core.evidence.state import SessionState
@@ -139,7 +140,10 @@ def _save(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
 
 
 def _jump(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
-    return page_jump(call.state, call.host.reader, arguments)
+    def glyphs(page: int) -> PageGlyphs:
+        return call.held.copy(arguments["documentId"]).glyphs(page)
+
+    return page_jump(call.state, call.host.reader, arguments, glyphs)
 
 
 EDIT_TOOLS: tuple[ServedTool, ...] = (

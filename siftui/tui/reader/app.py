@@ -18,6 +18,7 @@ from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from siftui.core.edit.operations import Quad
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.keys import READER_KEYS, system_commands
 from siftui.tui.reader.model import Backend, SaveRequest
@@ -103,10 +104,10 @@ class ReaderApp(App[None]):
     def publish_tabs(self) -> None:
         self.seam.publish(self.reader_screen.store.tabs())
 
-    def jump_tab(self, tab_id: str, page: int) -> int | None:
-        """E20: ``page`` in ``tab_id``, one step of its history; the steps it holds
-        (None: no such tab)."""
-        return self.reader_screen.jump(tab_id, page)
+    def jump_tab(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int | None:
+        """E20: ``page`` in ``tab_id``, one step of its history, ``marks`` tinted on it;
+        the steps it holds (None: no such tab)."""
+        return self.reader_screen.jump(tab_id, page, marks)
 
     def ask_save(self, request: SaveRequest) -> None:
         """A save request: its dialog now, or when the ones before it are decided."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from siftui.core.edit.annotations import Annotation, DraftChanges
-from siftui.core.edit.operations import DeleteAnnotation, Transaction
+from siftui.core.edit.operations import DeleteAnnotation, Quad, Transaction
 from siftui.core.edit.tools_annotations import replies_first
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.halfblocks import Pixels
@@ -93,9 +93,9 @@ class CopyView:
     def unsaved(self) -> bool:
         return self.copy.unsaved
 
-    def page_pixels(self, page: int) -> Pixels:
+    def page_pixels(self, page: int, marks: tuple[Quad, ...] = ()) -> Pixels:
         with self.copy.reading() as document:
-            return page_pixels(document, page)
+            return page_pixels(document, page, marks=marks)
 
     def annotations(self, page: int) -> list[AnnotationRow]:
         return [annotation_row(annotation) for annotation in self.copy.annotations(page)]

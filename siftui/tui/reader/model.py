@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from siftui.core.edit.operations import Quad
 from siftui.core.halfblocks import Pixels
 from siftui.core.reader import (
     AnnotationRow,
@@ -59,8 +60,8 @@ class WorkingView(Protocol):
 
     def unsaved(self) -> bool: ...
 
-    def page_pixels(self, page: int) -> Pixels:
-        """The draft's page ``page`` (1-based), annotations drawn."""
+    def page_pixels(self, page: int, marks: tuple[Quad, ...] = ()) -> Pixels:
+        """The draft's page ``page`` (1-based), annotations drawn, ``marks`` tinted."""
         ...
 
     def annotations(self, page: int) -> list[AnnotationRow]: ...

@@ -30,6 +30,7 @@ from textual.widgets import (
 )
 from textual.widgets import Tab as TabWidget
 
+from siftui.core.edit.operations import Quad
 from siftui.core.halfblocks import Pixels
 from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
 from siftui.tui.display import escape_controls, escape_lines
@@ -163,7 +164,7 @@ class ReaderScreen(Screen[None]):
                 page,
                 revision,
                 view.unsaved(),
-                view.page_pixels(page),
+                view.page_pixels(page, shown.tab.marks if shown.tab.page == page else ()),
                 view.annotations(page),
                 view.fields(page),
                 view.outline() if outline else [],
@@ -257,9 +258,10 @@ class ReaderScreen(Screen[None]):
             self.reader.publish_tabs()
             self.draw()
 
-    def jump(self, tab: str, page: int) -> int | None:
-        """E20 (or an outline item): ``page`` in ``tab`` as one step of its history."""
-        jumped = self.store.jump(tab, page)
+    def jump(self, tab: str, page: int, marks: tuple[Quad, ...] = ()) -> int | None:
+        """E20 (or an outline item): ``page`` in ``tab`` as one step of its history,
+        ``marks`` (a ref's text) tinted on it."""
+        jumped = self.store.jump(tab, page, marks)
         if jumped is None:
             return None
         self.reader.publish_tabs()

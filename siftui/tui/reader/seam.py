@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from siftui.core.edit.operations import Quad
 from siftui.core.reader import Tab
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class SeamApp(Protocol):
 
     def call_from_thread(self, callback: Callable[..., Any], *args: Any) -> Any: ...
 
-    def jump_tab(self, tab_id: str, page: int) -> int | None: ...
+    def jump_tab(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int | None: ...
 
     def ask_save(self, request: SaveRequest) -> None: ...
 
@@ -69,13 +70,13 @@ class ReaderSeam:
         with self._lock:
             return self._tabs
 
-    def jump(self, tab_id: str, page: int) -> int:
-        """Shows ``page`` in tab ``tab_id`` as one step of its back history; the steps
-        the history then holds. ReaderGone when no reader is attached, LookupError
-        when the tab is closed."""
+    def jump(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int:
+        """Shows ``page`` in tab ``tab_id`` as one step of its back history, ``marks``
+        tinted on it; the steps the history then holds. ReaderGone when no reader is
+        attached, LookupError when the tab is closed."""
         app = self._attached_app()
         try:
-            back: int | None = app.call_from_thread(app.jump_tab, tab_id, page)
+            back: int | None = app.call_from_thread(app.jump_tab, tab_id, page, marks)
         except RuntimeError:  # the app stopped meanwhile
             raise ReaderGone("no reader is attached") from None
         if back is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from siftui.core.edit.operations import Quad
 from siftui.core.reader import Tab, clamp_page, tab_id
 from siftui.tui.reader.model import WorkingView
 
@@ -70,12 +71,13 @@ class TabStore:
         found.tab = found.tab.turned(clamp_page(page, found.pages))
         return found.tab
 
-    def jump(self, tab: str, page: int) -> Tab | None:
-        """A jump to ``page`` (clamped): one step of the tab's back history."""
+    def jump(self, tab: str, page: int, marks: tuple[Quad, ...] = ()) -> Tab | None:
+        """A jump to ``page`` (clamped): one step of the tab's back history, ``marks``
+        shown on it."""
         found = self.get(tab)
         if found is None:
             return None
-        found.tab = found.tab.jumped(clamp_page(page, found.pages))
+        found.tab = found.tab.jumped(clamp_page(page, found.pages), marks)
         return found.tab
 
     def back(self, tab: str) -> Tab | None:
