@@ -36,11 +36,12 @@ from siftui.core.messages import quoted
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
-read it all and their runes, unreachable runes and pages, unreadable and
-image-only pages, needs_password (and password_worked with --password),
-hidden-text alarms (--hidden), the agents check of the first answer
-(--agents), seconds; or error and error_kind. With --unit bytes, also unit,
-first_call_bytes and calls_bytes; the unreachable runes are those of a cut in bytes.
+read it all and their runes, unreachable runes and pages (a Word document's
+paragraphs), unreadable and image-only pages, needs_password (and
+password_worked with --password), hidden-text alarms (--hidden), the agents
+check of the first answer (--agents), seconds; or error and error_kind. With
+--unit bytes, also unit, first_call_bytes and calls_bytes; the unreachable runes
+are those of a cut in bytes.
 
 examples:
   siftui audit ~/papers --out audit.jsonl --hidden     # interrupted? run it again

@@ -1,8 +1,8 @@
 """One document's audit record: every figure comes from the library's own code.
 
-The loader is :func:`siftui.sources.kinds.load_any`, the first call and the walk
-are the kind table's (:mod:`siftui.core.kinds`), the unreachable tail is
-:func:`siftui.core.unreachable.unreachable`, the hidden text is
+The loader is :func:`siftui.sources.kinds.load_any`, the first call, the walk
+and the unreachable tail (a PDF's pages, a Word document's paragraphs) are the
+kind table's (:mod:`siftui.core.kinds`), as `siftui walk`'s are, the hidden text is
 :func:`siftui.sources.hidden.cache.cached_inspect`, image-only pages are
 :func:`siftui.sources.pageimages.pages_with_images`' and the agents check is
 :func:`siftui.core.agents.fit` on the first answer. A document that cannot be
@@ -16,7 +16,7 @@ import os
 import stat
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from siftui.core.agents import Agent, fit
 from siftui.core.budget import BYTES, check_unit, utf8_size
@@ -29,6 +29,9 @@ from siftui.core.render import Options, estimated_tokens
 from siftui.core.word.index import index_story
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load_options import LoadOptions
+
+if TYPE_CHECKING:
+    from siftui.core.unreachable import Unreachable
 
 ENCODING = "o200k_base"
 DOCUMENT_SUFFIXES = (".pdf", ".docx")
@@ -163,6 +166,9 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
             first_call_bytes=utf8_size(answer.content),
             calls_bytes=sum(utf8_size(call.answer.content) for call in calls),
         )
+    left_out = kind.unreachable(doc, options.out_cap, unit=check_unit(options.unit))
+    if left_out is not None:  # a kind whose calls leave nothing out has none
+        record.update(unreachable_facts(left_out))
     if pdf is not None:
         record.update(_pdf_facts(path, pdf, loaded.unreadable, options, load))
     if options.agents is not None:
@@ -170,16 +176,23 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
     return record
 
 
+def unreachable_facts(left_out: Unreachable) -> dict[str, Any]:
+    """What no call shows at the OutCap, as `siftui walk --json` counts it: the runes,
+    the pages (a Word document's paragraphs, of its body) that hold them, and what
+    grep still reaches of them."""
+    return {
+        "unreachable_runes": left_out.runes,
+        f"unreachable_{left_out.unit}s": [page.page for page in left_out.pages],
+        "grep_reachable_runes": left_out.grep_reachable_runes,
+    }
+
+
 def _pdf_facts(
     path: str, doc: Doc, unreadable: Any, options: AuditOptions, load: LoadOptions
 ) -> dict[str, Any]:
     password = load.password
-    left_out = PDF.unreachable(doc, options.out_cap, unit=check_unit(options.unit))
     damaged = sorted(item.page for item in unreadable)
     facts: dict[str, Any] = {
-        "unreachable_runes": left_out.runes,
-        "unreachable_pages": [page.page for page in left_out.pages],
-        "grep_reachable_runes": left_out.grep_reachable_runes,
         "unreadable_pages": damaged,
         "needs_password": password is not None,
         "image_only_pages": _image_only(path, doc, set(damaged), password),

@@ -42,6 +42,11 @@ def _sum(records: Sequence[dict[str, Any]], key: str) -> int:
     return sum(r[key] for r in records if isinstance(r.get(key), int))
 
 
+def _count(records: Sequence[dict[str, Any]], key: str) -> int:
+    """How many items the records' lists under ``key`` hold together."""
+    return sum(len(r[key]) for r in records if isinstance(r.get(key), list))
+
+
 def quantile(values: Sequence[int], q: float) -> int:
     """The nearest-rank quantile of sorted ``values`` (0 for none)."""
     if not values:
@@ -87,6 +92,8 @@ def tables(records: Iterable[dict[str, Any]]) -> list[SummaryTable]:
         ("calls to read it all", _n(_sum(read, "calls"))),
         ("runes of those calls", _n(_sum(read, "calls_runes"))),
         ("unreachable runes", _n(_sum(read, "unreachable_runes"))),
+        ("pages holding them (PDF)", _n(_count(read, "unreachable_pages"))),
+        ("paragraphs holding them (Word)", _n(_count(read, "unreachable_paragraphs"))),
         ("documents with unreadable pages", _n(sum(1 for r in read if r.get("unreadable_pages")))),
         ("documents with image-only pages", _n(sum(1 for r in read if r.get("image_only_pages")))),
         ("documents that need a password", _n(sum(1 for r in every if r.get("needs_password")))),
