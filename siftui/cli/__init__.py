@@ -37,6 +37,7 @@ TUI_EXAMPLES = """commands:
                            read PDFs while agents annotate them; saves need your y
   siftui session --root DIR [SCRIPT]
                            run evidence-tool calls as an agent's session gets them
+  siftui tools [--tools F] print the tools/list an agent gets, with its size in tokens
   siftui sample-path       print the path of the bundled sample document
 
 examples:
@@ -119,6 +120,7 @@ COMMANDS = {
     "inspect": "siftui.cli.inspecting:cmd_inspect",
     "audit": "siftui.cli.audit:cmd_audit",
     "session": "siftui.cli.session:cmd_session",
+    "tools": "siftui.cli.tools:cmd_tools",
     "reader": "siftui.cli.reader:cmd_reader",
     "sample-path": "siftui.cli:_cmd_sample_path",
 }
