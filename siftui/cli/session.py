@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, BinaryIO
 
-from siftui.cli.common import Parser, UsageError, write_stdout
+from siftui.cli.common import Parser, UsageError, token_counter, write_stdout
 from siftui.cli.server_options import (
     add_server_options,
     check_server_options,
@@ -22,10 +22,16 @@ from siftui.cli.server_options import (
     server_roots,
     server_store,
 )
+from siftui.core.agents import Agent, AgentsError, fit, verdicts_line
 from siftui.core.evidence.store import SESSION_BOUNDS
 from siftui.core.messages import encode_utf8
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
+from siftui.sources.agents_load import load_agents
 from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
+
+if TYPE_CHECKING:
+    from siftui.serve.evidence.script import Answered
+    from siftui.serve.tool_api import ToolAnswer
 
 SESSION_EXAMPLES = """examples:
   siftui session --root ~/papers calls.jsonl
@@ -60,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
         parser, log_or_hidden="add pdf_page_read's hidden_text warnings, as the server does"
     )
     parser.add_argument(
+        "--tokens",
+        action="store_true",
+        help="after each call, two lines on stderr: the size of the text the agent gets "
+        "(bytes, runes, runes/4, o200k_base and cl100k_base tokens) and the agents' check "
+        "(siftui render --check-agents's table, in one line); stdout stays exact",
+    )
+    parser.add_argument(
         "--tools",
         default="evidence",
         metavar="FAMILIES",
@@ -79,16 +92,50 @@ def _lines(handle: BinaryIO) -> Iterator[str]:
             yield line.decode("utf-8", "surrogateescape").rstrip("\r")
 
 
+def sizes_lines(
+    number: int, tool: str, text: str, counted: Mapping[str, int], agents: Sequence[Agent]
+) -> list[str]:
+    """What ``--tokens`` prints for one call: its text's sizes (as `siftui walk --tokens`
+    words them), then the agents' check of it in one line."""
+
+    def count(_text: str, encoding: str) -> int:
+        if encoding not in counted:
+            raise ValueError(f"{encoding}: vocabulary could not be loaded")
+        return counted[encoding]
+
+    head = f"call {number} {tool}:"
+    tokens = "  ".join(f"{name} {value:,}" for name, value in counted.items())
+    return [
+        f"{head} {len(encode_utf8(text)):,} bytes  {len(text):,} runes  {tokens}",
+        f"{head} {verdicts_line(fit(text, agents, count))}",
+    ]
+
+
 def cmd_session(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     check_server_options(args)
+    from siftui.serve.evidence.script import answer_text, run_script
+
+    answered: Answered | None = None
+    if args.tokens:
+        try:  # a bad agents file is reported before any call
+            agents = load_agents()
+        except AgentsError as error:
+            raise UsageError(str(error)) from None
+        counter = token_counter()
+
+        def answered(number: int, tool: str, answer: ToolAnswer) -> None:
+            text = answer_text(answer)
+            for line in sizes_lines(number, tool, text, counter(text), agents):
+                sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
     families = server_families(args.tools, host=True)
     roots = server_roots(args)
     try:
         handle = sys.stdin.buffer if args.script in (None, "-") else open_regular(args.script)
     except NotLines as error:
         raise UsageError(str(error)) from None
-    from siftui.serve.evidence.script import run_script
     from siftui.serve.host import ToolHost
 
     store = server_store(args, inspect_hidden=args.warn_hidden)
@@ -102,7 +149,9 @@ def cmd_session(argv: Sequence[str]) -> int:
             ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
             families=families,
         )
-        for line in run_script(_lines(handle), lambda tool, arguments: host.call(arguments, tool)):
+        for line in run_script(
+            _lines(handle), lambda tool, arguments: host.call(arguments, tool), answered
+        ):
             write_stdout(encode_utf8(line + "\n"))
     finally:
         store.shutdown()

@@ -28,6 +28,7 @@ __all__ = [
     "fit",
     "fit_text",
     "parse_agents",
+    "verdicts_line",
 ]
 
 UNITS = ("tokens", "bytes", "chars", "lines")
@@ -218,3 +219,13 @@ def fit_text(fits: Sequence[Fit], runes: int, byte_cap: int | None = None) -> st
             caps = f"warn {agent.warn:,}, {caps}"
         lines.append(f"  {each.verdict} {agent.name:<{width}}  {each.measured}  ({caps})")
     return "\n".join(lines) + "\n"
+
+
+def verdicts_line(fits: Sequence[Fit]) -> str:
+    """The agents' check in one line, as the TUI's counter says it when short: who is
+    over its cap (✗) or its warning level (⚠), by name, then how many fit and how
+    many could not be measured: "agents: ✗ Codex CLI shell output, 8 ✓, 1 ?"."""
+    over = sorted((f for f in fits if f.verdict in "✗⚠"), key=lambda f: f.verdict != "✗")
+    shown = [f"{f.verdict} {f.agent.name}" for f in over]
+    shown += [f"{n:,} {v}" for v in "✓?" if (n := sum(f.verdict == v for f in fits))]
+    return "agents: " + ", ".join(shown)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,57 @@ def test_a_corpus_thesis_reads_and_searches(tmp_path: Path) -> None:
     assert opened["pages"] == 8
     assert first["total"] > 40 and len(first["hits"]) == 20 and first["hasMore"]
     assert more["hits"][0]["refId"] == "ref-21"
+
+
+TINY_HOST = """
+[[agent]]
+name = "Tiny host"
+unit = "bytes"
+limit = 150
+"""
+
+
+def test_tokens_adds_each_results_sizes_and_the_agents_check_on_stderr(tmp_path: Path) -> None:
+    from siftui.core.agents import fit, verdicts_line
+    from siftui.sources.agents_load import count_tokens, load_agents
+    from siftui.sources.tokens import token_counts
+
+    make_pdf(tmp_path / "a.pdf", ["Déjà vu, alpha beta " * 8, "gamma"])
+    config = tmp_path / "config"
+    (config / "siftui").mkdir(parents=True)
+    (config / "siftui" / "agents.toml").write_text(TINY_HOST, encoding="utf-8")
+    script = (
+        b'{"tool": "pdf_open", "arguments": {"path": "a.pdf"}}\n'
+        b"not a call\n"
+        b'{"tool": "pdf_page_read", "arguments": {"documentId": "doc-1", "page": 1}}\n'
+        b'{"tool": "pdf_page_read", "arguments": {"documentId": "doc-1", "page": 9}}\n'
+    )
+
+    def run(*extra: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "siftui", "session", "--root", str(tmp_path), *extra],
+            input=script,
+            capture_output=True,
+            timeout=TIMEOUT,
+            check=True,
+            env={**os.environ, "XDG_CONFIG_HOME": str(config)},
+        )
+
+    plain, counted = run(), run("--tokens")
+    assert counted.stdout == plain.stdout and plain.stderr == b""
+    lines = plain.stdout.decode("utf-8").splitlines()
+    texts = [lines[0], lines[2], lines[3].removeprefix("error: ")]
+    agents = load_agents(config / "siftui" / "agents.toml")
+    expected = []
+    for number, (tool, text) in enumerate(
+        zip(["pdf_open", "pdf_page_read", "pdf_page_read"], texts, strict=True), start=1
+    ):
+        counts = dict(token_counts(text).tokens)
+        tokens = "  ".join(f"{name} {value:,}" for name, value in counts.items())
+        expected += [
+            f"call {number} {tool}: {len(text.encode()):,} bytes  {len(text):,} runes  "
+            f"runes/4 {len(text) // 4:,}  {tokens}",
+            f"call {number} {tool}: {verdicts_line(fit(text, agents, count_tokens))}",
+        ]
+    assert counted.stderr.decode("utf-8").splitlines() == expected
+    assert "✗ Tiny host" in expected[3] and "✗" not in expected[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from siftui.core.agents import Agent, AgentsError, fit, fit_text, parse_agents
+from siftui.core.agents import Agent, AgentsError, fit, fit_text, parse_agents, verdicts_line
 from siftui.core.doc import Doc
 from siftui.core.docjson import doc_to_json
 from siftui.core.render import Options, render
@@ -222,3 +222,19 @@ def test_render_with_a_malformed_user_file(tmp_path: Path) -> None:
         "lines, not 'kb'\n"
     )
     assert run_render(path, config).returncode == 0  # only --check-agents reads it
+
+
+def test_the_verdicts_in_one_line_name_who_is_over_and_count_the_rest() -> None:
+    agents = [
+        Agent(name="Warned", unit="chars", limit=100, warn=5),
+        Agent(name="Fits", unit="chars", limit=100),
+        Agent(name="Over", unit="bytes", limit=5),
+        Agent(name="Counted", unit="tokens", limit=100, tokenizer="o200k_base"),
+    ]
+
+    def cannot(text: str, encoding: str) -> int:
+        raise ValueError("no vocabulary")
+
+    line = verdicts_line(fit("ten chars!", agents, cannot))
+    assert line == "agents: ✗ Over, ⚠ Warned, 1 ✓, 1 ?"
+    assert verdicts_line(fit("x", agents[1:3], cannot)) == "agents: 2 ✓"

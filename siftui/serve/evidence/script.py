@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from siftui.core.evidence.script import parse_call
-from siftui.serve.tool_api import ImageBlock, ToolAnswer
+from siftui.serve.tool_api import ImageBlock, TextBlock, ToolAnswer
 
 
 def image_line(png: bytes) -> str:
@@ -34,8 +34,26 @@ def answer_lines(answer: ToolAnswer) -> list[str]:
     ]
 
 
-def run_script(lines: Iterable[str], call: Callable[[str, Any], ToolAnswer]) -> Iterator[str]:
-    """The printed lines of a script, call by call, as each call is answered."""
+def answer_text(answer: ToolAnswer) -> str:
+    """The text an agent reads of one answer: its text blocks (joined by newlines), or
+    the refusal's line; what ``siftui session --tokens`` and the preview measure."""
+    if answer.is_error:
+        return answer.message
+    return "\n".join(block.text for block in answer.blocks if isinstance(block, TextBlock))
+
+
+Answered = Callable[[int, str, ToolAnswer], None]
+"""Told each call's number (1-based, calls only), tool and answer, once its lines are out."""
+
+
+def run_script(
+    lines: Iterable[str],
+    call: Callable[[str, Any], ToolAnswer],
+    answered: Answered | None = None,
+) -> Iterator[str]:
+    """The printed lines of a script, call by call, as each call is answered; then
+    ``answered`` is told of the call (after its lines are consumed)."""
+    calls = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -43,4 +61,8 @@ def run_script(lines: Iterable[str], call: Callable[[str, Any], ToolAnswer]) -> 
         if parsed is None:
             yield f"error: line {number}: not a call"
             continue
-        yield from answer_lines(call(parsed.tool, parsed.arguments))
+        answer = call(parsed.tool, parsed.arguments)
+        yield from answer_lines(answer)
+        calls += 1
+        if answered is not None:
+            answered(calls, parsed.tool, answer)
