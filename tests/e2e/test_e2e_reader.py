@@ -206,3 +206,99 @@ def test_an_agent_highlights_and_only_y_saves(reader: tuple[Pane, Path, Path]) -
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, check=True, timeout=30)
         assert any(line.split() == [b"Pages:", b"2"] for line in info.stdout.splitlines())
     pane.press("q")
+
+
+def bridged_agent(env: dict[str, str], calls: Callable[[Any], Any]) -> Callable[[], None]:
+    """Runs ``calls(call)`` in a thread as an agent of the official stdio client through
+    `siftui mcp --reader` (the bridge, started as a host starts a stdio server)."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from support.http_host import result_lines
+
+    failed: list[BaseException] = []
+
+    async def session() -> None:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "siftui", "mcp", "--reader"], env=env
+        )
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as mcp:
+            await mcp.initialize()
+
+            async def call(tool: str, arguments: dict[str, Any]) -> Any:
+                lines = result_lines(await mcp.call_tool(tool, arguments))
+                return lines[-1] if lines[-1].startswith("error: ") else json.loads(lines[-1])
+
+            await calls(call)
+
+    def run() -> None:
+        try:
+            asyncio.run(session())
+        except BaseException as error:  # told to the test when it joins
+            failed.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def joined() -> None:
+        thread.join(STEP_TIMEOUT)
+        assert not thread.is_alive(), "the agent is still waiting"
+        assert not failed, failed
+
+    return joined
+
+
+def test_a_killed_reader_offers_the_draft_back_and_the_bridge_saves_it(
+    reader: tuple[Pane, Path, Path],
+) -> None:
+    """An agent reaches the reader over the bridge and highlights; the reader is killed
+    (SIGKILL: no chance to clean up); started again on the file, it restores the draft
+    and says so, and a new agent's save approved with y writes the highlight."""
+    pane, pdf, folder = reader
+    before = pdf.read_bytes()
+    pane.wait_text("page 1 of 2", START_TIMEOUT)
+    Address(folder)  # the reader file is written: the bridge can find the reader
+    env = dict(pane.env)
+
+    async def highlight(call: Any) -> None:
+        doc = (await call("pdf_open", {"path": "notes.pdf"}))["documentId"]
+        found = await call("pdf_keyword_search", {"documentId": doc, "query": "dawn"})
+        target = {"kind": "reference", "refId": found["hits"][0]["refId"]}
+        arguments = {"documentId": doc, "expectedRevision": 0, "subtype": "Highlight"}
+        made = await call("pdf_annotation_create", {**arguments, "target": target})
+        assert made["revision"] == 1, made
+
+    bridged_agent(env, highlight)()
+    pane.wait_text("unsaved")
+    pid = int(pane.tmux("display-message", "-p", "-t", "reader", "#{pane_pid}").strip())
+    os.kill(pid, 9)
+    deadline = time.monotonic() + STEP_TIMEOUT
+    while pane.tmux("display-message", "-p", "-t", "reader", "#{pane_dead}").strip() != "1":
+        assert time.monotonic() < deadline, "the reader did not die"
+        time.sleep(0.2)
+    assert pdf.read_bytes() == before  # the draft never touched the file
+    for stale in folder.glob("reader-*.json"):
+        stale.unlink()  # a killed reader cannot remove its file; the next writes its own
+    pane.tmux(
+        "respawn-pane", "-k", "-t", "reader", sys.executable, "-m", "siftui", "reader",
+        str(pdf), "--root", str(pdf.parent),
+    )  # fmt: skip
+    shown = pane.wait_text("restored the draft", START_TIMEOUT)
+    assert "at revision 1 (1 change not saved)" in shown.replace("\n", "")
+    Address(folder)
+
+    async def save(call: Any) -> None:
+        doc = (await call("pdf_open", {"path": "notes.pdf"}))["documentId"]
+        status = await call("pdf_status", {"documentId": doc})
+        assert (status["revision"], status["unsaved"]) == (1, True), status
+        saved = await call("pdf_save", {"documentId": doc, "expectedRevision": 1})
+        assert saved["saved"] is True, saved
+
+    done = bridged_agent(env, save)
+    pane.wait_text("asks to save")
+    pane.press("y")
+    done()
+    with pymupdf.open(pdf) as document:
+        page = document[0]
+        [highlight_made] = list(page.annots())
+        assert "dawn" in page.get_textbox(highlight_made.rect)
+    pane.press("q")
