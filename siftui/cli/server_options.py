@@ -31,7 +31,11 @@ def add_server_options(parser: argparse.ArgumentParser, *, log_or_hidden: str) -
         action="append",
         required=True,
         metavar="DIR",
-        help="a directory the agent may read from (repeatable; relative paths use the first)",
+        help=(
+            "a directory the agent may read from (repeatable; relative paths use the first; "
+            "a path whose written form leaves the roots, and a file with several hard "
+            "links, are refused)"
+        ),
     )
     add_outcap(parser, "the budget of every answer")
     add_unit(parser)

@@ -1,8 +1,14 @@
 """Which files the read tool may open, opened so that the answer holds against a racing writer.
 
-The agent names a path; :meth:`Roots.open` first resolves it as the kernel
-would (every symlink and ``..``; a relative path is taken against the first
-root) and refuses it unless that real path is one of the roots or inside one.
+The agent names a path; :meth:`Roots.open` first reads it as written (a
+relative path is taken against the first root), applying each ``..`` to the
+names before it: a path whose written form leaves the roots (a ``..`` taken
+outside them or out of a root, or an end outside them) is refused before the
+file system is asked anything, so no answer depends on what lies outside the
+roots (``outside/lnk/../../root/in.pdf`` is refused whether ``lnk`` is a
+symlink or a folder). Then it resolves the path as the kernel would (every
+symlink and ``..``) and refuses it unless that real path is one of the roots or
+inside one.
 That check alone is a race: the agent may also write files, and swap a
 checked name for a symlink out of the root before it is opened. So the file
 is then opened from the root's own descriptor (held since start), one
@@ -12,6 +18,11 @@ still hang below the one before it (device and inode of its ``..``), so a
 directory moved out meanwhile is caught too. The caller gets the open
 descriptor of a regular file and uses only it from then on; the name is never
 opened again.
+
+A file with more than one hard link is refused: a hard link is the file itself,
+not a pointer, so nothing tells whether its other names lie outside the roots,
+and an agent that can write under a root could link a file from elsewhere there
+(where the system lets it: macOS, or Linux without ``fs.protected_hardlinks``).
 """
 
 from __future__ import annotations
@@ -29,6 +40,10 @@ from siftui.serve.wire import clip
 
 MAX_PATH_BYTES = 4096
 OPEN_ATTEMPTS = 3
+HARD_LINKS = (
+    "hard links, and another of its names may lie outside the allowed roots: "
+    "not read (a copy of it under a root is)"
+)
 
 
 class RootError(ValueError):
@@ -99,6 +114,10 @@ class Roots:
             roots.append(_Root(real, fd))
         self._roots: tuple[_Root, ...] = tuple(roots)
         self.dirs: tuple[Path, ...] = tuple(root.path for root in roots)
+        forms = {*self.dirs, *(Path(os.path.abspath(given)) for given in dirs)}
+        self._written: tuple[tuple[str, ...], ...] = tuple(
+            tuple(form.parts[1:]) for form in sorted(forms)
+        )
 
     def __repr__(self) -> str:
         return f"Roots({[str(d) for d in self.dirs]!r})"
@@ -125,12 +144,37 @@ class Roots:
         # realpath (not resolve(strict=True)) so that a missing file inside a root
         # gets "no such file", and one outside gets refused here.
         real = Path(os.path.realpath(candidate))
-        if self._root_of(real) is None:
+        if not self._stays_inside(str(candidate)) or self._root_of(real) is None:
             raise Refused(
                 f"{clip(given)} is outside the allowed roots ({clip(self.describe(), 1000)})",
                 real,
             )
         return real
+
+    def _stays_inside(self, written: str) -> bool:
+        """Whether the absolute path ``written``, read as written (each ``..`` taking
+        back the name before it, no file system asked), stays within the roots: every
+        ``..`` is taken below a root, and the path ends in one. A ``..`` taken outside
+        the roots would make the answer depend on what the names before it are there
+        (a symlink or a folder). A root is known by its real path and by the path the
+        operator gave (made absolute, ``..`` taken back)."""
+        where: list[str] = []
+        for part in written.split(os.sep):
+            if part in ("", "."):
+                continue
+            if part == "..":
+                if not self._written_under(where, strictly=True):
+                    return False
+                where.pop()
+            else:
+                where.append(part)
+        return self._written_under(where, strictly=False)
+
+    def _written_under(self, where: list[str], *, strictly: bool) -> bool:
+        return any(
+            tuple(where[: len(form)]) == form and (len(where) > len(form) or not strictly)
+            for form in self._written
+        )
 
     def _root_of(self, real: Path) -> _Root | None:
         for root in self._roots:
@@ -165,8 +209,10 @@ class Roots:
         """:class:`Unopenable` for a path the OS would not open as written, though its
         real path is a file: realpath lets ".." undo a missing name or a file and drops
         a trailing "/", while the OS needs a directory before each (`siftui render`
-        refuses such a path). Only directories under a root are looked at, so that
-        the answer tells nothing of what the path passes outside them."""
+        refuses such a path). Every ".." of a path let through is taken inside a root
+        (:meth:`_stays_inside`); what it undoes is looked at only when its real path is
+        under a root too (a symlink under a root leading out is refused by the real
+        path's check), so the answer tells nothing of what lies outside them."""
         written = given if os.path.isabs(given) else os.path.join(self.dirs[0], given)
         parts = written.split(os.sep)
         for at, part in enumerate(parts):
@@ -213,6 +259,9 @@ class Roots:
         if not stat.S_ISREG(info.st_mode):
             os.close(fd)
             raise Unopenable(f"{shown}: not a regular file")
+        if info.st_nlink > 1:
+            os.close(fd)
+            raise Refused(f"{shown}: has {info.st_nlink} {HARD_LINKS}", real)
         return OpenedFile(fd, real, info)
 
 

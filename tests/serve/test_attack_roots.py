@@ -34,9 +34,10 @@ SLACK = 2.0  # seconds an answer may come after --timeout
 
 
 def _regular(master: Path, path: Path) -> None:
-    """``path`` becomes (a new link to) the regular file ``master``, atomically."""
+    """``path`` becomes a copy of the regular file ``master``, atomically (not a hard
+    link to it: the server refuses a file with several)."""
     temporary = path.with_name(path.name + ".new")
-    os.link(master, temporary)
+    shutil.copyfile(master, temporary)
     os.replace(temporary, path)
 
 

@@ -19,7 +19,7 @@ from support.docx_build import p, t, write_docx
 from support.mcp_wire import Wire, content_of, message_of
 from support.pdfs import make_pdf
 
-from siftui.serve.access import Roots, Unopenable
+from siftui.serve.access import Refused, Roots, Unopenable
 
 TIMEOUT = 60
 FLAGS = {"pages": "--pages", "grep": "--grep", "range": "--range", "anchor": "--anchor"}
@@ -117,18 +117,36 @@ def test_a_path_the_os_would_not_open_is_not_opened(root: Path, tmp_path: Path) 
     assert served.startswith("--- page 1 ---\n\nalpha")
 
 
-def test_a_way_out_and_back_is_as_before(root: Path, tmp_path: Path) -> None:
-    """Outside the roots nothing is looked at: a path leaving them and coming back is
-    answered the same whether what it passes outside exists or not (nothing is told
-    about files elsewhere), and one that ends outside is refused as before."""
+def test_a_way_out_and_back_is_refused_whatever_it_passes(root: Path, tmp_path: Path) -> None:
+    """Outside the roots nothing is looked at: a path whose written form leaves them
+    (a ".." taken outside a root) is refused in the same words whether what it passes
+    outside is a folder, a symlink, a file or nothing (issue 41 item 9: the answer used
+    to tell a symlink outside from a folder); inside a root, a path the OS would not
+    open as written is not opened."""
     outside = tmp_path / "elsewhere"
-    outside.mkdir()
+    (outside / "plain").mkdir(parents=True)
+    deep = tmp_path / "far" / "a" / "b"
+    deep.mkdir(parents=True)
+    (outside / "lnk").symlink_to(deep)
+    (outside / "file.txt").write_text("x\n")
     roots = Roots([root])
-    through_real = f"{outside}/../root/a.pdf"
-    through_missing = f"{tmp_path}/missing/../root/a.pdf"
-    for path in (through_real, through_missing):
-        opened = roots.open(path)
-        opened.close()
-        assert opened.real == root / "a.pdf"
-    with pytest.raises(Unopenable, match="Not a directory"):
-        roots.open(f"{outside}/../root/a.pdf/")
+    messages = []
+    for passed in ("plain", "lnk", "file.txt", "missing"):
+        for path in (
+            f"{outside}/{passed}/../../root/a.pdf",
+            f"../elsewhere/{passed}/../../root/a.pdf",
+        ):
+            with pytest.raises(Refused) as refused:
+                roots.open(path)
+            messages.append(str(refused.value).replace(path, "PATH"))
+    assert set(messages) == {f"PATH is outside the allowed roots ({root})"}
+    for path in (f"{root}/../root/a.pdf", "../root/a.pdf"):  # out of the root and back
+        with pytest.raises(Refused, match="outside the allowed roots"):
+            roots.open(path)
+    opened = roots.open("sub/../a.pdf")  # a ".." taken inside the root is the OS's
+    opened.close()
+    assert opened.real == root / "a.pdf"
+    (root / "file.txt").write_text("x\n")
+    for path in ("file.txt/../a.pdf", "a.pdf/", "missing/../a.pdf"):
+        with pytest.raises(Unopenable, match=r"Not a directory|no such file"):
+            roots.open(path)
