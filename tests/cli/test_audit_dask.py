@@ -118,6 +118,58 @@ def test_ctrl_c_stops_the_client_cleanly_and_a_rerun_finishes(
     )
 
 
+def _audit_helpers() -> list[int]:
+    """The pool's worker processes (siftui.sources.audit.pool's helpers) among this
+    process's descendants: those the local cluster's Dask workers started."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, below = [], {os.getpid()}
+    while below:
+        below = {pid for pid, parent in parents.items() if parent in below}
+        for pid in below:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"helper_main" in command:
+                found.append(pid)
+    return sorted(found)
+
+
+@pytest.mark.slow  # a Dask cluster and four long documents
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="counts processes in /proc")
+def test_ctrl_c_ends_the_helpers_of_the_running_tasks(scheduler: str, tmp_path: Path) -> None:
+    """Ctrl-C on the client cancels the tasks and ends every helper they started on the
+    workers: those auditing a document then, and those kept for the next one."""
+    root = tmp_path / "long"
+    root.mkdir()
+    for n in range(4):
+        make_pdf(root / f"d{n}.pdf", long_pages(300))
+    command = [sys.executable, "-m", "siftui", "audit", str(root), "--hidden", "--no-cache"]
+    process = subprocess.Popen(
+        [*command, "--out", str(tmp_path / "audit.jsonl"), "--dask", scheduler],
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not _audit_helpers() and process.poll() is None:
+        time.sleep(0.05)
+    assert _audit_helpers(), "no task started a helper"
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr.decode()
+    deadline = time.monotonic() + 60  # a bound on the wait, far beyond what it takes
+    while time.monotonic() < deadline and _audit_helpers():
+        time.sleep(0.1)
+    assert _audit_helpers() == []
+
+
 @pytest.mark.slow  # a Dask cluster: run by `pytest -m slow` (CI runs it)
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     make_pdf(tmp_path / "a.pdf", ["text"])

@@ -24,7 +24,7 @@ import signal
 import subprocess
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -38,6 +38,11 @@ from siftui.sources.audit.document import (
 
 DEFAULT_SECONDS = 300.0
 DEFAULT_MEMORY = 2 * 1024**3
+STOP_POLL = 0.25  # seconds between two looks at a feed's ``stop``
+
+
+class Stopped(Exception):
+    """A feed's ``stop`` said so: the documents being audited are left unrecorded."""
 
 
 def default_jobs() -> int:
@@ -181,8 +186,13 @@ class Pool:
         finally:
             self.close()
 
-    def feed(self, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
-        """:meth:`run`, the workers kept for the next call (:meth:`close` stops them)."""
+    def feed(
+        self, paths: Iterable[str], stop: Callable[[], bool] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """:meth:`run`, the workers kept for the next call (:meth:`close` stops them).
+
+        ``stop`` is asked every :data:`STOP_POLL` seconds while documents are audited:
+        when it says so, :class:`Stopped` is raised (the caller closes the pool)."""
         waiting = deque(paths)
         for slot in list(self._slots):
             if not slot.process.is_alive():  # died idle, since the last call: no document's fault
@@ -199,10 +209,14 @@ class Pool:
             busy = [slot for slot in self._slots if slot.path is not None]
             if not busy:
                 return
-            yield from self._collect(busy)
+            if stop is not None and stop():
+                raise Stopped
+            yield from self._collect(busy, STOP_POLL if stop is not None else None)
 
-    def _collect(self, busy: list[_Slot]) -> Iterator[dict[str, Any]]:
+    def _collect(self, busy: list[_Slot], poll: float | None) -> Iterator[dict[str, Any]]:
         timeout = max(0.0, min(slot.deadline for slot in busy) - time.monotonic())
+        if poll is not None:
+            timeout = min(timeout, poll)
         ready = wait(
             [slot.conn for slot in busy] + [slot.process.sentinel for slot in busy], timeout
         )
