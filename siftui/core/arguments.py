@@ -9,7 +9,7 @@ a keyword the checker would ignore cannot slip in)::
      "additionalProperties": false}
 
 Each property is ``{"type": "integer"}`` (``minimum``, ``maximum``), ``{"type":
-"string"}`` (``minLength``, ``maxLength`` in UTF-16 code units, ``enum``) or a
+"boolean"}``, ``{"type": "string"}`` (``minLength``, ``maxLength`` in UTF-16 code units, ``enum``) or a
 nested ``{"type": "object", ...}`` with the same four keys, or an open object
 ``{"type": "object", "additionalProperties": true}`` whose keys its tool checks
 with its own words, or ``{"type": "array", "items": <a property>}`` (``minItems``,
@@ -29,7 +29,7 @@ integer or string one a ``default``.
   200 characters, so a huge or hostile key never makes a huge or broken line;
 - ``missing argument "<key>"``;
 - ``argument "<key>" must be an integer`` / ``a string`` / ``an object`` / ``an
-  array``: the wrong JSON type (null included; ``true`` and ``1.0`` are not integers);
+  array``, ``... must be true or false``: the wrong JSON type (null included; ``true`` and ``1.0`` are not integers);
 - ``argument "<key>" is not valid text``: a string holding a surrogate code
   point (``json.loads`` joins every valid ``\\ud83d\\ude00`` pair into one code
   point, so those left are lone);
@@ -90,6 +90,7 @@ class SchemaError(Exception):
 
 _TYPE_NAMES: Final = {
     "integer": "an integer",
+    "boolean": "true or false",
     "string": "a string",
     "object": "an object",
     "array": "an array",
@@ -98,6 +99,7 @@ _ANNOTATIONS: Final = frozenset({"description", "title"})
 _OBJECT_KEYWORDS: Final = frozenset({"type", "properties", "required", "additionalProperties"})
 _KEYWORDS: Final = {
     "integer": frozenset({"type", "minimum", "maximum", "default"}) | _ANNOTATIONS,
+    "boolean": frozenset({"type", "default"}) | _ANNOTATIONS,
     "string": frozenset({"type", "minLength", "maxLength", "enum", "default"}) | _ANNOTATIONS,
     "object": _OBJECT_KEYWORDS | _ANNOTATIONS,
     "array": frozenset({"type", "items", "minItems", "maxItems"}) | _ANNOTATIONS,
@@ -257,6 +259,10 @@ def _check_value(
                 messages.get(key) or f'argument "{key}" must be {_choices(allowed)}'
             )
         return value
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise ArgumentError(f'argument "{key}" must be true or false')
+        return value
     if kind == "array":
         return _check_array(key, rules, value, messages)
     if not isinstance(value, Mapping):
@@ -404,6 +410,8 @@ def _check_array_schema(key: str, rules: Mapping[str, Any], with_rules: set[str]
 
 
 def _check_rules(key: str, rules: Mapping[str, Any]) -> None:
+    if rules["type"] == "boolean":
+        return
     low_name, high_name = (
         ("minimum", "maximum") if rules["type"] == "integer" else ("minLength", "maxLength")
     )

@@ -429,7 +429,7 @@ def strict(properties: dict[str, Any], **more: Any) -> dict[str, Any]:
         ({"type": "array", "additionalProperties": False}, None),
         (strict({}, anyOf=[]), None),
         (strict({"k": {"type": "string", "pattern": "a+"}}), None),
-        (strict({"k": {"type": "boolean"}}), None),
+        (strict({"k": {"type": "null"}}), None),
         (strict({"k": {"type": "number"}}), None),
         (strict({"k": {"type": "array"}}), None),
         (strict({"k": {"type": "integer", "minLength": 1}}), None),
@@ -718,3 +718,10 @@ def test_an_array_schema_outside_the_subset_is_refused() -> None:
         check_schema(
             one_rule({"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 1})
         )
+
+
+def test_a_boolean_is_true_or_false_and_nothing_else() -> None:
+    schema = one_rule({"type": "boolean"})
+    assert check_arguments("t", schema, {"k": True}) == {"k": True}
+    for value in (1, 0, "true", None):
+        assert refusal("t", schema, {"k": value}) == 'argument "k" must be true or false'
