@@ -9,8 +9,8 @@ a keyword the checker would ignore cannot slip in)::
      "additionalProperties": false}
 
 Each property is ``{"type": "integer"}`` (``minimum``, ``maximum``), ``{"type":
-"boolean"}``, ``{"type": "string"}`` (``minLength``, ``maxLength`` in UTF-16 code units, ``enum``) or a
-nested ``{"type": "object", ...}`` with the same four keys, or an open object
+"boolean"}``, ``{"type": "string"}`` (``minLength``, ``maxLength`` in UTF-16 code
+units, ``enum``) or a nested ``{"type": "object", ...}`` with the same four keys, or an open object
 ``{"type": "object", "additionalProperties": true}`` whose keys its tool checks
 with its own words, or ``{"type": "array", "items": <a property>}`` (``minItems``,
 ``maxItems``; item ``i`` is named ``<key>[<i>]``, 1-based, as EDITING.md names
@@ -29,7 +29,8 @@ integer or string one a ``default``.
   200 characters, so a huge or hostile key never makes a huge or broken line;
 - ``missing argument "<key>"``;
 - ``argument "<key>" must be an integer`` / ``a string`` / ``an object`` / ``an
-  array``, ``... must be true or false``: the wrong JSON type (null included; ``true`` and ``1.0`` are not integers);
+  array`` / ``true or false``: the wrong JSON type (null included; ``true`` and
+  ``1.0`` are not integers);
 - ``argument "<key>" is not valid text``: a string holding a surrogate code
   point (``json.loads`` joins every valid ``\\ud83d\\ude00`` pair into one code
   point, so those left are lone);

@@ -86,12 +86,22 @@ def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
             edit.ANNOTATION_DELETE,
             {"documentId": "doc-1", "expectedRevision": 2, "annotationId": "siftui-1-1"},
         ),
+        (edit.FORM_INSPECT, {"documentId": "doc-1", "page": 1}),
+        (
+            edit.FORM_FILL,
+            {
+                "inspectionId": "insp-1",
+                "expectedRevision": 3,
+                "fields": [{"label": "F1", "value": ""}],
+            },
+        ),
         (edit.SAVE, {"documentId": "doc-1", "expectedRevision": 3}),
         (edit.PAGE_JUMP, {"documentId": "doc-1", "page": 1}),
         (evidence.CLOSE, {"documentId": "doc-1"}),
     ]
-    # OCR needs Tesseract; a save and a jump need a reader: their refusals are their lines.
-    refused = {evidence.OCR, edit.SAVE, edit.PAGE_JUMP}
+    # OCR needs Tesseract; a save and a jump need a reader; a page without fields has no
+    # label to fill: their refusals are their lines.
+    refused = {evidence.OCR, edit.FORM_FILL, edit.SAVE, edit.PAGE_JUMP}
     assert {entry for entry, _ in calls} == set(ENTRIES)
     for entry, arguments in calls:
         handed.clear()

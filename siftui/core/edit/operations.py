@@ -17,6 +17,8 @@ __all__ = [
     "AGENT_AUTHOR",
     "AddAnnotation",
     "DeleteAnnotation",
+    "FieldValue",
+    "FillField",
     "Operation",
     "Quad",
     "Rect",
@@ -70,7 +72,23 @@ class DeleteAnnotation:
     annotation_id: str
 
 
-Operation = AddAnnotation | UpdateAnnotation | DeleteAnnotation
+FieldValue = str | bool | tuple[str, ...]
+"""A form field's value: text, radio and combobox a string, checkbox a boolean,
+listbox the export values chosen."""
+
+
+@dataclass(frozen=True, slots=True)
+class FillField:
+    """A form field's new value (E18): the field named ``name`` wherever its widgets
+    are; ``page`` is the page the fill was made from (its inspection's)."""
+
+    page: int
+    name: str  # the field's full name
+    type: str  # "text", "checkbox", "radio", "combobox" or "listbox"
+    value: FieldValue
+
+
+Operation = AddAnnotation | UpdateAnnotation | DeleteAnnotation | FillField
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +123,15 @@ def operation_to_json(operation: Operation) -> dict[str, Any]:
             "color": operation.color,
             "comment": operation.comment,
             "date": operation.date,
+        }
+    if isinstance(operation, FillField):
+        value = operation.value
+        return {
+            "op": "field-fill",
+            "page": operation.page,
+            "name": operation.name,
+            "type": operation.type,
+            "value": list(value) if isinstance(value, tuple) else value,
         }
     return {
         "op": "annotation-delete",
@@ -143,6 +170,13 @@ def operation_from_json(value: Mapping[str, Any]) -> Operation:
             return DeleteAnnotation(
                 page=_integer(value["page"]), annotation_id=str(value["annotationId"])
             )
+        if kind == "field-fill":
+            return FillField(
+                page=_integer(value["page"]),
+                name=str(value["name"]),
+                type=str(value["type"]),
+                value=_field_value(value["value"]),
+            )
     except (KeyError, TypeError) as error:
         raise ValueError(f"not an operation: {error}") from None
     raise ValueError(f"unknown operation {kind!r}")
@@ -174,6 +208,14 @@ def _integer(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"not an integer: {value!r}")
     return value
+
+
+def _field_value(value: object) -> FieldValue:
+    if isinstance(value, str | bool):
+        return value
+    if isinstance(value, list) and all(isinstance(one, str) for one in value):
+        return tuple(value)
+    raise ValueError(f"not a field value: {value!r}")
 
 
 def _numbers(value: object, count: int) -> tuple[float, ...]:

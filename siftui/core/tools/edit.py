@@ -1,4 +1,4 @@
-"""The edit family's entries: E12-E15, E19 and E20 of EDITING.md, one :class:`ToolEntry` each.
+"""The edit family's entries: E12-E15, E17-E20 of EDITING.md, one :class:`ToolEntry` each.
 
 They are served only by a host (siftui reader, or `siftui session --tools
 evidence,edit` as a host with no reader): siftui.serve.edit binds their handlers
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from siftui.core.tools.continuation import Cursor
 from siftui.core.tools.entry import Family, Logged, ToolEntry
-from siftui.core.tools.schema import integer, object_of, string
+from siftui.core.tools.schema import array_of, boolean, integer, object_of, string
 
 __all__ = [
     "ANNOTATION_CREATE",
@@ -21,6 +21,8 @@ __all__ = [
     "ANNOTATION_UPDATE",
     "EDIT_TOOLS",
     "FAMILY",
+    "FORM_FILL",
+    "FORM_INSPECT",
     "PAGE_JUMP",
     "SAVE",
 ]
@@ -30,8 +32,9 @@ FAMILY = Family(
     "siftui also serves the edit tools of a person's siftui reader, on one shared draft: "
     "pdf_annotation_list, then pdf_annotation_create (a highlight of a refId's exact text, "
     "or a note on a page region), _update and _delete, each with the expectedRevision the "
-    "last answer gave; pdf_save asks the person to approve writing the draft over the "
-    "file; pdf_page_jump shows a page in the reader.",
+    "last answer gave; pdf_form_inspect shows a page's form fields labelled F1, F2, … and "
+    "pdf_form_fill fills them by label; pdf_save asks the person to approve writing the "
+    "draft over the file; pdf_page_jump shows a page in the reader.",
     unknown_tool='unknown tool "{name}"',
 )
 
@@ -132,6 +135,48 @@ ANNOTATION_DELETE = ToolEntry(
     stale_checked=True,
     logged=_EDITED,
 )
+FORM_INSPECT = ToolEntry(
+    name="pdf_form_inspect",
+    family=FAMILY.name,
+    title="Inspect a page's form",
+    description="A page's form fields as one snapshot: first an image of the page (96 dpi, "
+    "drawn without field appearances, values or annotations) with a label F1, F2, … inside "
+    "each writable field's box, then the JSON list of those fields in the same order "
+    "(name, type, valueType, options, optionLabels, required, maxLength; their values with "
+    "includeValues). Fill them by label with pdf_form_fill and the inspectionId." + _BOUND,
+    input_schema=object_of(
+        {"documentId": _DOCUMENT, "page": integer(), "includeValues": boolean()},
+        "documentId",
+        "page",
+    ),
+    stale_checked=True,
+    logged=Logged(session=True),
+)
+FORM_FILL = ToolEntry(
+    name="pdf_form_fill",
+    family=FAMILY.name,
+    title="Fill a form",
+    description="Fill fields of an inspected page by their labels, all or nothing: a string "
+    "for text, radio and combobox (radio and a fixed combobox: one of its options), true or "
+    'false for a checkbox, a list of options for a listbox; clear with "", false or []. A '
+    "field shown by several labels is given once. The values are read back from the draft. "
+    "An inspection goes out of date when its page or one of its fields changes: inspect "
+    "again." + _WRITE + _BOUND,
+    input_schema=object_of(
+        {
+            "inspectionId": string(),
+            "expectedRevision": _REVISION,
+            "fields": array_of({"type": "object", "additionalProperties": True}, 1, 200),
+        },
+        "inspectionId",
+        "expectedRevision",
+        "fields",
+    ),
+    read_only=False,
+    idempotent=False,
+    stale_checked=True,
+    logged=_EDITED,
+)
 SAVE = ToolEntry(
     name="pdf_save",
     family=FAMILY.name,
@@ -172,7 +217,9 @@ EDIT_TOOLS: tuple[ToolEntry, ...] = (
     ANNOTATION_CREATE,
     ANNOTATION_UPDATE,
     ANNOTATION_DELETE,
+    FORM_INSPECT,
+    FORM_FILL,
     SAVE,
     PAGE_JUMP,
 )
-"""E12-E15, E19 and E20, in EDITING.md's order (E16-E18 follow in the next issue)."""
+"""E12-E15, E17-E20, in EDITING.md's order."""

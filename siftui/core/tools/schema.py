@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Schema", "integer", "object_of", "string"]
+__all__ = ["Schema", "array_of", "boolean", "integer", "object_of", "string"]
 
 Schema = dict[str, Any]
 
@@ -19,6 +19,19 @@ def integer(low: int | None = None, high: int | None = None) -> Schema:
         schema["minimum"] = low
     if high is not None:
         schema["maximum"] = high
+    return schema
+
+
+def boolean() -> Schema:
+    return {"type": "boolean"}
+
+
+def array_of(items: Schema, low: int | None = None, high: int | None = None) -> Schema:
+    schema: Schema = {"type": "array", "items": items}
+    if low is not None:
+        schema["minItems"] = low
+    if high is not None:
+        schema["maxItems"] = high
     return schema
 
 

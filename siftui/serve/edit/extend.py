@@ -48,7 +48,9 @@ def with_status(
         if from_json
         else Capability(True, True),
         "bookmarkEdit": NOT_YET,
-        "formFill": NOT_YET,
+        "formFill": Capability(True, False, NO_PAGE_IMAGES)
+        if from_json
+        else Capability(True, True),
         "save": Capability(True, True) if reader and not from_json else without,
         "pageJump": Capability(True, True) if reader else without,
     }

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from siftui.core.edit.forms import Inspections, touched_by
 from siftui.core.evidence.records import Document
 from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
@@ -46,6 +47,7 @@ class HeldCopies:
         self.roots = roots
         self.connection = connection
         self._held: dict[str, tuple[WorkingCopy, Callable[[], None]]] = {}
+        self.inspections = Inspections()  # E17's, told every change of the copies held
 
     def copy(self, document_id: str) -> WorkingCopy:
         """The working copy of the (open, not stale) document ``document_id``."""
@@ -79,8 +81,12 @@ class HeldCopies:
             self.connection.session.document(document_id)  # raises the stale line
         opened = self.edit.copies.open(document.real_path, data)
         connection, real_path = self.connection, document.real_path
+        inspections = self.inspections
 
         def told(change: Change) -> None:
+            inspections.told(
+                document_id, touched_by(change.revision, change.kind, change.transaction)
+            )
             if change.kind == "save":
                 connection.saved(document_id, opened.copy.sha256, real_path)
 
@@ -90,6 +96,7 @@ class HeldCopies:
     def _release(self, document_id: str) -> None:
         copy, stop = self._held.pop(document_id)
         stop()
+        self.inspections.forget(document_id)
         self.edit.copies.release(copy.path)
 
     def release_closed(self) -> None:

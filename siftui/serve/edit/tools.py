@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.edit import tools_annotations, tools_list
+from siftui.core.edit import tools_annotations, tools_forms, tools_list
 from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import python_name
@@ -29,7 +29,7 @@ from siftui.serve.edit.reader_link import ReaderAway
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import Called, EvidenceConnection
 from siftui.serve.evidence.tools import connection_of
-from siftui.serve.tool_api import ServedTool, ToolAnswer, ToolCall
+from siftui.serve.tool_api import ImageBlock, ServedTool, ToolAnswer, ToolCall
 from siftui.serve.worker import Progress
 
 NO_READER_TO_APPROVE = (
@@ -111,6 +111,41 @@ def _writing(write: Callable[..., dict[str, object]]) -> Work:
     return work
 
 
+def _forms(call: EditCall, document_id: str) -> tools_forms.FormCopy:
+    from siftui.sources.edit.forms_copy import FormsOf  # MuPDF: loaded once a session edits
+
+    return FormsOf(call.held.copy(document_id))
+
+
+def _inspect(
+    _: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+) -> dict[str, object]:
+    document_id = given["documentId"]
+    doing.state.document(document_id)
+    png, result = tools_forms.form_inspect(
+        doing.state,
+        _forms(doing, document_id),
+        doing.held.inspections,
+        document_id,
+        **_keywords(given),
+    )
+    called.blocks.append(ImageBlock(png))
+    return result
+
+
+def _fill(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+    inspection = call.held.inspections.get(arguments["inspectionId"])
+    return tools_forms.form_fill(
+        call.state,
+        _forms(call, inspection.document_id),
+        call.held.inspections,
+        arguments["inspectionId"],
+        expected_revision=arguments["expectedRevision"],
+        fields=arguments["fields"],
+        tool=call.tool,
+    )
+
+
 def _save(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
     document_id, expected = arguments["documentId"], arguments["expectedRevision"]
     document = call.state.document(document_id)
@@ -151,10 +186,12 @@ EDIT_TOOLS: tuple[ServedTool, ...] = (
     _served(edit.ANNOTATION_CREATE, _writing(tools_annotations.annotation_create)),
     _served(edit.ANNOTATION_UPDATE, _writing(tools_annotations.annotation_update)),
     _served(edit.ANNOTATION_DELETE, _writing(tools_annotations.annotation_delete)),
+    _bound(edit.FORM_INSPECT, _inspect),
+    _served(edit.FORM_FILL, _fill),
     _served(edit.SAVE, _save, waits_for_person=True),
     _served(edit.PAGE_JUMP, _jump),
 )
-"""E12-E15, E19 and E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
+"""E12-E15, E17-E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
 
 
 def _status(

@@ -15,9 +15,11 @@ from typing import Any
 from siftui.core.edit.operations import (
     AddAnnotation,
     DeleteAnnotation,
+    FillField,
     Operation,
     UpdateAnnotation,
 )
+from siftui.sources.edit.forms import apply_fill
 from siftui.sources.edit.scan import page_annotations
 from siftui.sources.pdf_open import quiet_pymupdf
 
@@ -118,6 +120,8 @@ def apply_operation(document: Any, operation: Operation) -> None:
         _add(document, operation)
     elif isinstance(operation, UpdateAnnotation):
         _update(document, operation)
+    elif isinstance(operation, FillField):
+        apply_fill(document, operation)
     else:
         _delete(document, operation)
 

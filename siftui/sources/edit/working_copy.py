@@ -226,11 +226,11 @@ class WorkingCopy:
         return time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime())
 
     @contextmanager
-    def reading(self) -> Iterator[Any]:
-        """The draft's PyMuPDF document, to draw or read, while nothing changes it (and
-        no other thread calls PyMuPDF); it is valid inside the ``with`` block only."""
+    def reading(self, file: bool = False) -> Iterator[Any]:
+        """The draft's PyMuPDF document (the file's with ``file``), to draw or read, while
+        nothing changes it (and no other thread calls PyMuPDF); valid inside the ``with``."""
         with self._lock:
-            yield self._draft
+            yield self._file if file else self._draft
 
     # -- listeners ----------------------------------------------------------------
 
