@@ -223,36 +223,48 @@ def _write(field: Any, fill: FillField) -> None:
             state = chosen if _on_state(widget) == chosen else "Off"
             mupdf.pdf_dict_put(widget, _name("AS"), _name(state))
         return
+    options = _options(field)
     if fill.type == "listbox":
         assert isinstance(value, tuple)
-        options = [str(one) for one in _options(field)]
         if not value:
             mupdf.pdf_dict_del(field, _name("V"))
             mupdf.pdf_dict_del(field, _name("I"))
             return
-        if len(value) == 1:
-            mupdf.pdf_dict_put_text_string(field, _name("V"), value[0])
+        chosen = [index for index, (text, _) in enumerate(options) if text in value]
+        if len(chosen) == 1:
+            mupdf.pdf_dict_put(field, _name("V"), mupdf.pdf_deep_copy_obj(options[chosen[0]][1]))
         else:
-            chosen = mupdf.pdf_dict_put_array(field, _name("V"), len(value))
-            for one in value:
-                mupdf.pdf_array_push_text_string(chosen, one)
-        indices = mupdf.pdf_dict_put_array(field, _name("I"), len(value))
-        for index, option in enumerate(options):
-            if option in value:
-                mupdf.pdf_array_push_int(indices, index)
+            listed = mupdf.pdf_dict_put_array(field, _name("V"), len(chosen))
+            for index in chosen:
+                mupdf.pdf_array_push(listed, mupdf.pdf_deep_copy_obj(options[index][1]))
+        indices = mupdf.pdf_dict_put_array(field, _name("I"), len(chosen))
+        for index in chosen:
+            mupdf.pdf_array_push_int(indices, index)
         return
     assert isinstance(value, str)
-    mupdf.pdf_dict_put_text_string(field, _name("V"), value)
+    option = next((index for index, (text, _) in enumerate(options) if text == value), None)
+    if option is not None:
+        # The option's own string (its encoding too): a viewer that matches /V against
+        # /Opt byte for byte, as poppler does, then finds it.
+        mupdf.pdf_dict_put(field, _name("V"), mupdf.pdf_deep_copy_obj(options[option][1]))
+    else:
+        mupdf.pdf_dict_put_text_string(field, _name("V"), value)
     if fill.type == "combobox":
-        mupdf.pdf_dict_del(field, _name("I"))
+        if option is None:
+            mupdf.pdf_dict_del(field, _name("I"))
+        else:
+            mupdf.pdf_dict_put_array(field, _name("I"), 1)
+            mupdf.pdf_array_push_int(mupdf.pdf_dict_get(field, _name("I")), option)
 
 
-def _options(field: Any) -> list[str]:
+def _options(field: Any) -> list[tuple[str, Any]]:
+    """A choice field's export values, each with its string object in /Opt."""
     listed = mupdf.pdf_dict_get_inheritable(field, _name("Opt"))
     found = []
     for index in range(mupdf.pdf_array_len(listed) if mupdf.pdf_is_array(listed) else 0):
         one = mupdf.pdf_array_get(listed, index)
-        found.append(_text(mupdf.pdf_array_get(one, 0) if mupdf.pdf_is_array(one) else one))
+        export = mupdf.pdf_array_get(one, 0) if mupdf.pdf_is_array(one) else one
+        found.append((_text(export), export))
     return found
 
 
@@ -291,7 +303,7 @@ def field_values(document: Any, names: list[str]) -> dict[str, FieldValue]:
         if kind == "radio":
             options = _radio_options(widget)
         elif kind == "listbox":
-            options = tuple(_options(field))
+            options = tuple(text for text, _ in _options(field))
         found[name] = _value(widget, kind, options)
     return found
 
