@@ -65,7 +65,7 @@ class Approving:
     def tabs(self) -> list[Any]:
         return []
 
-    def jump(self, tab_id: str, page: int) -> int:
+    def jump(self, tab_id: str, page: int, marks: tuple[Any, ...] = ()) -> int:
         raise LookupError(tab_id)
 
     def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:

@@ -230,15 +230,15 @@ def _write(field: Any, fill: FillField) -> None:
             mupdf.pdf_dict_del(field, _name("V"))
             mupdf.pdf_dict_del(field, _name("I"))
             return
-        chosen = [index for index, (text, _) in enumerate(options) if text in value]
-        if len(chosen) == 1:
-            mupdf.pdf_dict_put(field, _name("V"), mupdf.pdf_deep_copy_obj(options[chosen[0]][1]))
+        picked = [index for index, (text, _) in enumerate(options) if text in value]
+        if len(picked) == 1:
+            mupdf.pdf_dict_put(field, _name("V"), mupdf.pdf_deep_copy_obj(options[picked[0]][1]))
         else:
-            listed = mupdf.pdf_dict_put_array(field, _name("V"), len(chosen))
-            for index in chosen:
+            listed = mupdf.pdf_dict_put_array(field, _name("V"), len(picked))
+            for index in picked:
                 mupdf.pdf_array_push(listed, mupdf.pdf_deep_copy_obj(options[index][1]))
-        indices = mupdf.pdf_dict_put_array(field, _name("I"), len(chosen))
-        for index in chosen:
+        indices = mupdf.pdf_dict_put_array(field, _name("I"), len(picked))
+        for index in picked:
             mupdf.pdf_array_push_int(indices, index)
         return
     assert isinstance(value, str)
