@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from siftui.tui.state import Answer
 
 if TYPE_CHECKING:
-    from siftui.core.agents import Fit, TokenCount
+    from collections.abc import Sequence
+
+    from siftui.core.agents import Agent, Fit, TokenCount
     from siftui.sources.tokens import TokenCounts
 
 COUNTING = "counting tokens …"
@@ -39,13 +41,17 @@ def answer_fits(answer: Answer) -> list[Fit]:
     """Each agent's verdict on the answer shown ([] without an agents table)."""
     if answer.agents is None or not answer.agents.table:
         return []
+    return text_fits(answer.rendered.content, answer.agents.table, answer.counts)
+
+
+def text_fits(text: str, table: Sequence[Agent], counts: TokenCounts | None) -> list[Fit]:
+    """Each agent's verdict on ``text``, its tokens taken from ``counts`` (the token
+    line's; "counting" until known, and when they are another text's)."""
     from siftui.core.agents import fit  # with the agents' table, after the first frame
 
-    counts = answer.counts
-    content = answer.rendered.content
-    if counts is not None and counts.runes != len(content):
+    if counts is not None and counts.runes != len(text):
         counts = None  # counts of another text: not these
-    return fit(content, answer.agents.table, _counter(counts))
+    return fit(text, table, _counter(counts))
 
 
 def measured(fit_: Fit) -> str:

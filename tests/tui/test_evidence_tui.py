@@ -431,3 +431,52 @@ def test_a_short_terminal_gives_the_result_its_rows(pdf: Path) -> None:
         assert not error.display and view.content_region.height >= 5
 
     run(create_app(pdf, evidence=preview_factory), scenario, size=(40, 10))
+
+
+def session_sizes(folder: Path, calls: list[tuple[str, object]], config: Path) -> list[str]:
+    """The stderr lines `siftui session --tokens` prints for ``calls``."""
+    script = "".join(json.dumps({"tool": t, "arguments": a}) + "\n" for t, a in calls)
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "session", "--root", str(folder), "--tokens"],
+        input=script.encode(),
+        capture_output=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": str(config)},
+    )
+    return done.stderr.decode("utf-8").splitlines()
+
+
+def test_each_result_shows_its_token_line_and_the_agents_check_as_session_tokens_does(
+    pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "no agents file"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    read = {"documentId": "doc-1", "page": 1, "lastPage": 5, "maxChars": 20000}
+    calls: list[tuple[str, object]] = [("pdf_open", {"path": pdf.name}), ("pdf_page_read", read)]
+    shown: list[str] = []
+
+    async def scenario(app: SiftApp, pilot: Pilot[int]) -> None:
+        screen = await start(app, pilot)
+        view = screen.query_one("#ev-view", TextArea)
+        await wait_until(pilot, lambda: "agents:" in str(view.border_subtitle), 60)
+        shown.append(str(view.border_subtitle))
+        await type_call(app, pilot, "pdf_page_read " + json.dumps(read))
+        screen = await made(app, pilot, 2)
+        await wait_until(pilot, lambda: str(view.border_subtitle) != shown[0], 60)
+        await wait_until(pilot, lambda: "agents:" in str(view.border_subtitle), 60)
+        shown.append(str(view.border_subtitle))
+        await pilot.press("v")  # the reading layout says the same
+        assert str(screen.query_one("#ev-reading", OptionList).border_subtitle) == shown[1]
+        await pilot.press("v", "b")  # back to the first result, and its sizes
+        await wait_until(pilot, lambda: str(view.border_subtitle) == shown[0])
+
+    run(create_app(pdf, evidence=preview_factory), scenario, size=(160, 40))
+    sizes = session_sizes(pdf.parent, calls, config)
+    for number, line in enumerate(shown):
+        counted, agents = sizes[2 * number], sizes[2 * number + 1]
+        for name in ("o200k_base", "cl100k_base"):
+            tokens = counted.split(f"  {name} ")[1].split()[0]
+            assert f"{name} {tokens} = " in line, (line, counted)
+        assert line.startswith("tokens: ~") and line.endswith(" · " + agents.split(": ", 1)[1])
+    assert "✗ Codex CLI shell output" in shown[1] and "✗" not in shown[0]

@@ -9,7 +9,7 @@ over by the CLI: siftui.tui.evidence.model).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -29,7 +29,11 @@ from siftui.tui.evidence.image import PageImage
 from siftui.tui.evidence.model import Preview, PreviewFactory, Result
 from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
+from siftui.tui.evidence.sizes import measured_text, sizes_line
 from siftui.tui.keys import bindings, evidence_keys
+
+if TYPE_CHECKING:
+    from siftui.core.agents import Agent
 
 STYLES = {"marker": "bold cyan", "note": "dim italic", "derived": "yellow", "tree": ""}
 
@@ -91,6 +95,9 @@ class EvidenceScreen(Screen[None]):
         self.reading = False
         self.busy = False
         self._rows: list[Row] = []
+        # Each result's size line once counted (by the Made's id: the session keeps them).
+        self._sizes: dict[int, str] = {}
+        self._agents: tuple[tuple[Agent, ...], str] | None = None  # the table, or why not
 
     def validate_sub_title(self, sub_title: str | None) -> str | None:
         return None if sub_title is None else escape_controls(sub_title)  # a file's name
@@ -143,6 +150,35 @@ class EvidenceScreen(Screen[None]):
         if not made.result.is_error:
             self._show()
         self._show_calls()
+        self._count_worker(made)
+
+    @work(thread=True, group="evidence-sizes", description="counting a result's tokens")
+    def _count_worker(self, made: Made) -> None:
+        """The result's token line and agents' check, after it is shown (loading the
+        vocabularies takes a second or two the first time)."""
+        from siftui.core.agents import AgentsError
+        from siftui.sources.agents_load import load_agents
+        from siftui.sources.tokens import token_counts
+
+        if self._agents is None:
+            try:
+                self._agents = (tuple(load_agents()), "")
+            except AgentsError as error:
+                self._agents = ((), str(error))
+        counts = token_counts(measured_text(made.result))
+        line = sizes_line(made.result, counts, *self._agents)
+        self.app.call_from_thread(self._counted, made, line)
+
+    def _counted(self, made: Made, line: str) -> None:
+        self._sizes[id(made)] = line
+        if self.session.current is made:
+            self._show_sizes(made)
+
+    def _show_sizes(self, made: Made) -> None:
+        line = self._sizes.get(id(made)) or sizes_line(made.result, None)
+        subtitle = Content(line)  # never markup
+        self.query_one("#ev-view", TextArea).border_subtitle = subtitle
+        self.query_one("#ev-reading", OptionList).border_subtitle = subtitle
 
     def _show_calls(self) -> None:
         self.query_one("#ev-calls", Static).update(self.session.calls_line())
@@ -159,6 +195,7 @@ class EvidenceScreen(Screen[None]):
         options.clear_options()
         options.add_options([Option(_styled(row), id=str(n)) for n, row in enumerate(self._rows)])
         options.border_title = view.border_title
+        self._show_sizes(made)
         self._show_image()
 
     def _show_image(self) -> None:
