@@ -51,11 +51,13 @@ class OutlineRow:
 
 @dataclass(frozen=True)
 class FieldRow:
-    """One form field's widget on the page shown."""
+    """One writable form field's widget on the page shown, labelled as E17 labels it."""
 
+    label: str  # "F1", "F2", … in the page's widget order
     name: str
-    kind: str  # "text", "checkbox", "radio", "combobox", "listbox", "signature", "button"
-    value: str
+    kind: str  # "text", "checkbox", "radio", "combobox" or "listbox"
+    value: str  # the draft's, as shown
+    changed: bool = False  # the draft's value is not the file's (an agent filled it)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 # (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """What `siftui reader` shows of an open PyMuPDF document (a working copy's draft):
 a page as pixels with its annotations drawn, the page's annotations as E12 names
-them, the outline, and the page's form fields.
+them, the outline, and the page's writable form fields as E17 labels them.
 
 Every function takes the open document and never changes it; the caller holds
 whatever lock keeps other threads from changing it meanwhile.
@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from math import ceil, floor
 from typing import Any
 
+from siftui.core.edit.forms import value_text
 from siftui.core.edit.operations import Quad
 from siftui.core.halfblocks import Pixels, tinted
 from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
+from siftui.sources.edit.forms import field_values, page_widgets
 from siftui.sources.edit.glyphs import page_matrix
 from siftui.sources.pdf_open import quiet_pymupdf
 from siftui.sources.picture import LARGEST
@@ -24,16 +26,6 @@ from siftui.sources.picture import LARGEST
 NOT_LISTED = frozenset({"Link", "Widget", "Popup"})
 """Subtypes the reader's list leaves out: links and form fields (E12), and the popup
 windows that only show another annotation's comment."""
-
-_FIELD_KINDS = {
-    "Text": "text",
-    "CheckBox": "checkbox",
-    "RadioButton": "radio",
-    "ComboBox": "combobox",
-    "ListBox": "listbox",
-    "Signature": "signature",
-    "Button": "button",
-}
 
 
 def page_pixels(
@@ -101,12 +93,19 @@ def outline_rows(document: Any) -> list[OutlineRow]:
     ]
 
 
-def field_rows(document: Any, page: int) -> list[FieldRow]:
-    """The form fields' widgets on page ``page``, in the page's widget order."""
-    rows: list[FieldRow] = []
-    for widget in document[page - 1].widgets() or ():
-        kind = _FIELD_KINDS.get(str(widget.field_type_string), str(widget.field_type_string))
-        value = widget.field_value
-        shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value or "")
-        rows.append(FieldRow(str(widget.field_name or ""), kind, shown))
-    return rows
+def field_rows(document: Any, page: int, file: Any = None) -> list[FieldRow]:
+    """The writable form fields' widgets on page ``page``, in the page's widget order,
+    labelled as E17 labels them; each marked changed when ``file`` (the document
+    without the draft's changes) holds another value for its field."""
+    widgets = page_widgets(document, page)
+    before = field_values(file, [widget.name for widget in widgets]) if file is not None else {}
+    return [
+        FieldRow(
+            f"F{number}",
+            widget.name,
+            widget.type,
+            value_text(widget.value),
+            file is not None and before.get(widget.name) != widget.value,
+        )
+        for number, widget in enumerate(widgets, 1)
+    ]

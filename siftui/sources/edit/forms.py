@@ -25,7 +25,7 @@ from siftui.sources.pdf_open import quiet_pymupdf
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf
 
-__all__ = ["apply_fill", "field_values", "page_widgets", "xfa_only"]
+__all__ = ["apply_fill", "field_values", "fields_by_name", "page_widgets", "xfa_only"]
 
 _TYPES = {
     "Text": "text",
@@ -165,17 +165,17 @@ def xfa_only(document: Any) -> bool:
     return not (mupdf.pdf_is_array(fields) and mupdf.pdf_array_len(fields))
 
 
-def _fields_named(document: Any, name: str) -> list[Any]:
-    """Every terminal field object whose full name is ``name`` (the AcroForm's tree)."""
-    form = _acroform(document)
-    found: list[Any] = []
+def fields_by_name(document: Any) -> dict[str, list[Any]]:
+    """Every terminal field object of the AcroForm's tree, by full name (one walk)."""
+    found: dict[str, list[Any]] = {}
     seen: set[int] = set()
 
     def walk(obj: Any, prefix: str) -> None:
         number = mupdf.pdf_to_num(obj)
-        if number in seen:
+        if number in seen:  # a loop of /Kids: each object once
             return
-        seen.add(number)
+        if number:
+            seen.add(number)
         partial = mupdf.pdf_dict_get(obj, _name("T"))
         full = prefix
         if partial.m_internal:
@@ -189,10 +189,10 @@ def _fields_named(document: Any, name: str) -> list[Any]:
         if named_kids:
             for index in range(mupdf.pdf_array_len(kids)):
                 walk(mupdf.pdf_array_get(kids, index), full)
-        elif full == name:
-            found.append(obj)
+        else:
+            found.setdefault(full, []).append(obj)
 
-    fields = mupdf.pdf_dict_get(form, _name("Fields"))
+    fields = mupdf.pdf_dict_get(_acroform(document), _name("Fields"))
     for index in range(mupdf.pdf_array_len(fields) if mupdf.pdf_is_array(fields) else 0):
         walk(mupdf.pdf_array_get(fields, index), "")
     return found
@@ -271,7 +271,7 @@ def _options(field: Any) -> list[tuple[str, Any]]:
 def apply_fill(document: Any, fill: FillField) -> None:
     """``fill`` written into the draft ``document``: the field's value, then the
     appearance of each of its widgets."""
-    fields = _fields_named(document, fill.name)
+    fields = fields_by_name(document).get(fill.name, [])
     if not fields:
         raise ValueError(f'no field "{fill.name}"')
     for field in fields:
@@ -290,8 +290,9 @@ def apply_fill(document: Any, fill: FillField) -> None:
 def field_values(document: Any, names: list[str]) -> dict[str, FieldValue]:
     """The values of the fields named ``names`` (those the document has)."""
     found: dict[str, FieldValue] = {}
+    named = fields_by_name(document)
     for name in names:
-        fields = _fields_named(document, name)
+        fields = named.get(name)
         if not fields:
             continue
         field = fields[0]

@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from siftui.core.edit.annotations import Annotation, DraftChanges
-from siftui.core.edit.operations import DeleteAnnotation, Quad, Transaction
+from siftui.core.edit.forms import value_text
+from siftui.core.edit.operations import DeleteAnnotation, FieldValue, Quad, Transaction
 from siftui.core.edit.tools_annotations import replies_first
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.halfblocks import Pixels
@@ -24,6 +25,7 @@ from siftui.core.reader import (
     OutlineRow,
     Registration,
 )
+from siftui.sources.edit.forms_copy import FieldChange, field_changes
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import WorkingCopy
 from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
@@ -67,6 +69,21 @@ def change_lines(changes: DraftChanges) -> tuple[ChangeLine, ...]:
     return tuple(lines)
 
 
+def field_lines(changes: list[FieldChange]) -> tuple[ChangeLine, ...]:
+    """The save dialog's lines for the fields the draft fills: old and new value."""
+    return tuple(
+        ChangeLine(
+            change.page,
+            f'field "{change.name}": {_field_value(change.before)} -> {_field_value(change.after)}',
+        )
+        for change in changes
+    )
+
+
+def _field_value(value: FieldValue | None) -> str:
+    return "(none)" if value is None else value_text(value)
+
+
 class CopyView:
     """One tab's view of a working copy (the copy keeps its own lock)."""
 
@@ -105,11 +122,11 @@ class CopyView:
             return outline_rows(document)
 
     def fields(self, page: int) -> list[FieldRow]:
-        with self.copy.reading() as document:
-            return field_rows(document, page)
+        with self.copy.reading() as document, self.copy.reading(file=True) as file:
+            return field_rows(document, page, file)
 
     def changes(self) -> tuple[ChangeLine, ...]:
-        return change_lines(self.copy.changes())
+        return change_lines(self.copy.changes()) + field_lines(field_changes(self.copy))
 
     def undo(self) -> str:
         try:

@@ -94,18 +94,22 @@ class OutlineList(OptionList):
 
 
 class FieldsTable(DataTable[Text]):
-    """The page's form fields: name, type and the draft's value."""
+    """The page's writable form fields: the label an agent's inspection gives each
+    (F1, F2, …), name, type, the draft's value, and "agent" where the draft's value
+    is not the file's (a fill waiting for a save)."""
 
     def __init__(self) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id="fields")
 
     def on_mount(self) -> None:
-        self.add_columns("name", "type", "value")
+        self.add_columns("label", "name", "type", "value", "by")
 
     def show(self, rows: list[FieldRow]) -> None:
         self.clear()
         for row in rows:
-            self.add_row(_cell(row.name), _cell(row.kind), _cell(row.value))
+            by = _cell("agent", "bold cyan") if row.changed else _cell("file", "dim")
+            value = _cell(row.value, "bold cyan" if row.changed else "")
+            self.add_row(_cell(row.label), _cell(row.name), _cell(row.kind), value, by)
 
 
 def call_result_text(entry: LogEntry, number: int) -> tuple[str, str]:
