@@ -94,7 +94,12 @@ class Pane:
 def reader(tmp_path: Path) -> Iterator[tuple[Pane, Path, Path]]:
     root = tmp_path / "papers"
     root.mkdir()
-    pdf = make_pdf(root / "notes.pdf", TEXT, stable=True)
+    yield from reading(tmp_path, make_pdf(root / "notes.pdf", TEXT, stable=True))
+
+
+def reading(tmp_path: Path, pdf: Path) -> Iterator[tuple[Pane, Path, Path]]:
+    """The reader in tmux on ``pdf`` (its folder the root), its reader files' folder."""
+    root = pdf.parent
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
     env = {
@@ -302,3 +307,96 @@ def test_a_killed_reader_offers_the_draft_back_and_the_bridge_saves_it(
         [highlight_made] = list(page.annots())
         assert "dawn" in page.get_textbox(highlight_made.rect)
     pane.press("q")
+
+
+FORM_FILLS: dict[str, dict[int, list[dict[str, Any]]]] = {
+    # Every field type of qpdf's field-types.pdf (labels as pdf_form_inspect gives them).
+    "field-types.pdf": {
+        1: [
+            {"label": "F1", "value": "hello"},  # text
+            {"label": "F4", "value": "3"},  # radio r1
+            {"label": "F5", "value": True},  # checkbox
+            {"label": "F11", "value": "pommes ÷ frites"},
+            {"label": "F12", "value": "any text"},  # editable combobox
+            {"label": "F13", "value": ["seven"]},  # listbox
+            {"label": "F14", "value": "elephant"},  # fixed combobox
+        ]
+    },
+    # qpdf's form on two pages, filled page by page.
+    "fields-two-pages.pdf": {
+        2: [{"label": "F1", "value": "xyz"}, {"label": "F7", "value": True}],
+        1: [{"label": "F1", "value": "first"}, {"label": "F5", "value": "3"}],
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORM_FILLS))
+def test_an_agent_fills_a_form_and_y_saves_it(tmp_path: Path, name: str) -> None:
+    from support.forms import CORPUS_EDIT
+    from support.http_host import client, result_lines
+
+    root = tmp_path / "papers"
+    root.mkdir()
+    pdf = Path(shutil.copyfile(CORPUS_EDIT / name, root / name))
+    received: list[list[str]] = []
+
+    async def session(address: Address) -> None:
+        async with client(address) as mcp:  # type: ignore[arg-type]
+
+            async def call(tool: str, arguments: dict[str, Any]) -> Any:
+                lines = result_lines(await mcp.call_tool(tool, arguments))
+                received.append(lines)
+                return json.loads(lines[-1])
+
+            doc = (await call("pdf_open", {"path": name}))["documentId"]
+            revision = 0
+            inspected = {
+                page: await call("pdf_form_inspect", {"documentId": doc, "page": page})
+                for page in FORM_FILLS[name]
+            }
+            for page, fields in FORM_FILLS[name].items():
+                arguments = {
+                    "inspectionId": inspected[page]["inspectionId"],
+                    "expectedRevision": revision,
+                    "fields": fields,
+                }
+                revision = (await call("pdf_form_fill", arguments))["revision"]
+            await call("pdf_save", {"documentId": doc, "expectedRevision": revision})
+
+    for pane, _, folder in reading(tmp_path, pdf):
+        pane.wait_text("of ", START_TIMEOUT)
+        address = Address(folder)
+        thread = threading.Thread(target=asyncio.run, args=(session(address),), daemon=True)
+        thread.start()
+        shown = pane.wait_text("asks to save")
+        first = FORM_FILLS[name][next(iter(FORM_FILLS[name]))][0]["value"]
+        assert f'-> "{first}"' in shown  # the dialog lists the fields, old -> new
+        pane.press("y")
+        thread.join(STEP_TIMEOUT)
+        assert not thread.is_alive(), "the agent is still waiting"
+        assert json.loads(received[-1][-1])["saved"] is True
+        pane.wait_text("no unsaved changes")
+        pane.press("q")
+    # Each fill answered its values read back from the draft.
+    answers = [json.loads(lines[-1]) for lines in received]
+    fills = [got for got in answers if "fields" in got and "inspectionId" not in got]
+    wanted = list(FORM_FILLS[name].values())
+    assert [[f["value"] for f in got["fields"]] for got in fills] == [
+        [f["value"] for f in fields] for fields in wanted
+    ]
+    # MuPDF and poppler read the saved file; poppler shows the text values.
+    with pymupdf.open(pdf) as document:
+        values = {w.field_name: w.field_value for page in document for w in page.widgets()}
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    assert "AcroForm" in info.stdout
+    if name == "field-types.pdf":
+        assert values["text"] == "hello" and values["drop1"] == "elephant"
+        assert values["checkbox1"] == "Yes"
+        for shown_value in ("hello", "pommes ÷ frites", "any text", "elephant"):
+            assert shown_value in text, shown_value
+    else:
+        assert values["Text Box 1"] == "first" and values["text"] == "xyz"
+        assert "first" in text and "xyz" in text
