@@ -51,6 +51,14 @@ def _child_val(element: Element | None, tag: str) -> str | None:
     return None
 
 
+def _val(element: Element | None) -> str | None:
+    """An element's w:val (None without the element)."""
+    if element is None:
+        return None
+    value = element.get(VAL)
+    return value if isinstance(value, str) else None
+
+
 def _child(element: Element | None, tag: str) -> Element | None:
     if element is None:
         return None
@@ -69,8 +77,8 @@ class Style:
     ilvl: int | None
 
 
-def _numpr(ppr: Element | None) -> tuple[int | None, int | None]:
-    numpr = _child(ppr, NUM_PR)
+def _numpr(numpr: Element | None) -> tuple[int | None, int | None]:
+    """The w:numId and w:ilvl of a w:numPr."""
     if numpr is None:
         return None, None
     return whole(_child_val(numpr, NUM_ID)), whole(_child_val(numpr, ILVL))
@@ -82,6 +90,7 @@ class Styles:
     def __init__(self, root: Element | None) -> None:
         self.styles: dict[str, Style] = {}
         self.default: str | None = None
+        self._inherited: dict[str | None, _Inherited] = {}  # by paragraph's w:pStyle
         if root is None:
             return
         for element in children(root):
@@ -90,7 +99,7 @@ class Styles:
             kind = element.get(TYPE, "paragraph")
             style_id = element.get(w("styleId"), "")
             ppr = _child(element, PPR)
-            num_id, ilvl = _numpr(ppr)
+            num_id, ilvl = _numpr(_child(ppr, NUM_PR))
             style = Style(
                 name=(_child_val(element, w("name")) or "").strip().lower(),
                 based_on=_child_val(element, w("basedOn")),
@@ -127,6 +136,14 @@ class Styles:
             style_id = style.based_on
         return found
 
+    def inherited(self, style_id: str | None) -> _Inherited:
+        """What a paragraph of style ``style_id`` takes from its chain (computed once
+        per style: a document's paragraphs share a few)."""
+        found = self._inherited.get(style_id)
+        if found is None:
+            found = self._inherited[style_id] = _inherited(self.chain(style_id))
+        return found
+
     def numbering_style(self, style_id: str) -> Style | None:
         return self.styles.get(f"numbering:{style_id}") or self.styles.get(f"paragraph:{style_id}")
 
@@ -138,29 +155,52 @@ class ParagraphStyle:
     ilvl: int
 
 
+@dataclass(frozen=True)
+class _Inherited:
+    """What a paragraph takes from its style chain when its own w:pPr does not say."""
+
+    outline: int | None  # the first w:outlineLvl of the chain
+    named: int  # the heading level the chain's names give ("heading 2", "title"), or 0
+    num_id: int | None
+    ilvl: int | None
+
+
+def _inherited(chain: list[Style]) -> _Inherited:
+    named = 0
+    for style in chain:
+        found = _HEADING_NAME.fullmatch(style.name)
+        if found is not None:
+            named = int(found.group(1))
+            break
+        if style.name == "title":
+            named = 1
+            break
+    return _Inherited(
+        outline=next((s.outline for s in chain if s.outline is not None), None),
+        named=named,
+        num_id=next((s.num_id for s in chain if s.num_id is not None), None),
+        ilvl=next((s.ilvl for s in chain if s.ilvl is not None), None),
+    )
+
+
 def paragraph_style(ppr: Element | None, styles: Styles) -> ParagraphStyle:
     """The paragraph's heading level (0: none) and its numId/ilvl after the style chain."""
-    chain = styles.chain(_child_val(ppr, P_STYLE))
-    outline = whole(_child_val(ppr, OUTLINE_LVL))
+    first: dict[str, Element] = {}  # w:pPr's first child of each name
+    if ppr is not None:
+        for child in children(ppr):
+            first.setdefault(child.tag, child)
+    inherited = styles.inherited(_val(first.get(P_STYLE)))
+    outline = whole(_val(first.get(OUTLINE_LVL)))
     if outline is None:
-        outline = next((s.outline for s in chain if s.outline is not None), None)
-    heading = 0
+        outline = inherited.outline
+    heading = inherited.named  # without an outline level, the chain's names say
     if outline is not None:
         heading = outline + 1 if 0 <= outline <= 5 else 0
-    else:
-        for style in chain:
-            named = _HEADING_NAME.fullmatch(style.name)
-            if named is not None:
-                heading = int(named.group(1))
-                break
-            if style.name == "title":
-                heading = 1
-                break
-    num_id, ilvl = _numpr(ppr)
+    num_id, ilvl = _numpr(first.get(NUM_PR))
     if num_id is None:
-        num_id = next((s.num_id for s in chain if s.num_id is not None), None)
+        num_id = inherited.num_id
     if ilvl is None:
-        ilvl = next((s.ilvl for s in chain if s.ilvl is not None), None)
+        ilvl = inherited.ilvl
     level = ilvl if ilvl is not None and 0 <= ilvl < LEVELS else 0
     return ParagraphStyle(heading, num_id, level)
 
