@@ -42,11 +42,13 @@ class AnnotationRow:
 
 @dataclass(frozen=True)
 class OutlineRow:
-    """One outline item: its depth (1 for the top level), title and page (None: no page)."""
+    """One outline item: its depth (1 for the top level), title and page (None: no page);
+    ``mark`` what the draft did to it ("added", "renamed", "moved", ...; "" for nothing)."""
 
     level: int
     title: str
     page: int | None
+    mark: str = ""
 
 
 @dataclass(frozen=True)

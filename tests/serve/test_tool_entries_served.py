@@ -86,12 +86,20 @@ def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
             edit.ANNOTATION_DELETE,
             {"documentId": "doc-1", "expectedRevision": 2, "annotationId": "siftui-1-1"},
         ),
+        (
+            edit.BOOKMARK_EDIT,
+            {
+                "documentId": "doc-1",
+                "expectedRevision": 3,
+                "operations": [{"op": "outline-add", "title": "One", "page": 1}],
+            },
+        ),
         (edit.FORM_INSPECT, {"documentId": "doc-1", "page": 1}),
         (
             edit.FORM_FILL,
             {
                 "inspectionId": "insp-1",
-                "expectedRevision": 3,
+                "expectedRevision": 4,
                 "fields": [{"label": "F1", "value": ""}],
             },
         ),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from siftui.core.arguments import echoed
 from siftui.core.edit.operations import FieldValue, FillField, Rect, Transaction
+from siftui.core.edit.outline_ops import annotation_pages
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.store import BoundedTable
 from siftui.core.evidence.utf16 import has_lone_surrogate
@@ -130,7 +131,7 @@ def touched_by(revision: int, kind: str, transaction: Transaction | None) -> Tou
     return Touched(
         revision,
         kind,
-        frozenset(operation.page for operation in operations),
+        frozenset(annotation_pages(operations)),  # an outline operation touches no page
         frozenset(operation.name for operation in operations if isinstance(operation, FillField)),
     )
 

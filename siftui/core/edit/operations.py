@@ -13,6 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.edit.outline_ops import (
+    OUTLINE_OPERATIONS,
+    OutlineOperation,
+    outline_from_json,
+    outline_to_json,
+)
+
 __all__ = [
     "AGENT_AUTHOR",
     "AddAnnotation",
@@ -88,7 +95,7 @@ class FillField:
     value: FieldValue
 
 
-Operation = AddAnnotation | UpdateAnnotation | DeleteAnnotation | FillField
+Operation = AddAnnotation | UpdateAnnotation | DeleteAnnotation | FillField | OutlineOperation
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +109,8 @@ class Transaction:
 
 
 def operation_to_json(operation: Operation) -> dict[str, Any]:
+    if isinstance(operation, OUTLINE_OPERATIONS):
+        return outline_to_json(operation)
     if isinstance(operation, AddAnnotation):
         return {
             "op": "annotation-add",
@@ -144,6 +153,9 @@ def operation_from_json(value: Mapping[str, Any]) -> Operation:
     """The operation ``operation_to_json`` wrote; ValueError for anything else."""
     try:
         kind = value["op"]
+        outline = outline_from_json(value)
+        if outline is not None:
+            return outline
         if kind == "annotation-add":
             rect = value["rect"]
             return AddAnnotation(

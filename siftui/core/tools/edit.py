@@ -1,4 +1,4 @@
-"""The edit family's entries: E12-E15, E17-E20 of EDITING.md, one :class:`ToolEntry` each.
+"""The edit family's entries: E12-E20 of EDITING.md, one :class:`ToolEntry` each.
 
 They are served only by a host (siftui reader, or `siftui session --tools
 evidence,edit` as a host with no reader): siftui.serve.edit binds their handlers
@@ -19,6 +19,7 @@ __all__ = [
     "ANNOTATION_DELETE",
     "ANNOTATION_LIST",
     "ANNOTATION_UPDATE",
+    "BOOKMARK_EDIT",
     "EDIT_TOOLS",
     "FAMILY",
     "FORM_FILL",
@@ -32,7 +33,8 @@ FAMILY = Family(
     "siftui also serves the edit tools of a person's siftui reader, on one shared draft: "
     "pdf_annotation_list, then pdf_annotation_create (a highlight of a refId's exact text, "
     "or a note on a page region), _update and _delete, each with the expectedRevision the "
-    "last answer gave; pdf_form_inspect shows a page's form fields labelled F1, F2, … and "
+    "last answer gave; pdf_bookmark_edit adds, renames, moves and deletes bookmarks; "
+    "pdf_form_inspect shows a page's form fields labelled F1, F2, … and "
     "pdf_form_fill fills them by label; pdf_save asks the person to approve writing the "
     "draft over the file; pdf_page_jump shows a page in the reader.",
     unknown_tool='unknown tool "{name}"',
@@ -135,6 +137,47 @@ ANNOTATION_DELETE = ToolEntry(
     stale_checked=True,
     logged=_EDITED,
 )
+BOOKMARK_EDIT = ToolEntry(
+    name="pdf_bookmark_edit",
+    family=FAMILY.name,
+    title="Edit bookmarks",
+    description="Apply 1-100 operations to the outline in order, all or none: "
+    '{{"op": "outline-add", "title", "page", "parentId"?, "index"?}}, {{"op": '
+    '"outline-update", "outlineId", "title"?, "page"?}} (a new title keeps the '
+    'destination and style), {{"op": "outline-delete", "outlineId"}} (with its subtree), '
+    '{{"op": "outline-move", "outlineId", "parentId"?, "index"}}; ids are '
+    "pdf_bookmark_list's outlineIds, added items get new ones; index is 0-based among "
+    "the siblings." + _WRITE + _BOUND,
+    input_schema=object_of(
+        {
+            "documentId": _DOCUMENT,
+            "expectedRevision": _REVISION,
+            "operations": {
+                "type": "array",
+                "items": object_of(
+                    {
+                        "op": string(),
+                        "outlineId": string(),
+                        "title": string(1, 500),
+                        "page": integer(),
+                        "parentId": string(),
+                        "index": integer(),
+                    },
+                    "op",
+                ),
+                "minItems": 1,
+                "maxItems": 100,
+            },
+        },
+        "documentId",
+        "expectedRevision",
+        "operations",
+    ),
+    read_only=False,
+    idempotent=False,
+    stale_checked=True,
+    logged=_EDITED,
+)
 FORM_INSPECT = ToolEntry(
     name="pdf_form_inspect",
     family=FAMILY.name,
@@ -217,9 +260,10 @@ EDIT_TOOLS: tuple[ToolEntry, ...] = (
     ANNOTATION_CREATE,
     ANNOTATION_UPDATE,
     ANNOTATION_DELETE,
+    BOOKMARK_EDIT,
     FORM_INSPECT,
     FORM_FILL,
     SAVE,
     PAGE_JUMP,
 )
-"""E12-E15, E17-E20, in EDITING.md's order."""
+"""E12-E20, in EDITING.md's order."""

@@ -47,7 +47,9 @@ def with_status(
         "annotate": Capability(True, False, NO_PAGE_IMAGES)
         if from_json
         else Capability(True, True),
-        "bookmarkEdit": NOT_YET,
+        "bookmarkEdit": Capability(True, False, NO_PAGE_IMAGES)
+        if from_json
+        else Capability(True, True),
         "formFill": Capability(True, False, NO_PAGE_IMAGES)
         if from_json
         else Capability(True, True),

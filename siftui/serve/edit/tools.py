@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.edit import tools_annotations, tools_forms, tools_list
+from siftui.core.edit import tools_annotations, tools_forms, tools_list, tools_outline
 from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import python_name
@@ -186,12 +186,13 @@ EDIT_TOOLS: tuple[ServedTool, ...] = (
     _served(edit.ANNOTATION_CREATE, _writing(tools_annotations.annotation_create)),
     _served(edit.ANNOTATION_UPDATE, _writing(tools_annotations.annotation_update)),
     _served(edit.ANNOTATION_DELETE, _writing(tools_annotations.annotation_delete)),
+    _served(edit.BOOKMARK_EDIT, _writing(tools_outline.bookmark_edit)),
     _bound(edit.FORM_INSPECT, _inspect),
     _served(edit.FORM_FILL, _fill),
     _served(edit.SAVE, _save, waits_for_person=True),
     _served(edit.PAGE_JUMP, _jump),
 )
-"""E12-E15, E17-E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
+"""E12-E20, in their entries' order (siftui.core.tools.edit.EDIT_TOOLS)."""
 
 
 def _status(
@@ -215,12 +216,19 @@ def _close(
     return result
 
 
+def _list_outline(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+    document_id = arguments["documentId"]
+    copy = call.held.copy(document_id)
+    return tools_outline.bookmark_list(call.state, copy, document_id, **_keywords(arguments))
+
+
 EXTENDED_TOOLS: tuple[ServedTool, ...] = (
     _bound(evidence.STATUS, _status),
     _bound(evidence.CURRENT, _current),
     _bound(evidence.CLOSE, _close),
+    _served(evidence.BOOKMARK_LIST, _list_outline),
 )
 """The evidence family's tools as a host with the edit family serves them (E4's tabs,
 E5's revision, draft, reader and edit capabilities; E3's close lets go of the closed
-document's working copy): they take the place of the
+document's working copy; E11 lists the draft's outline): they take the place of the
 evidence family's own when both families are served."""

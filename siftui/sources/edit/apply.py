@@ -122,8 +122,10 @@ def apply_operation(document: Any, operation: Operation) -> None:
         _update(document, operation)
     elif isinstance(operation, FillField):
         apply_fill(document, operation)
-    else:
+    elif isinstance(operation, DeleteAnnotation):
         _delete(document, operation)
+    else:  # the working copy applies outline operations itself (sources.edit.outline)
+        raise ApplyError(f"not an annotation operation: {operation!r}")
 
 
 def annotation_xref(document: Any, page: int, annotation_id: str) -> int | None:

@@ -28,6 +28,7 @@ __all__ = [
     "MUPDF",
     "Fingerprint",
     "fingerprint_of",
+    "forget_outline",
     "is_encrypted",
     "later",
     "open_pdf",
@@ -61,6 +62,13 @@ class _Document(pymupdf.Document):  # type: ignore[misc]
         if found is _Document._unread:
             found = self._outline = super()._loadOutline()
         return found
+
+
+def forget_outline(document: Any) -> None:
+    """The outline of ``document`` is read again when next asked for (its objects
+    were edited)."""
+    if isinstance(document, _Document):
+        document._outline = _Document._unread
 
 
 def open_pdf(data: bytes, password: str | None = None, path: str = "") -> Any:

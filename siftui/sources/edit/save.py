@@ -17,15 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from siftui.sources.edit.documents import Fingerprint, fingerprint_of
+from siftui.sources.edit.documents import Fingerprint, fingerprint_of, is_encrypted, open_pdf
 from siftui.sources.pdf_open import quiet_pymupdf
 
-__all__ = ["REPAIRED", "Written", "whole_reason", "write_beside"]
+__all__ = ["REPAIRED", "Written", "still_encrypted", "whole_reason", "write_beside"]
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf
 
 REPAIRED = "MuPDF repaired the file when it opened it: saving rewrites it whole"
+
+
+def still_encrypted(data: bytes, password: str | None) -> bool:
+    """Whether the bytes written for an encrypted file are encrypted still."""
+    with open_pdf(data, password) as document:
+        return is_encrypted(document)
 
 
 def whole_reason(document: Any) -> str:

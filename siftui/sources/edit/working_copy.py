@@ -24,7 +24,9 @@ from typing import Any
 
 from siftui.core.edit.annotations import Annotation, DraftChanges, annotation_changes
 from siftui.core.edit.history import History, stale_while_waiting
-from siftui.core.edit.operations import Rect, Transaction
+from siftui.core.edit.operations import Operation, Rect, Transaction
+from siftui.core.edit.outline import OutlineTree
+from siftui.core.edit.outline_ops import OUTLINE_OPERATIONS, annotation_pages
 from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.sources.edit.apply import ApplyError, apply_operation
@@ -39,7 +41,8 @@ from siftui.sources.edit.documents import (
 )
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.glyphs import page_glyphs
-from siftui.sources.edit.save import whole_reason, write_beside
+from siftui.sources.edit.outline import DraftOutline
+from siftui.sources.edit.save import still_encrypted, whole_reason, write_beside
 from siftui.sources.edit.scan import page_annotations
 from siftui.sources.edit.told import Change, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
@@ -47,11 +50,6 @@ from siftui.sources.pdf_open import quiet_pymupdf
 pymupdf: Any = quiet_pymupdf()
 
 __all__ = ["Change", "Saved", "WorkingCopy", "content_version_of"]
-
-
-def _still_encrypted(data: bytes, password: str | None) -> bool:
-    with open_pdf(data, password) as document:
-        return is_encrypted(document)
 
 
 class WorkingCopy:
@@ -76,6 +74,7 @@ class WorkingCopy:
         self._listening = threading.Lock()  # the listeners, told without waiting for MuPDF
         self._listeners: list[Callable[[Change], None]] = []
         self._history = history or History()
+        self._outline = DraftOutline.of(self._history)
         self._start(data, hashlib.sha256(data), seen)
         self._file = self._open()
         self._draft = self._replayed(self._history.applied)
@@ -112,8 +111,14 @@ class WorkingCopy:
         document = self._open()
         for transaction in transactions:
             for operation in transaction.operations:
-                apply_operation(document, operation)
+                self._apply(document, operation)
         return document
+
+    def _apply(self, document: Any, operation: Operation) -> None:
+        if isinstance(operation, OUTLINE_OPERATIONS):
+            self._outline.apply(document, operation)
+        else:
+            apply_operation(document, operation)
 
     @property
     def content_version(self) -> str:
@@ -189,12 +194,23 @@ class WorkingCopy:
                 found.extend(cache[number])
             return found
 
+    def outline(self) -> OutlineTree:
+        """The draft's outline (a copy: E16 checks its operations on it)."""
+        with self._lock:
+            return self._outline.tree(self._draft)
+
+    def outline_lines(self) -> list[str]:
+        """The draft's bookmark operations, one line each (the save dialog's)."""
+        with self._lock:
+            return self._outline.lines(self._file, self._history.applied)
+
     def changes(self) -> DraftChanges:
         """The draft against its file, per page (the save dialog's list)."""
         with self._lock:
+            # only pages a surviving transaction touched can differ
             pages = sorted(
-                {op.page for one in self._history.applied for op in one.operations}
-            )  # only pages a surviving transaction touched can differ
+                annotation_pages(op for one in self._history.applied for op in one.operations)
+            )
             before: list[Annotation] = []
             after: list[Annotation] = []
             for page in pages:
@@ -270,7 +286,7 @@ class WorkingCopy:
         if transaction is None:
             self._draft_pages.clear()
             return ()
-        pages = tuple(sorted({operation.page for operation in transaction.operations}))
+        pages = tuple(sorted(annotation_pages(transaction.operations)))
         for page in pages:
             self._draft_pages.pop(page, None)
         return pages
@@ -283,7 +299,7 @@ class WorkingCopy:
             self._writable()
             try:
                 for operation in transaction.operations:
-                    apply_operation(self._draft, operation)
+                    self._apply(self._draft, operation)
             except (ApplyError, RuntimeError, ValueError) as error:
                 self._new_draft(self._replayed(self._history.applied))
                 self._draft_pages.clear()
@@ -317,7 +333,7 @@ class WorkingCopy:
             transaction = self._history.redo()
             self._writable()
             for operation in transaction.operations:
-                apply_operation(self._draft, operation)
+                self._apply(self._draft, operation)
             pages = self._forget_pages(transaction)
             self._keep()
             change = Change(self.revision, "redo", transaction, self.unsaved, pages)
@@ -332,7 +348,7 @@ class WorkingCopy:
                 self._store.remove(self.path, asides=True)
             if not (self._history.applied or self._history.undone):
                 return self.revision
-            touched = {op.page for one in self._history.applied for op in one.operations}
+            touched = annotation_pages(op for one in self._history.applied for op in one.operations)
             revision = self._history.restart()
             self._new_draft(self._open())
             for page in touched:
@@ -353,6 +369,7 @@ class WorkingCopy:
         glyphs = self._glyphs  # the page text is the same: annotations are not text
         retire(self._file)
         self._start(data, digest, seen)
+        self._outline.reset()
         self._glyphs = glyphs
         if whole:
             self._new_draft(self._open())
@@ -375,7 +392,7 @@ class WorkingCopy:
                     " (the draft is kept)"
                 )
             written = write_beside(self.path, self._draft, self._data)
-            if self.encrypted and not _still_encrypted(written.data, self._password):
+            if self.encrypted and not still_encrypted(written.data, self._password):
                 written.drop()
                 raise EvidenceError(
                     f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"

@@ -15,6 +15,8 @@ from pathlib import Path
 from siftui.core.edit.annotations import Annotation, DraftChanges
 from siftui.core.edit.forms import value_text
 from siftui.core.edit.operations import DeleteAnnotation, FieldValue, Quad, Transaction
+from siftui.core.edit.outline import outline_marks
+from siftui.core.edit.outline_ops import OUTLINE_OPERATIONS
 from siftui.core.edit.tools_annotations import replies_first
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.halfblocks import Pixels
@@ -29,7 +31,7 @@ from siftui.sources.edit.forms_copy import FieldChange, field_changes
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import WorkingCopy
 from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
-from siftui.sources.reader_page import field_rows, outline_rows, page_pixels
+from siftui.sources.reader_page import field_rows, page_pixels
 from siftui.tui.reader.model import EditRefused, OpenRefused
 
 
@@ -118,15 +120,26 @@ class CopyView:
         return [annotation_row(annotation) for annotation in self.copy.annotations(page)]
 
     def outline(self) -> list[OutlineRow]:
-        with self.copy.reading() as document:
-            return outline_rows(document)
+        """The draft's outline, each item the draft changed marked."""
+        marks = outline_marks(
+            op
+            for one in self.copy.transactions
+            for op in one.operations
+            if isinstance(op, OUTLINE_OPERATIONS)
+        )
+        return [
+            OutlineRow(entry.level, entry.title, entry.page, marks.get(entry.outline_id, ""))
+            for entry in self.copy.outline().entries()
+        ]
 
     def fields(self, page: int) -> list[FieldRow]:
         with self.copy.reading() as document, self.copy.reading(file=True) as file:
             return field_rows(document, page, file)
 
     def changes(self) -> tuple[ChangeLine, ...]:
-        return change_lines(self.copy.changes()) + field_lines(field_changes(self.copy))
+        bookmarks = tuple(ChangeLine(None, line) for line in self.copy.outline_lines())
+        fields = field_lines(field_changes(self.copy))
+        return change_lines(self.copy.changes()) + fields + bookmarks
 
     def undo(self) -> str:
         try:

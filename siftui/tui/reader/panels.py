@@ -66,7 +66,8 @@ class AnnotationsTable(DataTable[Text]):
 
 
 class OutlineList(OptionList):
-    """The outline, indented by depth; choosing an item jumps to its page."""
+    """The draft's outline, indented by depth, each item the draft changed marked
+    ("agent: added", "agent: renamed, moved", ...); choosing an item jumps to its page."""
 
     def __init__(self) -> None:
         super().__init__(id="outline", markup=False)
@@ -77,20 +78,20 @@ class OutlineList(OptionList):
         self.clear_options()
         self.pages = [row.page for row in rows]
         self.add_options(
-            Option(
-                Text(
-                    "  " * (row.level - 1)
-                    + escape_controls(row.title)
-                    + (f"  · {row.page}" if row.page is not None else ""),
-                    no_wrap=True,
-                    overflow="ellipsis",
-                ),
-                id=str(number),
-            )
-            for number, row in enumerate(rows)
+            Option(_outline_text(row), id=str(number)) for number, row in enumerate(rows)
         )
         if highlighted is not None and highlighted < len(rows):
             self.highlighted = highlighted
+
+
+def _outline_text(row: OutlineRow) -> Text:
+    text = Text("  " * (row.level - 1), no_wrap=True, overflow="ellipsis")
+    if row.mark:
+        text.append(f"[agent: {row.mark}] ", style="bold cyan")
+    text.append(escape_controls(row.title))
+    if row.page is not None:
+        text.append(f"  · {row.page}")
+    return text
 
 
 class FieldsTable(DataTable[Text]):
