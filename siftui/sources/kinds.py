@@ -10,17 +10,65 @@ the MCP worker: a path or bytes -> :class:`Loaded`, errors a
 from __future__ import annotations
 
 import os
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.kinds import WORD, AnyDoc, DocumentKind
+from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.detect import kind_of_bytes, kind_of_file
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import Progress
+from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head, is_word
 
-__all__ = ["Loaded", "kind_of_bytes", "kind_of_file", "load_any"]
+__all__ = [
+    "Loaded",
+    "claimed_kind",
+    "is_json_form",
+    "is_json_form_bytes",
+    "is_pages_head",
+    "kind_of_bytes",
+    "kind_of_file",
+    "load_any",
+]
+
+
+def is_json_form(path: str | os.PathLike[str]) -> bool:
+    """Whether the file holds a document's JSON (as `siftui extract` writes it: a
+    ``.json`` name or a leading ``{``), text without the pages to look at."""
+    from siftui.sources.load import is_doc_json
+
+    return is_doc_json(path)
+
+
+def is_json_form_bytes(name: str | os.PathLike[str], data: bytes) -> bool:
+    """:func:`is_json_form` for a file already read into ``data`` (``name`` only names it)."""
+    from siftui.sources.load import is_doc_json_bytes
+
+    return is_doc_json_bytes(name, data)
+
+
+def is_pages_head(head: bytes) -> bool:
+    """Whether a file's first bytes (:data:`HEAD_BYTES` of them) are a document of pages
+    itself (a PDF's header), whatever its name."""
+    return is_pdf_head(head)
+
+
+HEAD_BYTES = PDF_HEADER_WITHIN
+"""How many of a file's first bytes :func:`is_pages_head` and :func:`claimed_kind` read."""
+
+
+def claimed_kind(
+    name: str | os.PathLike[str], head: bytes, package: Callable[[], zipfile.ZipFile]
+) -> DocumentKind[Any, Any] | None:
+    """The kind a file's bytes (its first :data:`HEAD_BYTES`, and ``package`` opening it
+    as a ZIP) surely are: a PDF's header, a Word package or its JSON; None: neither
+    (what MuPDF makes of it, or a Doc JSON). A PDF's bytes are a PDF whatever the name."""
+    if is_pdf_head(head):
+        return PDF
+    return WORD if is_word(name, head, package) else None
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ class Logged:
     (loops, errors, cut answers), and the replay can make a call of it again."""
     pages: bool = False
     """The report counts the pages its answers showed (and the pages never read)."""
-    word: bool = False
+    stories: bool = False
     """Its options are range, anchor, window and scope: the log keeps them under
     ``options``, and its cut answers' notes ask for ``range=`` or ``scope=``."""
     session: bool = False

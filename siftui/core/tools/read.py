@@ -185,7 +185,7 @@ READ_DOCX = ToolEntry(
     output_schema=DOCX_OUTPUT_SCHEMA,
     lenient=True,
     worker=True,
-    logged=Logged(document=True, word=True),
+    logged=Logged(document=True, stories=True),
 )
 
 READ_TOOLS: tuple[ToolEntry, ...] = (READ_PDF, READ_DOCX)

@@ -10,6 +10,9 @@ DEFAULT_WINDOW = 6
 """Paragraphs each side of an anchor, when no window is given."""
 MAX_WINDOW = 50
 
+DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
+"""The names a Word package has (its own, .docx, first)."""
+
 
 class BadOption(ValueError):
     """A range, anchor, window or scope WORD.md rejects; the message is shown as is."""

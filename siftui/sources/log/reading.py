@@ -97,7 +97,7 @@ def entry_from_dict(data: Any) -> LogEntry:
         rendered=rendered,
         message=message,
         tool=tool,
-        docx=docx_args_of(options) if logged_as(tool).word else None,
+        docx=docx_args_of(options) if logged_as(tool).stories else None,
         unreadable=unreadable_of(data["unreadable"]) if "unreadable" in data else None,
         hidden=hidden_of(data["hidden"]) if "hidden" in data else None,
         warning=warning,

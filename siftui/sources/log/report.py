@@ -296,7 +296,7 @@ def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, .
         note = entry.rendered.note
         ask = _ASK.search(note)
         asked = f"{ask.group(1)}-{ask.group(2)}" if ask is not None else None
-        word_notes = logged_as(getattr(entry, "tool", "")).word
+        word_notes = logged_as(getattr(entry, "tool", "")).stories
         word = _ASK_RANGE.search(note) if word_notes else None
         if word is not None:
             asked = f"P{word.group(1)}..{'P' + word.group(2) if word.group(2) else ''}"

@@ -12,7 +12,16 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-DOCX_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm")
+from siftui.core.word import DOCX_SUFFIXES
+
+__all__ = [
+    "DOCX_SUFFIXES",
+    "PDF_HEADER_WITHIN",
+    "is_docx",
+    "is_docx_json",
+    "is_pdf_head",
+    "is_word",
+]
 
 
 def is_docx(path: str) -> bool:
