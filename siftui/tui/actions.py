@@ -216,10 +216,11 @@ class KeyActions(App[int]):
         """Focus a field of the request bar: ``pages`` (a Word document's range),
         ``grep``, or ``anchor`` (a Word document's only)."""
         bar = self.query_one(RequestBar)
-        if field == "anchor" and not bar.word:
-            self.notify("Anchors are for Word documents; a PDF is read by pages (p).")
+        view = bar.view
+        if field == "anchor" and view.anchor_field is None:
+            self.notify(view.no_anchor)
             return
-        bar.field("range" if field == "pages" and bar.word else field).focus()
+        bar.field(view.range_field if field == "pages" else field).focus()
 
     def action_map(self) -> None:
         self.keys.map()

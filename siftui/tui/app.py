@@ -23,14 +23,11 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
-from textual.containers import Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header
 
-from siftui.core.kinds import WORD, kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, view_title
@@ -39,9 +36,9 @@ from siftui.tui.extras import Extras
 from siftui.tui.found import Fact
 from siftui.tui.history import CallCounter, CallHistory, Calls
 from siftui.tui.keys import available, bindings, system_commands
-from siftui.tui.kinds import AnyDoc, AnyOptions, field_values, units_call, with_field
+from siftui.tui.kinds import AnyDoc, AnyOptions, field_values, units_call, view_of, with_field
 from siftui.tui.opening import OpenFlow
-from siftui.tui.screens.main import MainScreen
+from siftui.tui.screens.main import Bound, MainScreen, main_widgets
 from siftui.tui.state import (
     KEEP,
     START,
@@ -54,15 +51,12 @@ from siftui.tui.state import (
     other_unit,
 )
 from siftui.tui.strip_model import PageFacts
-from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
-from siftui.tui.widgets.footer import KeyFooter
-from siftui.tui.widgets.lines import CallsLine, ErrorLine, NoteLine
+from siftui.tui.widgets.lines import ErrorLine
 from siftui.tui.widgets.loader import Loader
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.tui.widgets.replay import CallChecked, CallChosen, ReplayStatus
+from siftui.tui.widgets.replay import CallChecked, CallChosen
 from siftui.tui.widgets.request_bar import RequestBar
-from siftui.tui.widgets.tokens import TokenLine
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
@@ -132,29 +126,8 @@ class SiftApp(KeyActions):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        if self._replayed is not None:
-            from siftui.tui.replay_flow import call_list  # a replay's only
-
-            yield call_list(self._replayed)
-        with Vertical(id="controls"):
-            yield RequestBar(id="request")
-            yield ErrorLine(id="request-error", classes="error")
-            yield OutCapControl(id="outcap")
-            yield CounterLine(id="counter").data_bind(SiftApp.answer)
-            yield SummaryLine(id="summary").data_bind(SiftApp.answer)  # short terminals:
-            yield AlertsLine(id="alerts").data_bind(SiftApp.answer)  # the counter folded
-            yield TokenLine(id="tokens").data_bind(SiftApp.answer)
-            yield PageStrip(id="strip").data_bind(SiftApp.answer)
-            yield CallsLine(id="calls-line", markup=False).data_bind(
-                SiftApp.answer, SiftApp.calls, SiftApp.refused
-            )
-            yield Loader(id="loader", ocr_language=self.ocr_language)
-        if self._replayed is not None:  # how a replayed call compares: a replay's only
-            yield ReplayStatus(id="replay", markup=False)
-        yield NoteLine(id="note", markup=False).data_bind(SiftApp.answer, SiftApp.problem)
-        yield ContentView(id="content").data_bind(SiftApp.answer)
-        yield KeyFooter(compact=True)
+        bound = Bound(SiftApp.answer, SiftApp.calls, SiftApp.refused, SiftApp.problem)
+        yield from main_widgets(bound, self._replayed, self.ocr_language)
 
     def get_default_screen(self) -> Screen[int]:
         return MainScreen(id="_default")
@@ -264,10 +237,10 @@ class SiftApp(KeyActions):
     def _show_request(self, options: AnyOptions) -> None:
         """The controls show the request (their Changed messages then propose it again:
         no-op)."""
-        bar, word = self.query_one(RequestBar), kind_of(options) is WORD
-        if bar.word != word:
+        bar, view = self.query_one(RequestBar), view_of(options)
+        if bar.view.range_action != view.range_action:
             self.refresh_bindings()  # `p` is named for the kind: Pages, or a Word document's Range
-        bar.show(field_values(options), word=word)
+        bar.show(field_values(options), view)
         outcap = self.query_one(OutCapControl)
         if outcap.value != options.out_cap:
             outcap.value = options.out_cap
@@ -360,8 +333,8 @@ class SiftApp(KeyActions):
         self.apply(self.opener.failed(event.message, self.opened))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        word = kind_of(self.request.options) is WORD
-        return available(action, replay=self._replayed is not None, word=word)
+        shown = view_of(self.request.options).range_action
+        return available(action, replay=self._replayed is not None, range_action=shown)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

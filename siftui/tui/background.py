@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from siftui.core.doc import Doc
 from siftui.core.docindex import index_of
-from siftui.core.kinds import PDF, kind_of
+from siftui.core.kinds import kind_of, paged
 from siftui.core.textless import listed, no_text_line, textless_pages
 from siftui.core.unreadable import describe
-from siftui.sources.load import is_doc_json
+from siftui.sources.kinds import is_json_form
 from siftui.sources.tokens import VocabularyError, count_pages
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
@@ -30,7 +30,7 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
 
     A Word document has none: no pages, no images, no OCR, and its hidden runs
     (``w:vanish``) are left out of the projection by docs/WORD.md itself."""
-    doc, source = PDF.doc(opened.doc), opened.source
+    doc, source = paged(opened.doc), opened.source
     if doc is None:
         notes = kind_of(opened.doc).notes(opened.doc)
         if not notes:
@@ -38,7 +38,7 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
         # What `siftui render` says on stderr: the answers are exact for the rest.
         said = "; ".join(notes[:5]) + (" ..." if len(notes) > 5 else "")
         return OcrRead(opened, ()), Notice(said, f"{source.name}: read in part", "warning", 12)
-    plain_doc = PDF.doc(plain.doc) if plain is not None else None
+    plain_doc = paged(plain.doc) if plain is not None else None
     damaged = {item.page for item in opened.unreadable}
     empty = textless_pages(doc, damaged)
     ocr_pages: tuple[int, ...] = ()
@@ -76,7 +76,7 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
         from siftui.sources.pageimages import pages_with_images
 
         try:
-            if not empty or is_doc_json(source.path):
+            if not empty or is_json_form(source.path):
                 return None
             found = pages_with_images(source.path, empty, opened.password)
         except Exception:  # the strip keeps "no text": images are a nicety

@@ -22,6 +22,6 @@ def shown_width(line: str) -> int:
     return len(safe) if safe.isascii() else cell_len(safe)
 
 
-def plural(count: int, word: str) -> str:
+def plural(count: int, noun: str) -> str:
     """ "1 page", "3 pages", "1,200 calls"."""
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
-from siftui.core.kinds import PDF
+from siftui.core.kinds import kind_of, paged
 from siftui.sources.errors import report_unexpected
 from siftui.tui.found import Fact, Job, Notice, Step
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
@@ -176,7 +176,7 @@ class Extras:
         content = answer.rendered.content
         self._count_next = content if answer.counts is None else None
         self._reach_wanted = None
-        doc, source = PDF.doc(answer.doc), answer.request.source
+        doc, source = paged(answer.doc), answer.request.source
         # A Word answer has no pages= calls, so nothing they cannot reach.
         if answer.unreachable is None and doc is not None and source is not None:
             self._reach_next((source, answer.options.out_cap, answer.options.unit), doc)
@@ -207,7 +207,7 @@ class Extras:
             if wanted is not None:
                 (_, out_cap, unit), doc = wanted
                 try:
-                    found = PDF.unreachable(doc, out_cap, unit=check_unit(unit))
+                    found = kind_of(doc).unreachable(doc, out_cap, unit=check_unit(unit))
                 except Exception as error:  # a bug in siftui: logged, the counter goes without
                     report_unexpected(error, "finding the unreachable tail")
             return Dressing(count, counts, wanted[0] if wanted else None, found)

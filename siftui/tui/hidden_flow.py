@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from siftui.sources.errors import report_unexpected
-from siftui.sources.load import is_doc_json
+from siftui.sources.kinds import is_json_form
 from siftui.sources.load_options import LoadOptions
 from siftui.sources.pdf_open import ExtractError
 from siftui.tui.extras import DocumentFact, Extras, HiddenFound, HiddenNote
@@ -34,7 +34,7 @@ def start(held: Held, extras: Extras, opened: Opened) -> tuple[Step, ...]:
     source = opened.source
     if extras.inspection is not None:
         return ()  # the same file again (the OCR toggle): already known
-    if is_doc_json(source.path):
+    if is_json_form(source.path):
         return (HiddenNote(opened, "a Doc JSON file holds text only: there is nothing to inspect"),)
 
     def progress(done: int, total: int) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 
 from siftui.core.budget import check_unit
-from siftui.core.kinds import WORD, kind_of
+from siftui.core.kinds import kind_of
 from siftui.core.unreachable import Unreachable
 from siftui.core.walk import Call
 from siftui.tui.display import plural
@@ -99,10 +99,8 @@ class Keys:
     def line_chosen(self, unit: int) -> None:
         """A paragraph chosen in the view of a Word answer: ask for its window."""
         answer = self.held.answer
-        doc = WORD.doc(answer.doc) if answer is not None else None
-        options = WORD.options(self.held.request.options)
-        if doc is not None and options is not None:
-            call = anchor_call(options, doc, unit)
+        if answer is not None and answer.doc is not None:
+            call = anchor_call(self.held.request.options, answer.doc, unit)
             if call is not None:
                 self.held.propose(call, call=True)
 

@@ -167,15 +167,18 @@ APPROVAL_KEYS: tuple[Key, ...] = (
 
 
 REPLAY_ONLY = frozenset({"log_report", "follow_log"})
+RANGE_ACTIONS = frozenset({"focus_pages", "focus_range"})
+"""`p`'s actions, one per kind's view (KindView.range_action)."""
 
 
-def available(action: str, *, replay: bool, word: bool) -> bool:
+def available(action: str, *, replay: bool, range_action: str) -> bool:
     """Whether ``action``'s key acts now (a key that does not is left out of the footer and
-    the palette): the report and follow keys in a log replay only, `p` named for the kind."""
+    the palette): the report and follow keys in a log replay only, `p` named for the kind
+    (``range_action``: the one its view shows)."""
     if action in REPLAY_ONLY:
         return replay
-    if action in ("focus_pages", "focus_range"):
-        return word == (action == "focus_range")
+    if action in RANGE_ACTIONS:
+        return action == range_action
     return True
 
 

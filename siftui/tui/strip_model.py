@@ -14,7 +14,8 @@ from math import ceil
 from typing import TYPE_CHECKING
 
 from siftui.core.doc import Doc
-from siftui.core.docindex import index_of
+from siftui.core.kind_view import StripUnits
+from siftui.core.kinds import kind_of
 from siftui.core.layout import Layout
 from siftui.core.unreadable import UnreadablePage
 
@@ -202,31 +203,25 @@ def _glyph(size: int, largest: int, kind: PageState, empty: bool, no_text: PageS
     return LEVELS[min(len(LEVELS) - 1, (size * len(LEVELS) - 1) // largest)]
 
 
-def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
-    index = index_of(doc)
+def units_facts(units: StripUnits, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
+    """The strip's facts of the units a kind's view draws (siftui.core.kind_view)."""
     return PageFacts(
-        block_sizes=index.block_sizes,
-        empty=tuple(size == 0 for size in index.text_sizes),
-        page_count=doc.page_count,
+        block_sizes=units.block_sizes,
+        empty=units.empty,
+        page_count=units.count,
         unreadable=unreadable,
+        unit=units.unit,
+        headings=units.headings,
     )
+
+
+def facts_of(doc: Doc, unreadable: tuple[UnreadablePage, ...] = ()) -> PageFacts:
+    """A Doc's pages."""
+    return units_facts(kind_of(doc).view.strip(doc, "body"), unreadable)
 
 
 def docx_facts_of(doc: DocxDoc, scope: str = "body") -> PageFacts:
     """The strip's facts of a Word story: its blocks 1..N (block n = the tables after
     P<n-1>, then paragraph n's line), each one's text length, whether it has no line,
     and the heading level of paragraph n. A story without paragraphs has no unit."""
-    story = doc.stories[scope or "body"]
-    from siftui.core.word.index import index_story
-
-    index = index_story(story)
-    count = story.count
-    starts, sizes = index.starts, index.sizes
-    lengths = tuple(max(0, sizes[n] - sizes[n - 1] - 1) for n in range(1, count + 1))
-    return PageFacts(
-        block_sizes=lengths,
-        empty=tuple(starts[n - 1] == starts[n] for n in range(1, count + 1)),
-        page_count=count,
-        unit="paragraph",
-        headings=tuple(para.heading if para.text else 0 for para in story.paragraphs),
-    )
+    return units_facts(kind_of(doc).view.strip(doc, scope))

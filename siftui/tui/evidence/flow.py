@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+from siftui.core.kinds import named_kind
 from siftui.tui.evidence.model import PreviewFactory
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ class EvidenceFlow:
         if self.factory is None:
             self.app.notify("No evidence tools in this run.", severity="warning")
             return
-        if path is None or path.suffix.lower() != ".pdf":
+        named = None if path is None else named_kind(path)
+        if path is None or named is None or not named.has_pages:
             self.app.notify(
                 "The evidence tools read PDF files: open one first.", severity="warning"
             )

@@ -1,9 +1,68 @@
-"""The app's own screen, under its dialogs."""
+"""The app's own screen, under its dialogs, and the widgets it holds."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widgets import Header
+
+from siftui.tui.widgets.counter import AlertsLine, CounterLine, SummaryLine
+from siftui.tui.widgets.footer import KeyFooter
+from siftui.tui.widgets.lines import CallsLine, ErrorLine, NoteLine
+from siftui.tui.widgets.loader import Loader
+from siftui.tui.widgets.outcap import OutCapControl
+from siftui.tui.widgets.pagestrip import PageStrip
+from siftui.tui.widgets.replay import ReplayStatus
+from siftui.tui.widgets.request_bar import RequestBar
+from siftui.tui.widgets.tokens import TokenLine
+from siftui.tui.widgets.view import ContentView
+
+if TYPE_CHECKING:
+    from siftui.tui.evidence_rerun import LogReplay
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The app's reactives the widgets are drawn from (the app's class's, to bind)."""
+
+    answer: Reactive[Any]
+    calls: Reactive[Any]
+    refused: Reactive[Any]
+    problem: Reactive[Any]
+
+
+def main_widgets(kind: Bound, replayed: LogReplay | None, ocr_language: str) -> ComposeResult:
+    """The app's widgets, each bound to the app's state it is drawn from (``replayed``:
+    a log replay's calls)."""
+    yield Header()
+    if replayed is not None:
+        from siftui.tui.replay_flow import call_list  # a replay's only
+
+        yield call_list(replayed)
+    with Vertical(id="controls"):
+        yield RequestBar(id="request")
+        yield ErrorLine(id="request-error", classes="error")
+        yield OutCapControl(id="outcap")
+        yield CounterLine(id="counter").data_bind(kind.answer)
+        yield SummaryLine(id="summary").data_bind(kind.answer)  # short terminals:
+        yield AlertsLine(id="alerts").data_bind(kind.answer)  # the counter folded
+        yield TokenLine(id="tokens").data_bind(kind.answer)
+        yield PageStrip(id="strip").data_bind(kind.answer)
+        yield CallsLine(id="calls-line", markup=False).data_bind(
+            kind.answer, kind.calls, kind.refused
+        )
+        yield Loader(id="loader", ocr_language=ocr_language)
+    if replayed is not None:  # how a replayed call compares: a replay's only
+        yield ReplayStatus(id="replay", markup=False)
+    yield NoteLine(id="note", markup=False).data_bind(kind.answer, kind.problem)
+    yield ContentView(id="content").data_bind(kind.answer)
+    yield KeyFooter(compact=True)
 
 
 def breakpoint_class(size: int, breakpoints: list[tuple[int, str]]) -> set[str]:

@@ -18,12 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from siftui.core.budget import CHARS, Unit
-from siftui.core.kinds import WORD, kind_of
-from siftui.core.render import Options
+from siftui.core.kinds import DEFAULT_KIND, KINDS, AnyCall, kind_of
 from siftui.core.unreachable import Unreachable, counter_line, smallest_line
-from siftui.core.walk import Call, pages_shown
-from siftui.core.word.render import DocxOptions
-from siftui.core.word.walk import DocxCall, paragraphs_shown
 from siftui.tui.display import plural
 from siftui.tui.kinds import AnyOptions
 from siftui.tui.screens.styles import DIALOG_CSS
@@ -50,7 +46,7 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
 
     def __init__(
         self,
-        calls: Sequence[Call | DocxCall],
+        calls: Sequence[AnyCall],
         out_cap: int,
         found: Unreachable | None,
         unit: Unit = CHARS,
@@ -98,8 +94,8 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#walk-table", DataTable)
-        word = bool(self._calls) and kind_of(self._calls[0].options) is WORD
-        table.add_columns("#", "call", "kind", "paragraphs" if word else "pages")
+        view = kind_of(self._calls[0].options).view if self._calls else DEFAULT_KIND.view
+        table.add_columns("#", "call", "kind", view.units_column)
         sized = self._unit is not CHARS
         table.add_columns("runes", *([self._unit.name] if sized else []), "~tokens", "note")
         for number, call in enumerate(self._calls, 1):
@@ -110,7 +106,7 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
                 str(number),
                 Text(kind_of(options).describe(options)),
                 "map" if call.answer.map else "text",
-                paragraphs_shown(first, last) if word else pages_shown(first, last),
+                view.shown(first, last),
                 f"{runes:,}",
                 *([f"{self._unit.size(call.answer.content):,}"] if sized else []),
                 f"{runes // 4:,}",
@@ -144,16 +140,13 @@ class WalkScreen(ModalScreen[AnyOptions | None]):
         key = event.row_key.value
         if key is None:
             return
-        if key.startswith("page ") and self._found is not None and self._found.unit != "page":
+        if key.startswith("page "):
+            # The unreachable row's unit: of the kind the tail is counted in.
+            unit = self._found.unit if self._found is not None else DEFAULT_KIND.unit
+            kind = next((kind for kind in KINDS if kind.unit == unit), DEFAULT_KIND)
             first = self._calls[0].options if self._calls else None
-            asked = WORD.options(first)
-            scope = asked.scope if asked is not None else "body"
-            number = key.removeprefix("page ")
-            cap, unit = self._out_cap, self._unit.name
-            self.dismiss(DocxOptions(range=f"P{number}", scope=scope, out_cap=cap, unit=unit))
-        elif key.startswith("page "):
-            pages = key.removeprefix("page ")
-            self.dismiss(Options(pages=pages, out_cap=self._out_cap, unit=self._unit.name))
+            number = int(key.removeprefix("page "))
+            self.dismiss(kind.view.unit_call(first, number, self._out_cap, self._unit.name))
         else:
             self.dismiss(self._calls[int(key)].options)
 

@@ -19,12 +19,13 @@ from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-WORD_FIELDS = ("range", "anchor", "window", "scope")
-PDF_FIELDS = ("pages",)
+from siftui.core.kind_view import GREP, Field, KindView
+from siftui.core.kinds import DEFAULT_KIND, KINDS
 
 
 class RequestBar(Horizontal):
-    """Pages / Grep for a PDF; Range / Anchor / Window / Grep / Scope for a Word document."""
+    """The fields of the kind shown (its entry's view): Pages / Grep for a PDF; Range /
+    Anchor / Window / Grep / Scope for a Word document."""
 
     class Edited(Message):
         def __init__(self, field: str, text: str) -> None:
@@ -35,48 +36,46 @@ class RequestBar(Horizontal):
     class Submitted(Message):
         """Enter in a field: the request as it stands is a call."""
 
-    def compose(self) -> ComposeResult:
-        yield from _field("Pages", "a-b, a or a-", id="pages", classes="pdf-only")
-        yield from _field("Grep", "RE2 pattern (smart case)", id="grep")
+    view: KindView = DEFAULT_KIND.view
+    """The kind whose fields the bar shows."""
 
-    def _word_fields(self) -> None:
-        """Mount a Word document's fields, the first time one is shown: a PDF's start
-        (most starts) makes neither their four Inputs nor their labels."""
-        if self.query("#range"):
+    def compose(self) -> ComposeResult:
+        # The default kind's fields (most starts): another kind's are made the first time
+        # one is shown.
+        view = DEFAULT_KIND.view
+        for field in view.fields:
+            yield from _field(field, view)
+        yield from _field(GREP)
+        for field in view.after_grep:
+            yield from _field(field, view)
+
+    def _mount_fields(self, view: KindView) -> None:
+        """Mount a kind's fields, the first time one is shown."""
+        if not view.fields or self.query(f"#{view.fields[0].name}"):
             return
         grep_label = self.query_one("#grep-label", Static)
-        self.mount_all(
-            [
-                *_field("Range", "Pa..Pb, Pa, Pa..", id="range", classes="word-only"),
-                *_field("Anchor", "P<n>#<hash>", id="anchor", classes="word-only"),
-                *_field("Window", "6", id="window", classes="word-only", restrict=r"[0-9]*"),
-            ],
-            before=grep_label,
-        )
-        from siftui.core.word.model import SCOPES
+        before = [piece for field in view.fields for piece in _field(field, view)]
+        self.mount_all(before, before=grep_label)
+        self.mount_all([piece for field in view.after_grep for piece in _field(field, view)])
 
-        suggest = SuggestFromList(SCOPES, case_sensitive=False)
-        self.mount_all(_field("Scope", "body", id="scope", classes="word-only", suggester=suggest))
-
-    @property
-    def word(self) -> bool:
-        """Whether the bar shows a Word document's fields."""
-        return self.has_class("-word")
-
-    def show(self, values: dict[str, str], *, word: bool) -> None:
-        """Show a request: the fields of its kind, with its values (an Input set to its
-        own value posts nothing, so the request is not proposed again)."""
-        if word:
-            self._word_fields()
-        self.set_class(word, "-word")
+    def show(self, values: dict[str, str], view: KindView) -> None:
+        """Show a request: the fields of its kind (``view``), with its values (an Input
+        set to its own value posts nothing, so the request is not proposed again)."""
+        self._mount_fields(view)
+        self.set_class(False, f"-{self.view.style}")
+        self.set_class(True, f"-{view.style}")
+        self.view = view
         for name, value in values.items():
             field = self.query_one(f"#{name}", Input)
             if field.value != value:
                 field.value = value
 
     def field(self, name: str) -> Input:
-        if name in WORD_FIELDS:
-            self._word_fields()
+        """The field ``name`` (of the kind shown, or of the other kind that has it)."""
+        if not self.query(f"#{name}"):
+            views = (self.view, *(kind.view for kind in KINDS))
+            view = next(view for view in views if name in (f.name for f in view.every_field))
+            self._mount_fields(view)
         return self.query_one(f"#{name}", Input)
 
     @on(Input.Changed)
@@ -105,21 +104,31 @@ class CompletingInput(Input):
             self.screen.focus_next()
 
 
-def _field(
-    label: str, placeholder: str, *, id: str, classes: str = "", **options: Any
-) -> tuple[Static, Input]:
-    """A field's label and its Input (one that completes with Tab, given a suggester).
-    A narrow terminal hides the labels: the tooltip still names the field. The label is
-    a Static: a Label brings its variants' rules, parsed before the first frame."""
+def _field(field: Field, view: KindView | None = None) -> tuple[Static, Input]:
+    """A field's label and its Input (one that completes with Tab, when the field
+    completes); ``view``: the kind the field is its own (None: every kind's). A narrow
+    terminal hides the labels: the tooltip still names the field. The label is a Static:
+    a Label brings its variants' rules, parsed before the first frame."""
+    classes = "" if view is None else f"{view.style}-only"
+    options: dict[str, Any] = {}
+    if field.restrict is not None:
+        options["restrict"] = field.restrict
+    if field.completes and view is not None:
+        options["suggester"] = SuggestFromList(view.suggestions(), case_sensitive=False)
     kind = CompletingInput if "suggester" in options else Input
     return (
-        Static(label, id=f"{id}-label", classes=f"field-label {classes}".strip(), markup=False),
+        Static(
+            field.label,
+            id=f"{field.name}-label",
+            classes=f"field-label {classes}".strip(),
+            markup=False,
+        ),
         kind(
-            placeholder=placeholder,
-            id=id,
+            placeholder=field.placeholder,
+            id=field.name,
             compact=True,
             classes=classes,
-            tooltip=label,
+            tooltip=field.label,
             **options,
         ),
     )

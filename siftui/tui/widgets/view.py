@@ -25,7 +25,7 @@ from textual.strip import Strip
 
 from siftui.core.docindex import without_surrogates
 from siftui.core.grep import compile_pattern
-from siftui.core.kinds import PDF, WORD, kind_of
+from siftui.core.kinds import kind_of, paged
 from siftui.core.layout import Layout, Role
 from siftui.core.render import BadGrep
 from siftui.tui.display import escape_controls
@@ -119,7 +119,7 @@ class ContentView(ScrollView, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enter asks for a window only in a Word answer (hidden from the footer otherwise)."""
-        return action != "choose_top" or self._word
+        return action != "choose_top" or self._chooses_lines
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -219,19 +219,19 @@ class ContentView(ScrollView, can_focus=True):
         kind = hidden.kind_at(line, column) if hidden and line >= 0 and column >= 0 else ""
         if kind:
             self.tooltip = f"hidden text: {kind.replace('_', ' ')} (the agent reads it)"
-        elif self._word and (unit := self._paragraph_at(line)):
+        elif self._chooses_lines and (unit := self._paragraph_at(line)):
             self.tooltip = f"click: ask for the window around P{unit}"
         else:
             self.tooltip = None
 
     def on_click(self, event: events.Click) -> None:
         line, _ = self._at(event)
-        if self._word and (unit := self._paragraph_at(line)):
+        if self._chooses_lines and (unit := self._paragraph_at(line)):
             self.post_message(self.LineChosen(unit))
 
     def action_choose_top(self) -> None:
         """Enter: the window of the first paragraph from the top of the view."""
-        if not self._word or self._layout is None:
+        if not self._chooses_lines or self._layout is None:
             return
         top = self.scroll_offset.y
         for line in range(top, min(len(self._lines), top + max(1, self.size.height))):
@@ -241,14 +241,15 @@ class ContentView(ScrollView, can_focus=True):
         self.notify("No paragraph anchor in view.")
 
     @property
-    def _word(self) -> bool:
+    def _chooses_lines(self) -> bool:
+        """A line chosen asks for its anchor's window (a Word answer's paragraphs)."""
         answer = self.answer
-        return answer is not None and kind_of(answer.options) is WORD
+        return answer is not None and kind_of(answer.options).view.chooses_lines
 
 
 def hidden_of(answer: Answer | None) -> HiddenMarks | None:
     """The hidden text the answer shows (None for none, or until the inspection is known)."""
-    doc = PDF.doc(answer.doc) if answer is not None else None
+    doc = paged(answer.doc) if answer is not None else None
     if answer is None or doc is None or answer.facts is None:
         return None
     inspection = answer.facts.hidden
