@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from siftui.core.doc import Doc
-from siftui.core.kinds import PDF
+from siftui.core.kinds import DEFAULT_KIND, paged_doc
 from siftui.core.messages import quoted
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, check_ocr_language
 from siftui.core.outcap import outcap_argument
@@ -181,11 +181,11 @@ def load_pdf_damaged(
     ``answering``: the one request the Doc is for; a page range on a file not in
     the cache reads only the pages its answer needs (the Doc is partial, and the
     warning names the damaged pages among those read)."""
-    found = load_any(args.path, extraction_options(args), kind=PDF, answering=answering)
+    found = load_any(args.path, extraction_options(args), kind=DEFAULT_KIND, answering=answering)
     if found.unreadable:
         warning = f"{quoted(args.path)}: {describe(found.unreadable)}"
         print(f"siftui: warning: {quoted(warning)}", file=sys.stderr, flush=True)
-    return PDF.expect(found.doc), frozenset(page.page for page in found.unreadable)
+    return paged_doc(found.doc), frozenset(page.page for page in found.unreadable)
 
 
 def warn_textless(

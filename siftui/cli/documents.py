@@ -26,7 +26,7 @@ from siftui.cli.common import (
 )
 from siftui.core.agents import AgentsError, fit, fit_text
 from siftui.core.budget import check_unit
-from siftui.core.kinds import PDF, WORD
+from siftui.core.kinds import DEFAULT_KIND
 from siftui.core.render import Options, Rendered, render, reversed_pages_hint
 from siftui.core.unreachable import unreachable_json, unreachable_text
 from siftui.core.walk import runes_estimate, walk_report, walk_text
@@ -146,8 +146,9 @@ def cmd_walk(argv: Sequence[str]) -> int:
     doc = load_pdf(args)
     count = token_counter() if args.tokens else runes_estimate
     unit = check_unit(args.unit)
-    report = walk_report(PDF.walk(doc, Options(out_cap=args.outcap, unit=unit.name)), count, unit)
-    left_out = PDF.unreachable(doc, args.outcap, unit=unit)
+    kind = DEFAULT_KIND  # the default kind's walk (a Word document's: siftui.cli.word)
+    report = walk_report(kind.walk(doc, Options(out_cap=args.outcap, unit=unit.name)), count, unit)
+    left_out = kind.unreachable(doc, args.outcap, unit=unit)
     report["unreachable"] = unreachable_json(left_out)
     if args.json:
         text = json.dumps(report, ensure_ascii=False)
@@ -201,13 +202,19 @@ def _render_pdf(args: argparse.Namespace) -> Rendered:
 
 def docx_command(args: argparse.Namespace) -> bool:
     """True for a Word document; a Word option given for a PDF is a usage error."""
-    if kind_of_file(args.path) is WORD:
+    if _answered_apart(args.path):
         return True
     try:
         word.refuse_docx_options(args)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return False
+
+
+def _answered_apart(path: str) -> bool:
+    """Whether the file is of a kind whose commands have their own module (a Word
+    document's: siftui.cli.word), not the default kind's here."""
+    return kind_of_file(path) is not DEFAULT_KIND
 
 
 def _docx_usage(command: Callable[..., _T], *args: Any) -> _T:
@@ -223,7 +230,7 @@ def cmd_extract(argv: Sequence[str]) -> int:
     check_max_pages(args.max_pages)
     if args.output is not None:
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
-    if kind_of_file(args.path) is WORD:
+    if _answered_apart(args.path):
         text = _docx_usage(word.extract_json, args)
     else:
         text = load_source(args.path, extraction_options(args))

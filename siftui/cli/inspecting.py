@@ -15,11 +15,10 @@ from collections.abc import Sequence
 
 from siftui.cli.common import Parser, UsageError, check_max_pages, whole_number, write_stdout
 from siftui.core.findings import Inspection, inspection_json, snippet, summary_line
-from siftui.core.kinds import WORD
 from siftui.core.messages import quoted
 from siftui.core.unreadable import describe
-from siftui.sources.kinds import kind_of_file
-from siftui.sources.load import LoadError, is_doc_json, load_doc_report
+from siftui.sources.kinds import is_json_form, kind_of_file
+from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.load_options import LoadOptions
 from siftui.sources.output import encode_utf8
 from siftui.sources.pdf_open import ExtractError, NotReadable, check_file
@@ -91,9 +90,10 @@ def _inspect(path: str, load: LoadOptions) -> Inspection:
 
     try:
         check_file(path)
-        if kind_of_file(path) is WORD:
-            raise LoadError(f"{quoted(path)}: a Word document; siftui inspect reads PDFs")
-        if is_doc_json(path):
+        kind = kind_of_file(path)
+        if not kind.has_pages:
+            raise LoadError(f"{quoted(path)}: {kind.noun}; siftui inspect reads PDFs")
+        if is_json_form(path):
             raise LoadError(
                 f"{quoted(path)}: a Doc JSON file holds text, not pages to look at; "
                 "inspect the document itself"

@@ -40,6 +40,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from siftui.core.kinds import DEFAULT_KIND, kind_named
 from siftui.core.render import Options
 from siftui.serve.access import OpenedFile
 from siftui.serve.limits import DEFAULT_LIMITS, StoreLimits, WorkerJob
@@ -130,11 +131,11 @@ class DocStore:
         self,
         opened: OpenedFile,
         deadline: float | None = None,
-        kind: str = "pdf",
+        kind: str = DEFAULT_KIND.name,
         answering: Options | None = None,
         progress: Progress | None = None,
     ) -> ServedDoc:
-        """The document in the open file (read as ``kind``: "pdf" or "docx") and the
+        """The document in the open file (read as the kind named ``kind``) and the
         sha256 of what was read, or LoadError.
 
         ``answering``: the call's request. A page range of a PDF that is neither
@@ -185,7 +186,9 @@ class DocStore:
                 pending = self._pending[key] = _Pending()
         if not mine:
             return self._wait(pending, deadline, shown)
-        lazy = self.range_loader is not None and not self.inspect_hidden and kind == "pdf"
+        entry = kind_named(kind)
+        ranges = entry is not None and entry.reads_ranges_first
+        lazy = self.range_loader is not None and not self.inspect_hidden and ranges
         if lazy and answering is not None and is_range(answering):
             return self._first_range(opened, deadline, shown, key, pending, answering)
         try:
@@ -235,7 +238,7 @@ class DocStore:
             ) -> ServedDoc:
                 return ranges(o, d, store, answering, early)
 
-            return self._load(opened, deadline, shown, key, "pdf", None, load)
+            return self._load(opened, deadline, shown, key, DEFAULT_KIND.name, None, load)
 
         def settle(loaded: ServedDoc | None, error: LoadError | None) -> None:
             pending.loaded = loaded

@@ -9,25 +9,22 @@ a thread of its own and returns what the calling thread answers with.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from siftui.core.doc import Doc
 from siftui.core.findings import Inspection
-from siftui.core.kinds import PDF, WORD
+from siftui.core.kinds import DEFAULT_KIND, AnyDoc, kind_of
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
-from siftui.core.word.model import DocxDoc
 from siftui.serve.access import OpenedFile
 from siftui.serve.limits import WorkerJob
 from siftui.serve.pending import PendingFindings
 from siftui.serve.wire import clip
 from siftui.serve.worker import Progress, WorkerFailed, finish, start
-from siftui.serve.worker_read import Read, runes_of
+from siftui.serve.worker_read import Read
 from siftui.sources.load import LoadError
 
 if TYPE_CHECKING:
@@ -61,7 +58,7 @@ class ServedDoc:
     not be read and its hidden-text findings (None: not inspected; ``inspect_error`` why),
     or, while the worker still looks for them, ``later``."""
 
-    doc: Doc | DocxDoc
+    doc: AnyDoc
     sha256: str
     unreadable: tuple[UnreadablePage, ...] = ()
     inspection: Inspection | None = None
@@ -84,20 +81,13 @@ INDEX_FACTOR = 3
 blocks, line tables and UTF-8 copies siftui.core.docindex builds for rendering and grep."""
 
 
-def doc_bytes(doc: Doc | DocxDoc) -> int:
+def doc_bytes(doc: AnyDoc) -> int:
     """What keeping ``doc`` (and its rendering tables) costs, roughly, in bytes."""
-    pdf, word = PDF.doc(doc), WORD.doc(doc)
-    text = 0
-    if pdf is not None:
-        text = sum(sys.getsizeof(page) for page in pdf.pages)
-    elif word is not None:  # its text, plus each paragraph's object and line
-        paragraphs = sum(len(story.paragraphs) for story in word.stories.values())
-        text = 4 * runes_of(word) + 200 * paragraphs
-    return INDEX_FACTOR * text + 1024
+    return INDEX_FACTOR * kind_of(doc).text_bytes(doc) + 1024
 
 
 Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], ServedDoc]
-"""(open file, deadline, store, kind: "pdf" or "docx", told the pages extracted) ->
+"""(open file, deadline, store, the kind's name, told the pages extracted) ->
 the document."""
 
 Early = Callable[[ServedDoc], None]
@@ -154,7 +144,7 @@ def load_range_in_worker(
     opened: OpenedFile, deadline: float, store: DocStore, answering: Options, early: Early
 ) -> ServedDoc:
     """:data:`RangeLoader` by a worker process (:func:`load_in_worker`)."""
-    return load_in_worker(opened, deadline, store, "pdf", None, answering, early)
+    return load_in_worker(opened, deadline, store, DEFAULT_KIND.name, None, answering, early)
 
 
 class _First:

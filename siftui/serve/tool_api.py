@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from siftui.core.kinds import WORD
+from siftui.core.kinds import kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.render import Options, Rendered
 from siftui.core.tools.entry import ToolEntry
@@ -106,7 +106,7 @@ class ToolCall:
 
     def load(self, requested: str, kind: str, answering: Options | None = None) -> ServedDoc:
         """The document at ``requested`` (checked against the roots, opened once, read
-        by a worker process or taken from the cache) as ``kind`` ("pdf" or "docx"),
+        by a worker process or taken from the cache) as the kind named ``kind``,
         with what the log keeps of it recorded in :attr:`facts`. ``answering``: the
         request the document is for (a first page range may get a partial Doc,
         see :meth:`siftui.serve.docstore.DocStore.get`)."""
@@ -117,9 +117,9 @@ class ToolCall:
         finally:
             opened.close()
         self.facts.sha256 = loaded.sha256
-        word = WORD.doc(loaded.doc)
-        if word is not None:
-            self.facts.reader_notes = word.notes
+        notes = kind_of(loaded.doc).reader_notes(loaded.doc)
+        if notes is not None:
+            self.facts.reader_notes = notes
         else:
             self.facts.unreadable = loaded.unreadable
             inspection, error, later = loaded.findings()

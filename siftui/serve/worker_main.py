@@ -147,14 +147,16 @@ def _refuse_the_other_kind(name: str, kind: str, data: bytes) -> None:
     would read a Word package too, and its text is not what read_docx answers. A PDF
     asked for as Word is named so the agent picks the other tool (the Word reader would
     say only that it is no ZIP package)."""
-    from siftui.core.kinds import PDF, WORD
-    from siftui.sources.kinds import kind_of_bytes
-    from siftui.sources.word.kind import is_pdf_head
+    import io
+    import zipfile
 
-    if kind == PDF.name and kind_of_bytes(name, data) is WORD:
-        raise _Refusal(f"{quoted(name)}: a Word document; read it with read_docx")
-    if kind == WORD.name and is_pdf_head(data):
-        raise _Refusal(f"{quoted(name)}: a PDF; read it with read_pdf")
+    from siftui.core.kinds import kind_named
+    from siftui.sources.kinds import claimed_kind
+
+    asked = kind_named(kind)
+    claimed = claimed_kind(name, data, lambda: zipfile.ZipFile(io.BytesIO(data)))
+    if asked is not None and claimed is not None and claimed is not asked:
+        raise _Refusal(f"{quoted(name)}: {claimed.noun}; read it with {claimed.read_tool}")
 
 
 def _spare_until_handed(sock: socket.socket) -> int:

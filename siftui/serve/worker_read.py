@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from siftui.core.findings import Inspection
 from siftui.core.kinds import KINDS as ALL_KINDS
-from siftui.core.kinds import PDF, AnyDoc, kind_named, runes_of
+from siftui.core.kinds import AnyDoc, kind_named, runes_of
 from siftui.core.messages import one_line, quoted
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
@@ -67,8 +67,7 @@ def read_document(
     """The document in ``data`` (``name`` only names it), read as ``kind``; not yet
     inspected for hidden text (see :func:`inspect`). ``progress(done, total)`` is told
     the pages extracted, for a PDF not in the disk cache."""
-    from siftui.sources.kinds import load_any
-    from siftui.sources.load import is_doc_json_bytes
+    from siftui.sources.kinds import is_json_form_bytes, load_any
     from siftui.sources.pdf_open import NeedsPassword
 
     entry = kind_named(kind)
@@ -87,7 +86,7 @@ def read_document(
             "--password ... -o FILE.json under a root gives a Doc JSON this tool reads)"
         ) from None
     # A document with pages read from its bytes is inspected next (a Doc JSON is text).
-    inspectable = entry.has_pages and not is_doc_json_bytes(name, data)
+    inspectable = entry.has_pages and not is_json_form_bytes(name, data)
     return Read(loaded.doc, loaded.unreadable, inspectable=inspectable)
 
 
@@ -135,11 +134,14 @@ def read_range_first(
     JSON) that the disk cache does not hold; else None. A document the reader refuses
     is None too: the whole extraction that follows says why, in its own words."""
     from siftui.sources.cache import DocCache, cache_key
+    from siftui.sources.kinds import is_json_form_bytes
     from siftui.sources.lazy import is_range, read_range
-    from siftui.sources.load import is_doc_json_bytes
     from siftui.sources.pdf_open import ExtractError
 
-    if kind_named(kind) is not PDF or not is_range(options) or is_doc_json_bytes(name, data):
+    entry = kind_named(kind)
+    if entry is None or not entry.reads_ranges_first or not is_range(options):
+        return None
+    if is_json_form_bytes(name, data):
         return None
     if DocCache.default().entry(cache_key(sha256, None, None, name=name)).is_file():
         return None  # the whole Doc is at hand already

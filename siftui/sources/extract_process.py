@@ -68,14 +68,12 @@ class ExtractionProcess:
         it, and :meth:`cancel` it); None when there is no such extraction (a Word
         document, a Doc JSON, not a regular file) or no process can be started: the
         caller loads in its own process."""
-        from siftui.core.kinds import PDF
         from siftui.sources.helper import start_python_helper
-        from siftui.sources.kinds import kind_of_file
-        from siftui.sources.load import is_doc_json
+        from siftui.sources.kinds import is_json_form, kind_of_file
         from siftui.sources.parallel import may_start_processes
 
         try:
-            if not path.is_file() or kind_of_file(path) is not PDF or is_doc_json(path):
+            if not path.is_file() or not kind_of_file(path).has_pages or is_json_form(path):
                 return None
             if not may_start_processes():
                 return None

@@ -26,10 +26,9 @@ from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, NO_SEMANTIC_S
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
 from siftui.core.findings import Inspection
-from siftui.core.kinds import PDF
+from siftui.core.kinds import named_kind, paged
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.tools.entry import ToolEntry
-from siftui.core.tools.read import READ_DOCX
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.files import Files, Origin, content_version, fingerprint
@@ -40,7 +39,6 @@ from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Describe, Draw
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.ocr_runner import tesseract_engine
-from siftui.sources.word.kind import DOCX_SUFFIXES
 
 
 @dataclass
@@ -188,14 +186,13 @@ class EvidenceConnection:
         given = arguments["path"]
         real = self.files.roots.resolve(given)
         called.facts.path = str(real)
-        if real.suffix.lower() in DOCX_SUFFIXES:
-            raise EvidenceError(
-                f"{clip(str(real))}: a Word document; read it with {READ_DOCX.name}"
-            )
+        named = named_kind(real)
+        if named is not None and not named.has_pages:
+            raise EvidenceError(f"{clip(str(real))}: {named.noun}; read it with {named.read_tool}")
         deadline = time.monotonic() + self.files.store.timeout
         loaded, real_path, seen, pdf = self.files.load(given, deadline)
         called.facts.path, called.facts.sha256 = real_path, loaded.sha256
-        doc = PDF.doc(loaded.doc)  # a "pdf" load is a PDF or its Doc JSON
+        doc = paged(loaded.doc)  # the default kind's load is a PDF or its Doc JSON
         if doc is None:
             raise EvidenceError(f"{clip(real_path)}: not a PDF")
         outline = tuple((item.level, item.title, item.page) for item in doc.outline)

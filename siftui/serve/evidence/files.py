@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.kinds import DEFAULT_KIND
 from siftui.serve.access import OpenedFile, Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed, ServedDoc
 from siftui.serve.tool_api import Facts
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
-from siftui.sources.load import is_doc_json_bytes
-from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head, is_word
+from siftui.sources.kinds import HEAD_BYTES, claimed_kind, is_json_form_bytes, is_pages_head
 
 NOT_OPENED = "cannot open the PDF: "
 """How a worker says MuPDF could not open the bytes (it has no path to name)."""
@@ -93,8 +93,8 @@ class Files:
         opened = self.roots.open(given)
         try:
             seen = fingerprint(opened.info)
-            loaded = self.store.get(opened, deadline, "pdf")
-            pdf = is_pdf_head(os.pread(opened.fd, PDF_HEADER_WITHIN, 0))
+            loaded = self.store.get(opened, deadline, DEFAULT_KIND.name)
+            pdf = is_pages_head(os.pread(opened.fd, HEAD_BYTES, 0))
         finally:
             opened.close()
         return loaded, str(opened.real), seen, pdf
@@ -142,16 +142,17 @@ def _refuse_what_is_no_pdf(opened: OpenedFile) -> None:
     where = clip(str(opened.real))
     if opened.info.st_size == 0:
         raise EvidenceError(f"{where}: empty file, not a document")
-    head = os.pread(opened.fd, PDF_HEADER_WITHIN, 0)
-    if is_pdf_head(head):
-        return
+    head = os.pread(opened.fd, HEAD_BYTES, 0)
 
     def package() -> zipfile.ZipFile:  # read through a copy of the descriptor, never the path
         return zipfile.ZipFile(os.fdopen(os.dup(opened.fd), "rb"))
 
-    if is_word(opened.real, head, package):
-        raise EvidenceError(f"{where}: a Word document; read it with read_docx")
-    if is_doc_json_bytes(opened.real, head):
+    claimed = claimed_kind(opened.real, head, package)
+    if claimed is DEFAULT_KIND:
+        return
+    if claimed is not None:
+        raise EvidenceError(f"{where}: {claimed.noun}; read it with {claimed.read_tool}")
+    if is_json_form_bytes(opened.real, head):
         raise EvidenceError(
             f"{where}: a Doc JSON (siftui extract), not a PDF: pdf_open reads its text, "
             "but it has no PDF metadata or pages to draw"

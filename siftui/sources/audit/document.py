@@ -21,12 +21,10 @@ from typing import TYPE_CHECKING, Any
 from siftui.core.agents import Agent, fit
 from siftui.core.budget import BYTES, check_unit, utf8_size
 from siftui.core.doc import Doc
-from siftui.core.docindex import index_of
 from siftui.core.findings import pages_with, summary
-from siftui.core.kinds import PDF, WORD, AnyDoc, DocumentKind, kind_of
+from siftui.core.kinds import AnyDoc, DocumentKind, kind_of, paged
 from siftui.core.messages import one_line, quoted
 from siftui.core.render import Options, estimated_tokens
-from siftui.core.word.index import index_story
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load_options import LoadOptions
 
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
     from siftui.core.unreachable import Unreachable
 
 ENCODING = "o200k_base"
-DOCUMENT_SUFFIXES = (".pdf", ".docx")
 
 
 @dataclass(frozen=True)
@@ -79,12 +76,7 @@ def refusal(path: str, reason: str, kind: str, **known: Any) -> dict[str, Any]:
 def whole_text(doc: AnyDoc) -> str:
     """The text an agent would read with no OutCap: a PDF's R1 text (page markers
     included), a Word document's stories' projections."""
-    pdf = PDF.doc(doc)
-    if pdf is not None:
-        return index_of(pdf).full()
-    word = WORD.expect(doc)
-    stories = ("\n".join(index_story(story).lines) for story in word.stories.values())
-    return "\n".join(text for text in stories if text)
+    return kind_of(doc).full_text(doc)
 
 
 def audit_document(path: str, options: AuditOptions) -> dict[str, Any]:
@@ -141,11 +133,8 @@ def _audit(path: str, options: AuditOptions) -> dict[str, Any]:
     kind: DocumentKind[Any, Any] = kind_of(doc)
     text = whole_text(doc)
     record: dict[str, Any] = {"kind": kind.name}
-    pdf = PDF.doc(doc)
-    if pdf is not None:
-        record.update(pages=pdf.page_count, extracted=pdf.extracted)
-    else:
-        record["paragraphs"] = WORD.expect(doc).stories["body"].count
+    record.update(kind.sizes(doc))
+    pdf = paged(doc)
     first = kind.first_call(Options(out_cap=options.out_cap, unit=options.unit))
     answer = kind.render(doc, first)
     calls = kind.walk(doc, first)
@@ -205,11 +194,11 @@ def _pdf_facts(
 
 
 def _image_only(path: str, doc: Doc, damaged: set[int], password: str | None) -> list[int]:
-    from siftui.sources.load import is_doc_json
+    from siftui.sources.kinds import is_json_form
     from siftui.sources.pageimages import pages_with_images
 
     empty = [n for n, text in enumerate(doc.pages, 1) if not text.strip() and n not in damaged]
-    if not empty or is_doc_json(path):
+    if not empty or is_json_form(path):
         return []
     found = pages_with_images(path, empty, password)
     return [page for page in empty if found.get(page, False)]
@@ -217,9 +206,9 @@ def _image_only(path: str, doc: Doc, damaged: set[int], password: str | None) ->
 
 def _hidden(path: str, skip: frozenset[int], load: LoadOptions) -> dict[str, Any]:
     from siftui.sources.hidden.cache import cached_inspect
-    from siftui.sources.load import is_doc_json
+    from siftui.sources.kinds import is_json_form
 
-    if is_doc_json(path):
+    if is_json_form(path):
         return {"alarms": {}, "pages": [], "others": {}, "not_extracted": {}, "inspected": 0}
     inspection = cached_inspect(path, load, skip=skip)
     alarms = inspection.alarms

@@ -16,7 +16,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from siftui.sources.audit.document import DOCUMENT_SUFFIXES, sha256_or_none
+from siftui.core.kinds import DOCUMENT_SUFFIXES
+from siftui.sources.audit.document import sha256_or_none
 from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
 
 

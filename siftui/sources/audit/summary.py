@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.kinds import DEFAULT_KIND, kind_named
+
 LARGEST = 20
 
 
@@ -56,7 +58,8 @@ def quantile(values: Sequence[int], q: float) -> int:
 
 
 def _size(record: dict[str, Any]) -> str:
-    unit, count = ("paragraph", "paragraphs") if record.get("kind") == "docx" else ("page", "pages")
+    kind = kind_named(str(record.get("kind", ""))) or DEFAULT_KIND
+    unit, count = kind.unit, f"{kind.unit}s"
     value = record.get(count, 0)
     return f"{value:,} {unit}{'' if value == 1 else 's'}"
 
