@@ -400,3 +400,90 @@ def test_an_agent_fills_a_form_and_y_saves_it(tmp_path: Path, name: str) -> None
     else:
         assert values["Text Box 1"] == "first" and values["text"] == "xyz"
         assert "first" in text and "xyz" in text
+
+
+def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
+    """ksp-thesis.pdf (hyperref: GoTo actions to named destinations, two items closed):
+    the agent renames, moves, adds and deletes bookmarks; the reader's outline marks
+    them, its save dialog lists them, y saves; then every untouched item's title, page
+    and destination are what they were, as MuPDF, pypdf and poppler read the file."""
+    from support.http_host import client, result_lines
+    from support.outlines import items_of, pypdf_items
+
+    corpus = REPO / "../shared/corpus/ksp-thesis.pdf"
+    if not corpus.exists():
+        pytest.skip("no shared corpus")
+    root = tmp_path / "papers"
+    root.mkdir()
+    pdf = Path(shutil.copyfile(corpus, root / "ksp-thesis.pdf"))  # saved over: a copy
+    before, before_pypdf = items_of(pdf), pypdf_items(pdf)
+    dests_before = _poppler_dests(pdf)
+    received: list[list[str]] = []
+    edited = threading.Event()
+    order: list[str] = []
+
+    async def session(address: Address) -> None:
+        async with client(address) as mcp:  # type: ignore[arg-type]
+
+            async def call(tool: str, arguments: dict[str, Any]) -> Any:
+                lines = result_lines(await mcp.call_tool(tool, arguments))
+                received.append(lines)
+                return json.loads(lines[-1])
+
+            doc = (await call("pdf_open", {"path": pdf.name}))["documentId"]
+            operations = [
+                {"op": "outline-update", "outlineId": "ol-2", "title": "2 Installing"},
+                {"op": "outline-move", "outlineId": "ol-8", "parentId": "ol-3", "index": 0},
+                {"op": "outline-add", "title": "Appendix", "page": 8},
+                {"op": "outline-delete", "outlineId": "ol-13"},
+            ]
+            arguments = {"documentId": doc, "expectedRevision": 0, "operations": operations}
+            made = await call("pdf_bookmark_edit", arguments)
+            listed = await call("pdf_bookmark_list", {"documentId": doc})
+            order.extend(item["outlineId"] for item in listed["items"])
+            edited.set()
+            await asyncio.sleep(1.0)  # the person looks at the outline first
+            await call("pdf_save", {"documentId": doc, "expectedRevision": made["revision"]})
+
+    for pane, _, folder in reading(tmp_path, pdf):
+        pane.wait_text("page 1 of 8", START_TIMEOUT)
+        thread = threading.Thread(target=asyncio.run, args=(session(Address(folder)),), daemon=True)
+        thread.start()
+        assert edited.wait(STEP_TIMEOUT)
+        pane.press("l")
+        shown = pane.wait_text("[agent: renamed]")
+        assert "[agent: added] Appendix" in shown and "[agent: moved]" in shown
+        shown = pane.wait_text("asks to save")
+        assert 'bookmark ol-2 "2 Installation" renamed to "2 Installing"' in shown
+        assert 'bookmark deleted ol-13 "6 Version history"' in shown
+        pane.press("y")
+        thread.join(STEP_TIMEOUT)
+        assert not thread.is_alive(), "the agent is still waiting"
+        assert json.loads(received[-1][-1])["saved"] is True
+        pane.wait_text("no unsaved changes")
+        pane.press("q")
+    after, after_pypdf = items_of(pdf), pypdf_items(pdf)
+    assert len(after) == len(order) == 14
+    old = {f"ol-{number}": item for number, item in enumerate(before, 1)}
+    old_pypdf = {f"ol-{number}": item for number, item in enumerate(before_pypdf, 1)}
+    new = dict(zip(order, after, strict=True))
+    new_pypdf = dict(zip(order, after_pypdf, strict=True))
+    untouched = set(old) - {"ol-2", "ol-8", "ol-9", "ol-10", "ol-11", "ol-13"}
+    for outline_id in sorted(untouched):
+        assert new[outline_id] == old[outline_id], outline_id
+        assert new_pypdf[outline_id] == old_pypdf[outline_id], outline_id
+    for outline_id in ("ol-2", "ol-8", "ol-9", "ol-10", "ol-11"):  # renamed or moved
+        assert new[outline_id].destination == old[outline_id].destination
+        assert new[outline_id].closed == old[outline_id].closed
+    assert new["ol-2"].title == "2 Installing"
+    assert _poppler_dests(pdf) == dests_before  # the named destinations stay
+
+
+def _poppler_dests(pdf: Path) -> list[str]:
+    """poppler's named destinations of the file (pdfinfo -dests), one line each."""
+    if shutil.which("pdfinfo") is None:
+        return []
+    shown = subprocess.run(
+        ["pdfinfo", "-dests", str(pdf)], capture_output=True, text=True, check=True, timeout=30
+    ).stdout
+    return [line for line in shown.splitlines() if line.strip()]
