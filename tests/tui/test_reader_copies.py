@@ -19,7 +19,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from siftui.core.edit.operations import AGENT_AUTHOR, AddAnnotation, Transaction
-from siftui.core.reader import ChangeLine
+from siftui.core.edit.outline_ops import AddOutline, DeleteOutline, MoveOutline, UpdateOutline
+from siftui.core.reader import ChangeLine, OutlineRow
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.tui.reader.app import ReaderApp
@@ -104,6 +105,36 @@ def test_the_persons_changes_are_revisions(backend: CopiesBackend, pdf: Path) ->
         view.delete_annotation("nope")
     assert "revision 5" in view.discard()
     assert not view.unsaved() and [row.annotation_id for row in view.annotations(1)] == ["own-1"]
+
+
+def test_the_outline_marks_the_drafts_bookmark_edits_and_the_dialog_lists_them(
+    backend: CopiesBackend, pdf: Path
+) -> None:
+    view = backend.open(pdf, None)
+    assert view.outline() == [OutlineRow(1, "Field notes", 1), OutlineRow(2, "Later", 2)]
+    operations = (
+        UpdateOutline("ol-1", "Notes", None),
+        AddOutline("ol-3", "Extra", 2, None, 1),
+        MoveOutline("ol-2", None, 2),
+        AddOutline("ol-4", "Gone", 1, None, 0),
+        DeleteOutline("ol-4"),
+    )
+    view.copy.commit(0, Transaction(operations, "pdf_bookmark_edit"))
+    assert view.outline() == [
+        OutlineRow(1, "Notes", 1, "renamed"),
+        OutlineRow(1, "Extra", 2, "added"),
+        OutlineRow(1, "Later", 2, "moved"),
+    ]
+    assert view.changes() == (
+        ChangeLine(None, 'bookmark ol-1 "Field notes" renamed to "Notes"'),
+        ChangeLine(None, 'bookmark added ol-3 "Extra" -> p. 2, at the top level, position 2'),
+        ChangeLine(None, 'bookmark moved ol-2 "Later" at the top level, position 3'),
+        ChangeLine(None, 'bookmark added ol-4 "Gone" -> p. 1, at the top level, position 1'),
+        ChangeLine(None, 'bookmark deleted ol-4 "Gone"'),
+    )
+    view.undo()  # the whole edit
+    assert view.outline() == [OutlineRow(1, "Field notes", 1), OutlineRow(2, "Later", 2)]
+    assert view.changes() == ()
 
 
 def test_a_kept_draft_is_said_when_the_file_opens_again(tmp_path: Path, pdf: Path) -> None:
