@@ -11,6 +11,7 @@ result the server sends.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +25,16 @@ if TYPE_CHECKING:
 
 
 def mcp_json(answer: ToolAnswer) -> str:
-    """The whole tool result as the server sends it (``result`` of tools/call)."""
+    """The whole tool result as the server sends it (``result`` of tools/call), shaped
+    by the SDK's sieve for the protocol a stdio client negotiates: the SDK's model adds
+    ``"resultType": "complete"``, which that wire does not carry."""
+    from mcp_types.methods import serialize_server_result
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
+
     from siftui.serve.mcp_server import to_result
 
-    value = to_result(answer).model_dump(by_alias=True, exclude_none=True, mode="json")
+    dumped = to_result(answer).model_dump(by_alias=True, exclude_none=True, mode="json")
+    value = serialize_server_result("tools/call", LATEST_HANDSHAKE_VERSION, dumped)
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
@@ -48,7 +55,7 @@ def result_of(answer: ToolAnswer) -> Result:
     return Result(
         lines=tuple(answer_lines(answer)),
         texts=texts,
-        mcp_json=mcp_json(answer),
+        mcp=partial(mcp_json, answer),  # the MCP modules: imported at the first `j`
         message=answer.message,
         image=size,
         png=png,

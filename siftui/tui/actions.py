@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import App
@@ -28,6 +28,8 @@ from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from textual.screen import Screen
 
     from siftui.tui.clipboard import CopyReport
     from siftui.tui.evidence.flow import EvidenceFlow
@@ -77,6 +79,13 @@ class KeyActions(App[int]):
         from siftui.tui.evidence.flow import EvidenceFlow
 
         return EvidenceFlow(self, self._evidence_factory)
+
+    def preview_shown(self, screen: Screen[Any] | None = None) -> bool:
+        """Whether ``screen`` (default: the one shown) is the evidence preview, whose
+        keys are its own (siftui.tui.keys.available)."""
+        flow: EvidenceFlow | None = self.__dict__.get("evidence")  # made at the first `e`
+        shown = self.screen if screen is None else screen
+        return flow is not None and flow.screen is not None and shown is flow.screen
 
     @property
     def last_copy(self) -> CopyReport | None:

@@ -334,11 +334,15 @@ class SiftApp(KeyActions):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         shown = view_of(self.request.options).range_action
-        return available(action, replay=self._replayed is not None, range_action=shown)
+        replay, preview = self._replayed is not None, self.preview_shown()
+        return available(action, replay=replay, range_action=shown, preview=preview)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield from system_commands(self)
+        if self.preview_shown(screen):  # the preview's own keys, none of read_pdf's
+            yield from self.evidence.system_commands()
+        else:
+            yield from system_commands(self)
 
     @on(CallChosen)
     def _call_chosen(self, event: CallChosen) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +103,7 @@ KEYS: tuple[Key, ...] = (
 
 
 _EVIDENCE_KEYS: tuple[Key, ...] = (
+    Key("question_mark", "help", "Help", "The preview's keys", "?"),
     Key("colon", "focus_call", "Call", "Type a call: tool name, space, JSON (Tab completes)", ":"),
     Key("n", "next_call", "Next", "Make the call the result names (next, hasMore, cursor)", "n"),
     Key("b", "walk_back", "Back", "The session's previous result", "b"),
@@ -123,7 +124,7 @@ def evidence_keys() -> tuple[Key, ...]:
     from siftui.core.tools.read import READ_PDF
 
     back = Key("e", "leave", READ_PDF.name, f"Back to {READ_PDF.name} (the session is kept)", "e")
-    return (back, *_EVIDENCE_KEYS)
+    return (_EVIDENCE_KEYS[0], back, *_EVIDENCE_KEYS[1:])
 
 
 READER_KEYS: tuple[Key, ...] = (
@@ -171,10 +172,18 @@ RANGE_ACTIONS = frozenset({"focus_pages", "focus_range"})
 """`p`'s actions, one per kind's view (KindView.range_action)."""
 
 
-def available(action: str, *, replay: bool, range_action: str) -> bool:
+APP_ACTIONS = frozenset(key.action for key in KEYS) - {"quit"}
+"""The actions of the app's keys that act on the read tool's answer (all but quit)."""
+
+
+def available(action: str, *, replay: bool, range_action: str, preview: bool = False) -> bool:
     """Whether ``action``'s key acts now (a key that does not is left out of the footer and
     the palette): the report and follow keys in a log replay only, `p` named for the kind
-    (``range_action``: the one its view shows)."""
+    (``range_action``: the one its view shows). ``preview``: the evidence preview is
+    shown, whose own keys are the only ones (App bindings reach every screen: `s` would
+    save the read tool's answer behind it)."""
+    if preview and action in APP_ACTIONS:
+        return False
     if action in REPLAY_ONLY:
         return replay
     if action in RANGE_ACTIONS:
@@ -197,12 +206,17 @@ def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
 
 
 def system_commands(
-    app: App[Any], keys: tuple[Key, ...] = KEYS, namespace: str = ""
+    app: App[Any],
+    keys: tuple[Key, ...] = KEYS,
+    namespace: str = "",
+    acts: Callable[[str], bool | None] | None = None,
 ) -> Iterator[SystemCommand]:
     """The command palette's entries, with the keys as typed: "Grep (/)", "Cap+ (])".
-    ``namespace``: where the actions are ("screen." for keys bound on a screen)."""
+    ``namespace``: where the actions are ("screen." for keys bound on a screen);
+    ``acts``: whether an action acts now (default: the app's check_action)."""
+    check = acts if acts is not None else (lambda action: app.check_action(action, ()))
     for key in keys:
-        if key.action not in ("quit", "focus_view") and app.check_action(key.action, ()):
+        if key.action not in ("quit", "focus_view") and check(key.action):
             yield SystemCommand(
                 f"{key.label} ({key.shown})",
                 key.help,
@@ -275,6 +289,30 @@ one) and whether the draft holds unsaved changes.
 
 **A save** only happens when you approve it: the dialog shows the file and the draft's
 changes against it. `y` approves, `n` or Escape declines; no other key decides.
+
+Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
+"""
+
+
+def evidence_help_markdown() -> str:
+    """The evidence preview's help text; its key table is made from :func:`evidence_keys`."""
+    rows = "\n".join(f"| `{key.shown}` | {key.help} |" for key in evidence_keys())
+    return f"""\
+# siftui: the evidence tools
+
+A session of the evidence tools (pdf_open, pdf_page_read, pdf_keyword_search, ...)
+on the PDF open, rooted at its folder: each result is **exactly** the text the
+server sends (`siftui session` prints the same lines).
+
+| key | does |
+|---|---|
+{rows}
+| `q` | Quit siftui |
+| `ctrl+p` | Command palette (every key above is there too) |
+
+**The call line** (`:`) takes a tool's name, a space and its JSON arguments; Tab
+completes tool names and argument keys. A refused call shows its one line under
+it, and the result shown stays.
 
 Arrows, Page Up / Page Down and the mouse wheel scroll this help; Escape closes it.
 """

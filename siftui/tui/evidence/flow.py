@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 
 from siftui.core.kinds import named_kind
 from siftui.tui.evidence.model import PreviewFactory
@@ -45,6 +46,12 @@ class EvidenceFlow:
             self.screen = EvidenceScreen(path, self.factory)
             self.app.install_screen(self.screen, NAME)  # kept while read_pdf is shown
         self.app.push_screen(NAME)
+
+    def system_commands(self) -> Iterator[SystemCommand]:
+        """The command palette's entries of the preview's keys (acting on its screen)."""
+        from siftui.tui.keys import evidence_keys, system_commands
+
+        yield from system_commands(self.app, evidence_keys(), "screen.", acts=lambda _: True)
 
     def close(self) -> None:
         if self.screen is not None:

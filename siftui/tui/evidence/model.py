@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,11 +20,13 @@ from typing import Any, Protocol
 class Result:
     """One call's result: the lines ``siftui session`` prints for it (an image block as
     ``image: WxH png SHA256``, a refused call as ``error: MESSAGE``), its text blocks,
-    the whole result as MCP JSON, and the refusal's message ("" when answered)."""
+    what makes the whole result as MCP JSON (the ``result`` of tools/call the server
+    sends; made when asked for, off the event loop), and the refusal's message ("" when
+    answered)."""
 
     lines: tuple[str, ...]
     texts: tuple[str, ...]
-    mcp_json: str
+    mcp: Callable[[], str] = field(compare=False, repr=False)
     message: str = ""
     image: tuple[int, int] | None = None  # a page image's width and height
     png: bytes = b""

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from siftui.core.tools.evidence import EVIDENCE_READ, OPEN
+from siftui.core.tools.evidence import EVIDENCE_READ
 from siftui.sources.picture import png_pixels
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.evidence.complete import complete
@@ -30,7 +30,8 @@ from siftui.tui.evidence.model import Preview, PreviewFactory, Result
 from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
 from siftui.tui.evidence.sizes import measured_text, sizes_line
-from siftui.tui.keys import bindings, evidence_keys
+from siftui.tui.evidence.starting import Starting, first_call
+from siftui.tui.keys import bindings, evidence_help_markdown, evidence_keys
 
 if TYPE_CHECKING:
     from siftui.core.agents import Agent
@@ -82,7 +83,9 @@ class SaidLine(Static):
 class EvidenceScreen(Screen[None]):
     """An evidence session on one PDF; ``e`` goes back to read_pdf."""
 
-    CSS_PATH = Path(__file__).with_name("screen.tcss")  # read when the preview opens
+    # The screen's own rules, added as default CSS when the preview first opens: a
+    # CSS_PATH read then restyles every widget of the app (0.3-1 s on a large PDF).
+    DEFAULT_CSS = Path(__file__).with_name("screen.tcss").read_text("utf-8")
 
     BINDINGS = bindings(evidence_keys())
 
@@ -91,6 +94,7 @@ class EvidenceScreen(Screen[None]):
         self.path = path
         self._factory = factory
         self.preview: Preview | None = None
+        self._starting: Starting | None = Starting(factory, path)  # made while composing
         self.session = SessionLog()
         self.reading = False
         self.busy = False
@@ -121,7 +125,7 @@ class EvidenceScreen(Screen[None]):
         self.query_one(PageImage).display = False
         self._show_calls()
         self.action_focus_view()  # keys act at once; `:` types a call
-        self.make(OPEN.name, {"path": self.path.name})
+        self.make(*first_call(self.path))
 
     # ---------------------------------------------------------------- calls
 
@@ -136,9 +140,15 @@ class EvidenceScreen(Screen[None]):
 
     @work(thread=True, group="evidence", description="an evidence call")
     def _call_worker(self, tool: str, arguments: Any) -> None:
-        if self.preview is None:
-            self.preview = self._factory(self.path.parent)
-        result = self.preview.call(tool, arguments)
+        starting, self._starting = self._starting, None
+        if starting is not None and (tool, arguments) == starting.first:
+            self.preview, result = starting.take()  # made since `e` was pressed
+        else:
+            if starting is not None:
+                starting.close()
+            if self.preview is None:
+                self.preview = self._factory(self.path.parent)
+            result = self.preview.call(tool, arguments)
         pixels = png_pixels(result.png) if result.png else None  # decoded here, not on paint
         self.app.call_from_thread(self._made, Made(tool, arguments, result, pixels))
 
@@ -194,6 +204,9 @@ class EvidenceScreen(Screen[None]):
         options = self.query_one("#ev-reading", OptionList)
         options.clear_options()
         options.add_options([Option(_styled(row), id=str(n)) for n, row in enumerate(self._rows)])
+        # The first reference (else the first row) under the cursor: Enter and `x` act at once.
+        first = next((n for n, row in enumerate(self._rows) if row.ref is not None), 0)
+        options.highlighted = first if self._rows else None
         options.border_title = view.border_title
         self._show_sizes(made)
         self._show_image()
@@ -239,14 +252,22 @@ class EvidenceScreen(Screen[None]):
         self.make(*step)
 
     def action_walk_back(self) -> None:
-        if self.session.walk(back=True):
+        self._walk(back=True)
+
+    def action_walk_forward(self) -> None:
+        self._walk(back=False)
+
+    def _walk(self, *, back: bool) -> None:
+        if self.session.walk(back=back) and (made := self.session.current) is not None:
+            self.query_one("#ev-call", Input).value = call_text(made.tool, made.arguments)
+            self.query_one("#ev-error", SaidLine).say("")
             self._show()
             self._show_calls()
 
-    def action_walk_forward(self) -> None:
-        if self.session.walk(back=False):
-            self._show()
-            self._show_calls()
+    def action_help(self) -> None:
+        from siftui.tui.screens.help import HelpScreen  # brings Textual's Markdown
+
+        self.app.push_screen(HelpScreen(evidence_help_markdown()))
 
     def action_reading(self) -> None:
         self.reading = not self.reading
@@ -298,7 +319,13 @@ class EvidenceScreen(Screen[None]):
 
     def action_copy_json(self) -> None:
         if (shown := self._result()) is not None:
-            copy_text(self.app, shown[1].mcp_json, f"{shown[0].tool} result as MCP JSON")
+            self._copy_json(*shown)
+
+    @work(thread=True, group="evidence-json", description="the MCP result as JSON")
+    def _copy_json(self, made: Made, result: Result) -> None:
+        # Made here, not with each result: the MCP types take a second to import.
+        text = result.mcp()
+        self.app.call_from_thread(copy_text, self.app, text, f"{made.tool} result as MCP JSON")
 
     def action_save_script(self) -> None:
         save_script(self.app, self.session.script(), Path.cwd() / f"{self.path.stem}.session.jsonl")
@@ -307,6 +334,9 @@ class EvidenceScreen(Screen[None]):
         self.close_preview()
 
     def close_preview(self) -> None:
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            starting.close()
         preview, self.preview = self.preview, None
         if preview is not None:
             preview.close()

@@ -1,0 +1,71 @@
+"""The preview's session made, and its first call made in it, from the moment `e` is pressed.
+
+Making the session (the server's host: its modules, a helper process that loads
+the document) and its first call (``pdf_open`` of the file) run in a thread of
+their own while the screen is built, so the first result is not kept waiting for
+the screen, nor the screen for it (issue 42 item 7: the first result came
+seconds after the same call through ``siftui session``).
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from siftui.core.tools.evidence import OPEN
+from siftui.tui.evidence.model import Preview, PreviewFactory, Result
+
+
+def first_call(path: Path) -> tuple[str, dict[str, Any]]:
+    """The call a preview of ``path`` begins with, as an agent's first session would."""
+    return OPEN.name, {"path": path.name}
+
+
+class Starting:
+    """A session on ``path``'s folder and the result of its first call, being made."""
+
+    def __init__(self, factory: PreviewFactory, path: Path) -> None:
+        self.first = first_call(path)
+        self._made: Future[tuple[Preview, Result]] = Future()
+        self._lock = threading.Lock()
+        self._state = "making"  # then "made", "taken" or "closed"
+        thread = threading.Thread(
+            target=self._run, args=(factory, path), name="evidence preview", daemon=True
+        )
+        thread.start()
+
+    def _run(self, factory: PreviewFactory, path: Path) -> None:
+        try:
+            preview = factory(path.parent)
+        except BaseException as error:
+            self._made.set_exception(error)
+            return
+        try:
+            result = preview.call(*self.first)
+        except BaseException as error:
+            preview.close()
+            self._made.set_exception(error)
+            return
+        with self._lock:
+            closed = self._state == "closed"
+            if not closed:
+                self._state = "made"
+        if closed:  # the preview was left before it was made
+            preview.close()
+        self._made.set_result((preview, result))
+
+    def take(self) -> tuple[Preview, Result]:
+        """The session and its first result, once made (waits): the caller owns it then."""
+        preview, result = self._made.result()
+        with self._lock:
+            self._state = "taken"
+        return preview, result
+
+    def close(self) -> None:
+        """Close the session if no one took it (now, or as soon as it is made)."""
+        with self._lock:
+            state, self._state = self._state, "closed" if self._state != "taken" else "taken"
+        if state == "made":
+            self._made.result()[0].close()
