@@ -127,9 +127,12 @@ class ToolHost:
         check_unit(unit)
         store = store if store is not None else DocStore()
         edit = edit if edit is not None else EditHost()
-        self.settings = Settings(roots, out_cap, store, warn_hidden, unit, ocr_language, edit)
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
+        served = frozenset(tool.name for tool in tools)
+        self.settings = Settings(
+            roots, out_cap, store, warn_hidden, unit, ocr_language, edit, served
+        )
         for tool in tools:  # an entry outside the checker's subset fails here, not per call
             check_schema(tool.input_schema, tool.messages)
         self.tools: dict[str, ServedTool] = {tool.name: tool for tool in tools}

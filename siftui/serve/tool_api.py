@@ -52,6 +52,7 @@ class Settings:
     unit: str = "chars"
     ocr_language: str = DEFAULT_OCR_LANGUAGE  # what ocr_recognize reads (Tesseract's codes)
     edit: EditHost = field(default_factory=EditHost)  # the reader attached, for the edit tools
+    served: frozenset[str] = frozenset()  # the tools served: a refusal names only those
 
 
 @dataclass

@@ -24,7 +24,10 @@ class Task(Protocol):
         """What the task does, for its messages ("drawing page 3 took longer than ...")."""
         ...
 
-    def run(self, data: bytes) -> object: ...
+    def run(self, name: str, data: bytes) -> object:
+        """The task on ``data``, the bytes of the file ``name`` (whose suffix is the type
+        MuPDF is told when the bytes are no PDF's, as for its extraction)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,8 @@ class Describe:
     def doing(self) -> str:
         return "reading its metadata"
 
-    def run(self, data: bytes) -> dict[str, object]:
-        return evidence_pdf.pdf_facts(data)
+    def run(self, name: str, data: bytes) -> dict[str, object]:
+        return evidence_pdf.pdf_facts(name, data)
 
 
 @dataclass(frozen=True)
@@ -50,5 +53,5 @@ class Draw:
     def doing(self) -> str:
         return f"drawing page {self.page}"
 
-    def run(self, data: bytes) -> RenderedPage:
-        return evidence_pdf.render_page(data, self.page, self.dpi)
+    def run(self, name: str, data: bytes) -> RenderedPage:
+        return evidence_pdf.render_page(name, data, self.page, self.dpi)

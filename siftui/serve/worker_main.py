@@ -185,7 +185,7 @@ def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory
     if len(data) > max_bytes:
         return ("error", f"the file is over the server's limit of {max_bytes:,} bytes", sha256)
     try:
-        return ("ok", (len(data), task.run(data)), sha256)
+        return ("ok", (len(data), task.run(name, data)), sha256)
     except MemoryError:
         return ("error", _memory_message(name, memory, task.doing), sha256)
     except EvidenceError as error:

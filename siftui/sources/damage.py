@@ -20,6 +20,7 @@ REPAIRED_NO_PAGES = "damaged or truncated: MuPDF repaired it and found no pages"
 _ERROR_CODE = re.compile(r"^code=-?[0-9]+: ")
 _FAILED_TO_OPEN = re.compile(r"^Failed to open file '.*' as type ([^ ]*?)\.?$", re.S)
 _MUPDF_ERROR = re.compile(r"^[a-z ]*error: ")
+_FAILED_STREAM = "Failed to open stream"
 
 
 def mupdf_reason(error: BaseException) -> str:
@@ -27,19 +28,28 @@ def mupdf_reason(error: BaseException) -> str:
     return _ERROR_CODE.sub("", one_line(error)) or type(error).__name__
 
 
-def open_failure(error: BaseException, path: str | os.PathLike[str], noted: str) -> str:
+def open_failure(
+    error: BaseException, path: str | os.PathLike[str], noted: str, filetype: str | None = None
+) -> str:
     """Why MuPDF could not open the file, without the path it echoes.
 
     "Failed to open file '/x.pdf' as type pdf." becomes "MuPDF cannot open it as
     a PDF", followed by the first error among ``noted`` (MuPDF's warnings while
     it tried, one a line), which is its real reason: "cannot find version marker".
+    Bytes opened as a stream fail with "Failed to open stream", which says neither:
+    ``filetype`` (the type MuPDF was told) gives the kind, so the words are the same
+    whether a file was opened by its path (`siftui render`) or from the bytes a
+    server's worker read.
     """
     reason = mupdf_reason(error)
     where = os.fspath(path)
     failed = _FAILED_TO_OPEN.match(reason)
-    if failed is None:
+    if failed is not None:
+        kind = failed.group(1).upper()
+    elif reason == _FAILED_STREAM:
+        kind = (filetype or "").upper()
+    else:
         return reason.replace(f"'{where}'", "the file")
-    kind = failed.group(1).upper()
     if kind:
         said = f"MuPDF cannot open it as {'an' if kind[:1] in 'AEIOU' else 'a'} {kind}"
     else:  # no suffix to go by and no header it knows

@@ -13,12 +13,13 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+from pathlib import Path
 from typing import Any
 
 from siftui.core.kinds import PDF, WORD, DocumentKind
-from siftui.sources.word.kind import is_docx, is_word
+from siftui.sources.word.kind import is_docx, is_pdf_head, is_word
 
-__all__ = ["kind_of_bytes", "kind_of_file"]
+__all__ = ["kind_of_bytes", "kind_of_file", "mupdf_type"]
 
 
 def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
@@ -30,3 +31,16 @@ def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
 def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
     """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
     return WORD if is_word(name, data, lambda: zipfile.ZipFile(io.BytesIO(data))) else PDF
+
+
+def mupdf_type(name: str | os.PathLike[str], head: bytes) -> str | None:
+    """The type MuPDF is told for the file ``name`` whose first bytes are ``head`` (at
+    least :data:`~siftui.sources.word.kind.PDF_HEADER_WITHIN` of them), one answer for
+    every reader of it (extraction, pdf_info's metadata, a page drawn, by path or from
+    bytes): "pdf" when the bytes hold a PDF's header, whatever the name (a PDF named
+    .docx is a PDF); else the name's suffix (MuPDF's own choice by name, then content),
+    None without one. MuPDF opens bytes with the type a path's suffix would give it,
+    so a file read by path and the same bytes read by a worker open alike."""
+    if is_pdf_head(head):
+        return "pdf"
+    return Path(name).suffix.lstrip(".").lower() or None

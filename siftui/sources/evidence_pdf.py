@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.tools_documents import fit_dpi
+from siftui.core.evidence.tools_documents import MAX_RENDER_PIXELS, fit_dpi
 from siftui.core.messages import one_line
+from siftui.sources.damage import open_failure
+from siftui.sources.detect import mupdf_type
 from siftui.sources.pdf_open import quiet_pymupdf
+from siftui.sources.word.kind import PDF_HEADER_WITHIN
 
 
 @dataclass(frozen=True)
@@ -29,31 +32,40 @@ class RenderedPage:
     lowered: bool
 
 
-def _open(data: bytes) -> Any:
+def _open(name: str, data: bytes) -> Any:
+    """The bytes of the file ``name`` opened as every reader of siftui opens them (the
+    type siftui.sources.detect gives MuPDF), or why MuPDF cannot, in its words."""
+    pymupdf = quiet_pymupdf()
+    filetype = mupdf_type(name, data[:PDF_HEADER_WITHIN])
+    pymupdf.TOOLS.reset_mupdf_warnings()
     try:
-        return quiet_pymupdf().open(stream=data, filetype="pdf")
+        return pymupdf.open(stream=data, filetype=filetype)
     except Exception as error:  # MuPDF raises bare RuntimeErrors and ValueErrors
-        raise EvidenceError(f"cannot open the PDF: {one_line(error)}") from None
+        notes = str(pymupdf.TOOLS.mupdf_warnings())
+        reason = open_failure(error, name, notes, filetype)
+        raise EvidenceError(f"cannot open the PDF: {reason}") from None
 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def pdf_facts(data: bytes) -> dict[str, object]:
-    """E1's fields after path, bytes, sha256 and contentVersion, in EVIDENCE.md's order."""
-    document = _open(data)
+def pdf_facts(name: str, data: bytes) -> dict[str, object]:
+    """E1's fields after path, bytes, sha256 and contentVersion, in EVIDENCE.md's order
+    (``pdfVersion`` "" for a document MuPDF opened that is no PDF)."""
+    document = _open(name, data)
     try:
         encrypted = bool(document.is_encrypted) or bool(_text(document.metadata.get("encryption")))
         if document.needs_pass:
             return {"encrypted": True, "needsPassword": True}
         metadata = document.metadata or {}
         version = _text(metadata.get("format"))
+        is_pdf = version.startswith("PDF ")  # MuPDF reads other kinds too (text, images)
         return {
             "pages": document.page_count,
             "title": _text(metadata.get("title")),
             "encrypted": encrypted,
-            "pdfVersion": version.removeprefix("PDF ").strip(),
+            "pdfVersion": version.removeprefix("PDF ").strip() if is_pdf else "",
             "producer": _text(metadata.get("producer")),
             "creator": _text(metadata.get("creator")),
             "created": _text(metadata.get("creationDate")),
@@ -64,20 +76,29 @@ def pdf_facts(data: bytes) -> dict[str, object]:
         document.close()
 
 
-def render_page(data: bytes, page: int, dpi: int) -> RenderedPage:
+def render_page(name: str, data: bytes, page: int, dpi: int) -> RenderedPage:
     """Page ``page`` (1-based) as a PNG at ``dpi``, lowered to stay within E8's pixel bound."""
-    document = _open(data)
+    document = _open(name, data)
     try:
         if document.needs_pass:
             raise EvidenceError("the PDF needs a password")
         drawn = document[page - 1]
         rect = drawn.rect
+        pymupdf = quiet_pymupdf()
 
         def pixels_at(candidate: int) -> tuple[int, int]:
-            scale = candidate / 72
-            return max(1, round(rect.width * scale)), max(1, round(rect.height * scale))
+            # MuPDF's own pixmap size: the scaled page rounded outwards (a 1,000,000 x
+            # 10 pt page is 7 pixels high at 46 dpi, not round(6.4) = 6).
+            box = (rect * pymupdf.Matrix(candidate / 72, candidate / 72)).irect
+            return max(1, box.width), max(1, box.height)
 
         used, lowered = fit_dpi(dpi, pixels_at)
+        width, height = pixels_at(used)
+        if width * height > MAX_RENDER_PIXELS:  # not even 1 dpi fits: never over the cap
+            raise EvidenceError(
+                f"page {page} is too large to draw ({rect.width:.0f} x {rect.height:.0f} pt "
+                f"is over {MAX_RENDER_PIXELS} pixels even at 1 dpi)"
+            )
         pixmap = drawn.get_pixmap(dpi=used, alpha=False)
         return RenderedPage(pixmap.tobytes("png"), pixmap.width, pixmap.height, used, lowered)
     except EvidenceError:

@@ -27,8 +27,9 @@ from siftui.sources.damage import (
     open_failure,
     repaired,
 )
+from siftui.sources.detect import mupdf_type
 from siftui.sources.pdf_outline import walk_outline
-from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head
+from siftui.sources.word.kind import PDF_HEADER_WITHIN
 
 Progress = Callable[[int, int], None]
 """Told (pages done, pages) as the pages of a document are read."""
@@ -125,10 +126,9 @@ def check_max_pages(max_pages: int | None) -> None:
 
 
 def _type_hint(where: Path, data: bytes | None) -> str | None:
-    """The type MuPDF is told: a PDF's bytes are a PDF whatever the file's name (as the
-    kind table decides), so a damaged one named .docx is not reported as a DOCX.
-    Otherwise bytes given are their suffix's type (a PDF without one), and a file is
-    left to MuPDF (its name, then its content)."""
+    """The type MuPDF is told (siftui.sources.detect.mupdf_type: a PDF's bytes are a PDF
+    whatever the name, other bytes their suffix's type), from ``data`` or the file's
+    first bytes."""
     head = data
     if head is None:
         try:
@@ -136,11 +136,7 @@ def _type_hint(where: Path, data: bytes | None) -> str | None:
                 head = handle.read(PDF_HEADER_WITHIN)
         except OSError:
             head = b""
-    if is_pdf_head(head):
-        return "pdf"
-    if data is None:
-        return None
-    return where.suffix.lstrip(".") or "pdf"
+    return mupdf_type(where, head[:PDF_HEADER_WITHIN])
 
 
 def open_document(
@@ -155,13 +151,14 @@ def open_document(
     where = Path(path) if data is not None else check_file(path)
     pymupdf = quiet_pymupdf()
     pymupdf.TOOLS.reset_mupdf_warnings()
+    filetype = _type_hint(where, data)
     try:
         if data is not None:
-            document = pymupdf.open(stream=data, filetype=_type_hint(where, data))
+            document = pymupdf.open(stream=data, filetype=filetype)
         else:
-            document = pymupdf.open(where, filetype=_type_hint(where, None))
+            document = pymupdf.open(where, filetype=filetype)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
-        reason = open_failure(error, where, _mupdf_notes())
+        reason = open_failure(error, where, _mupdf_notes(), filetype)
         raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
     try:
         if document.needs_pass:

@@ -202,7 +202,10 @@ def test_files_outside_the_roots_word_files_and_passwords_are_refused(
         answer = connection.call(tool, {"path": "../outside.pdf"})
         assert answer.is_error and "\n" not in said(answer)
     word = connection.call("pdf_open", {"path": "letter.docx"})
-    assert word.is_error and said(word).endswith("a Word document; read it with read_docx")
+    # This host serves the evidence tools alone: the refusal names no tool it lacks.
+    assert word.is_error and said(word).endswith(
+        "a Word document, not a PDF (this server serves no tool that reads it)"
+    )
     locked = connection.call("pdf_open", {"path": "locked.pdf"})
     assert locked.is_error and "password" in said(locked)
     info = json.loads(text_of(connection, "pdf_info", {"path": "locked.pdf"}))

@@ -35,11 +35,14 @@ def test_a_word_package_named_pdf_is_a_word_document(tmp_path: Path) -> None:
     ("head", "pdf"),
     [
         (b"%PDF-1.7\n", True),
-        (b"\x00" * 500 + b"%PDF-1.4\n", True),  # after other bytes, within the first KB
-        (b"\x00" * 1100 + b"%PDF-1.4\n", False),
+        (b"\x00" * 500 + b"%PDF-1.4\n", True),  # after other bytes
+        (b" " * 1100 + b"%PDF-1.4\n", True),  # past the first KB: MuPDF's PDF all the same
+        (b"\x00" * 4096 + b"%PDF-1.4\n", True),  # the last start MuPDF's recognizer takes
+        (b"\x00" * 4097 + b"%PDF-1.4\n", False),
         (b"PK\x03\x04" + b"%PDF-1.4", False),  # a ZIP package's first entry may hold it
         (b"other words\n", False),
     ],
+    ids=["at-0", "at-500", "at-1100", "at-4096", "at-4097", "zip", "words"],
 )
 def test_where_a_pdf_header_counts(head: bytes, pdf: bool) -> None:
     assert is_pdf_head(head) is pdf

@@ -26,7 +26,7 @@ from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, NO_SEMANTIC_S
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.evidence.wire import dumps, fit_whole
 from siftui.core.findings import Inspection
-from siftui.core.kinds import named_kind, paged
+from siftui.core.kinds import paged
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.access import Roots
@@ -69,9 +69,10 @@ class EvidenceConnection:
         limits: Limits = SERVED_LIMITS,
         recognize_png: Callable[[bytes], tuple[str, str]] | None = None,
         tesseract: Callable[[], str | None] = tesseract_engine,
+        served: frozenset[str] = frozenset(),
     ) -> None:
         self.session = EvidenceSession(out_cap, limits, unit)
-        self.files = Files(roots, store)
+        self.files = Files(roots, store, served)
         self.warn_hidden = warn_hidden
         # The store's runner by default: its slots, its memory limit, one OCR per image.
         self._recognize_png = recognize_png or functools.partial(
@@ -184,11 +185,7 @@ class EvidenceConnection:
 
     def open(self, arguments: Mapping[str, Any], called: Called) -> Mapping[str, Any]:
         given = arguments["path"]
-        real = self.files.roots.resolve(given)
-        called.facts.path = str(real)
-        named = named_kind(real)
-        if named is not None and not named.has_pages:
-            raise EvidenceError(f"{clip(str(real))}: {named.noun}; read it with {named.read_tool}")
+        called.facts.path = str(self.files.roots.resolve(given))
         deadline = time.monotonic() + self.files.store.timeout
         loaded, real_path, seen, pdf = self.files.load(given, deadline)
         called.facts.path, called.facts.sha256 = real_path, loaded.sha256
@@ -270,6 +267,8 @@ class EvidenceConnection:
 
 _OCR_PREFIX = "OCR is not available: "
 NO_PAGE_IMAGES = "no page images: it was opened from a Doc JSON (siftui extract), not a PDF"
+"""Said of a document opened from a Doc JSON only (as its bytes tell, siftui.sources.load):
+a PDF (wherever its header is) and whatever else MuPDF read have pages to draw."""
 
 
 def hidden_spans(inspection: Inspection | None) -> dict[int, int]:

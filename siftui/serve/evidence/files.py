@@ -26,7 +26,7 @@ from siftui.serve.docstore import DocStore, Failed, ServedDoc
 from siftui.serve.tool_api import Facts
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
-from siftui.sources.kinds import HEAD_BYTES, claimed_kind, is_json_form_bytes, is_pages_head
+from siftui.sources.kinds import HEAD_BYTES, claimed_kind, is_json_form_bytes
 
 NOT_OPENED = "cannot open the PDF: "
 """How a worker says MuPDF could not open the bytes (it has no path to name)."""
@@ -59,9 +59,10 @@ class Origin:
 class Files:
     """The roots and the store, as the evidence tools use them."""
 
-    def __init__(self, roots: Roots, store: DocStore) -> None:
+    def __init__(self, roots: Roots, store: DocStore, served: frozenset[str] = frozenset()) -> None:
         self.roots = roots
         self.store = store
+        self.served = served  # the tools the server serves: a refusal names only those
 
     def run(self, given: str, task: Task, facts: Facts) -> tuple[int, Any, str]:
         """``task`` on the bytes at ``given``, in a worker process with the store's limits:
@@ -69,7 +70,8 @@ class Files:
         opened = self.roots.open(given)
         try:
             facts.path = str(opened.real)
-            _refuse_what_is_no_pdf(opened)
+            if _refuse_what_is_no_pdf(opened, self.served):
+                raise EvidenceError(f"{clip(str(opened.real))}: {DOC_JSON_HAS_NO_PDF}")
             deadline = time.monotonic() + self.store.timeout
             try:
                 size, result, sha256 = self.store.run_task(opened, deadline, task)
@@ -89,12 +91,14 @@ class Files:
 
     def load(self, given: str, deadline: float) -> tuple[ServedDoc, str, Fingerprint, bool]:
         """The document at ``given`` as read_pdf reads it (worker, limits, cache), and
-        whether those bytes are a PDF's (else a Doc JSON's: text, but no pages to draw)."""
+        whether MuPDF read it (else it is a Doc JSON: text, but no pages to draw); a Word
+        document refused first, by its bytes, as for the other evidence tools."""
         opened = self.roots.open(given)
         try:
             seen = fingerprint(opened.info)
+            doc_json = _refuse_what_is_no_pdf(opened, self.served)
             loaded = self.store.get(opened, deadline, DEFAULT_KIND.name)
-            pdf = is_pages_head(os.pread(opened.fd, HEAD_BYTES, 0))
+            pdf = not doc_json
         finally:
             opened.close()
         return loaded, str(opened.real), seen, pdf
@@ -136,9 +140,12 @@ class Files:
             opened.close()
 
 
-def _refuse_what_is_no_pdf(opened: OpenedFile) -> None:
-    """What read_pdf refuses before MuPDF, in its words: an empty file, a Word document;
-    and a Doc JSON, whose text pdf_open reads but which has no PDF to describe or draw."""
+def _refuse_what_is_no_pdf(opened: OpenedFile, served: frozenset[str]) -> bool:
+    """What read_pdf refuses before MuPDF, in its words: an empty file, a document of
+    another kind (told by its bytes, siftui.sources.kinds.claimed_kind: a PDF named .docx
+    is a PDF), named with the tool that reads it only when this server serves that tool.
+    True for a Doc JSON, whose text pdf_open reads but which has no PDF to describe or
+    draw; False for what MuPDF reads (a PDF, or what else MuPDF opens, as read_pdf)."""
     where = clip(str(opened.real))
     if opened.info.st_size == 0:
         raise EvidenceError(f"{where}: empty file, not a document")
@@ -148,12 +155,15 @@ def _refuse_what_is_no_pdf(opened: OpenedFile) -> None:
         return zipfile.ZipFile(os.fdopen(os.dup(opened.fd), "rb"))
 
     claimed = claimed_kind(opened.real, head, package)
-    if claimed is DEFAULT_KIND:
-        return
-    if claimed is not None:
-        raise EvidenceError(f"{where}: {claimed.noun}; read it with {claimed.read_tool}")
-    if is_json_form_bytes(opened.real, head):
-        raise EvidenceError(
-            f"{where}: a Doc JSON (siftui extract), not a PDF: pdf_open reads its text, "
-            "but it has no PDF metadata or pages to draw"
-        )
+    if claimed is not None and claimed is not DEFAULT_KIND:
+        if claimed.read_tool in served:
+            raise EvidenceError(f"{where}: {claimed.noun}; read it with {claimed.read_tool}")
+        raise EvidenceError(f"{where}: {claimed.noun}, not a PDF ({NOT_SERVED})")
+    return is_json_form_bytes(opened.real, head)
+
+
+NOT_SERVED = "this server serves no tool that reads it"
+DOC_JSON_HAS_NO_PDF = (
+    "a Doc JSON (siftui extract), not a PDF: pdf_open reads its text, "
+    "but it has no PDF metadata or pages to draw"
+)

@@ -32,6 +32,7 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
             recognize_png=functools.partial(
                 settings.store.ocr.recognize, language=settings.ocr_language
             ),
+            served=settings.served,
         )
         session.state[evidence.FAMILY.name] = found
     return found

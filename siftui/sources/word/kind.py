@@ -61,9 +61,10 @@ def _named_word(name: str | os.PathLike[str]) -> bool:
     return Path(name).suffix.lower() in DOCX_SUFFIXES
 
 
-PDF_HEADER_WITHIN = 1024
-"""A PDF's %PDF- header may come after other bytes, within the first kilobyte (what
-readers, MuPDF too, accept)."""
+PDF_HEADER_WITHIN = 4096 + 5
+"""A PDF's %PDF- header may come after other bytes: it starts within the first 4096
+bytes, as MuPDF's own recognition of a PDF by its content has it (a PDF after 1,100
+leading spaces is a PDF to MuPDF, so to every reader of siftui)."""
 
 
 def is_pdf_head(head: bytes) -> bool:
