@@ -34,10 +34,12 @@ reads; hidden text it does not hold is listed apart, as no alarm.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from siftui.core.findings import Box, Finding
 from siftui.sources.hidden.extracted import Extracted
+from siftui.sources.hidden.glyphs import GlyphCheck
 from siftui.sources.hidden.looks import (
     WHITE,
     HiddenCandidate,
@@ -45,7 +47,7 @@ from siftui.sources.hidden.looks import (
     same_colour,
     share_inside,
 )
-from siftui.sources.hidden.paint import Paints, paint_log
+from siftui.sources.hidden.paint import PaintLog, Paints, paint_log
 from siftui.sources.hidden.place import apart, located, located_by_text, shown_copy
 from siftui.sources.hidden.plain import PlainCheck
 
@@ -68,6 +70,17 @@ OCR_OVERLAP = 0.5
 
 OPAQUE = 1 / 255
 
+SQUEEZED = 0.1
+"""Text whose letters advance less than this share of its size each (a
+horizontal scaling of 1-3%, ``1 Tz``: a smear a point or two long) is ``tiny``."""
+
+ALONE = 2
+"""So many letters drawn as read, between letters of one hidden kind, are taken with them."""
+
+UNPAINTED = frozenset({"invisible", "transparent"})
+"""Kinds of text that paints nothing itself: over an image (or over shapes that
+draw its glyphs, siftui.sources.hidden.shapes) it is an ``ocr_layer``."""
+
 
 def _page_bound(page: Any) -> Box:
     """The crop box in the unrotated page space texttrace and bboxlog use."""
@@ -84,9 +97,51 @@ def _span_kind(span: dict[str, Any]) -> str | None:
         return "invisible"
     if span["opacity"] < OPAQUE:
         return "transparent"
-    if span["size"] < TINY:
+    if span["size"] < TINY or _squeezed(span["chars"], span["size"], span["bbox"]):
         return "tiny"
     return None
+
+
+def _squeezed(chars: Any, size: float, box: Box) -> bool:
+    """Whether the letters and digits of text of this size are drawn squeezed
+    together (SQUEEZED)."""
+    if len(chars) < 2 or max(box[2] - box[0], box[3] - box[1]) >= SQUEEZED * size * len(chars):
+        return False  # (the usual case, told by the span's box)
+    length, count, last = 0.0, 0, None
+    for char in chars:
+        if 0 < char[0] < 0x110000 and chr(char[0]).isalnum():
+            if last is not None:
+                length += math.hypot(char[2][0] - last[0], char[2][1] - last[1])
+            last = char[2]
+            count += 1
+    return count >= 2 and length < SQUEEZED * size * (count - 1)
+
+
+def _glyph_pieces(piece: HiddenCandidate, kinds: list[str | None]) -> list[HiddenCandidate]:
+    """The piece cut into runs of characters its glyphs draw as read (kind None)
+    or not (``invisible``, ``remapped``); white space and signs go with the run
+    they are in."""
+    runs: list[tuple[str | None, list[Any]]] = []
+    for char, kind in zip(piece.chars, kinds, strict=True):
+        neutral = kind is None and not (0 < char[0] < 0x110000 and chr(char[0]).isalnum())
+        if runs and (neutral or runs[-1][0] == kind):
+            runs[-1][1].append(char)
+        else:
+            runs.append((kind, [char]))
+    # A letter drawn as read amid letters that are not (an "i" read as "I" in
+    # "INSTR") does not cut the run: the agent reads the whole.
+    merged: list[tuple[str | None, list[Any]]] = []
+    for kind, chars in runs:
+        if (
+            len(merged) >= 2
+            and merged[-1][0] is None
+            and merged[-2][0] == kind
+            and sum(1 for char in merged[-1][1] if chr(char[0]).isalnum()) <= ALONE
+        ):
+            merged[-2][1].extend(merged.pop()[1] + chars)
+        else:
+            merged.append((kind, chars))
+    return [piece.part(chars, kind) for kind, chars in merged]
 
 
 def _pieces(span: dict[str, Any], bound: Box) -> list[HiddenCandidate]:
@@ -124,7 +179,7 @@ def _pieces(span: dict[str, Any], bound: Box) -> list[HiddenCandidate]:
 def _classify(piece: HiddenCandidate, paints: Paints) -> bool:
     """Settle a piece from the painted boxes alone; False when the page must be drawn."""
     near = paints.fills.near(piece.bbox)
-    if piece.kind == "invisible":
+    if piece.kind in UNPAINTED:
         if any(
             kind in IMAGES and share_inside(piece.bbox, box) >= OCR_OVERLAP for _, kind, box in near
         ):
@@ -137,6 +192,7 @@ def _classify(piece: HiddenCandidate, paints: Paints) -> bool:
     x0, y0, x1, y1 = piece.bbox
     area = (x1 - x0) * (y1 - y0)
     seqno = piece.seqno
+    partly = False
     for index, kind, box in near:
         b0, b1, b2, b3 = box
         if b0 >= x1 or b2 <= x0 or b1 >= y1 or b3 <= y0:
@@ -152,9 +208,25 @@ def _classify(piece: HiddenCandidate, paints: Paints) -> bool:
         if index < seqno:
             if share >= UNDER and (piece.under is None or index > piece.under[0]):
                 piece.under = (index, kind)
+            elif share < UNDER:
+                # Partly over it: drawn when it may hide part of the text (its
+                # colour unknown, or the text's), or the text is white.
+                partly = True
+                colour = paints.plain.get(index)
+                if colour is None or (piece.rgb is not None and same_colour(piece.rgb, colour)):
+                    piece.straddles = True
         elif kind != "fill-unbounded" and share >= COVERS:
             piece.covered_by = True
+            if index in paints.plain:
+                # An opaque plain rectangle: whatever is drawn on it later
+                # (other text, XXXX), this text is no longer seen.
+                piece.kind = "covered"
+                return True
     if piece.under is not None or piece.covered_by:
+        return False
+    if partly and piece.rgb is not None and same_colour(piece.rgb, WHITE):
+        piece.straddles = True  # white, partly on the white page
+    if piece.straddles:
         return False
     if piece.rgb is not None and same_colour(piece.rgb, WHITE):
         piece.kind = "low_contrast"  # on the white page
@@ -171,16 +243,18 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     pieces = [piece for span in spans for piece in _pieces(span, bound)]
     if not pieces:
         return [], []
+    if painted.span_fonts:
+        pieces = _by_glyphs(pieces, painted)
     for piece in pieces:
         piece.masks = piece.seqno in painted.masks
     extracted: Extracted | None = None
-    if any(piece.kind == "tiny" for piece in pieces):
+    if any(piece.kind == "tiny" and piece.size < TINY for piece in pieces):
         extracted = Extracted(page)
         for piece in pieces:
-            if piece.kind == "tiny":
+            if piece.kind == "tiny" and piece.size < TINY:
                 _resize(piece, extracted)
     judge = _Judge(page, painted, bound)
-    judge([piece for piece in pieces if piece.kind is None or piece.kind == "invisible"])
+    judge([piece for piece in pieces if piece.kind is None or piece.kind in UNPAINTED])
     hidden = [piece for piece in _hidden(pieces) if not shown_copy(piece, pieces)]
     if not hidden:
         return [], []
@@ -209,8 +283,26 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     return located(kept, extracted, number), missed
 
 
-DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page"})
+DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page", "remapped"})
 """Kinds a span's own drawing decides, which hold for any part of it."""
+
+
+def _by_glyphs(pieces: list[HiddenCandidate], painted: PaintLog) -> list[HiddenCandidate]:
+    """The pieces drawn as their span's drawing says (kind None), cut where their
+    glyphs draw nothing or other letters than extraction reads (see
+    siftui.sources.hidden.glyphs)."""
+    check = GlyphCheck(painted.fonts)
+    spans = zip(painted.spans, painted.span_fonts, strict=True)
+    fonts = {id(span["chars"]): font for span, font in spans}
+    cut: list[HiddenCandidate] = []
+    for piece in pieces:
+        font = fonts.get(id(piece.span_chars))
+        if piece.kind is not None or font is None:
+            cut.append(piece)
+            continue
+        kinds = check.kinds(font, piece.chars)
+        cut.extend([piece] if not any(kinds) else _glyph_pieces(piece, kinds))
+    return cut
 
 
 def _hidden(pieces: list[HiddenCandidate]) -> list[HiddenCandidate]:
@@ -248,7 +340,9 @@ def _resize(piece: HiddenCandidate, extracted: Extracted) -> None:
     """Tiny by its font size, but maybe drawn larger (a Type 3 font's matrix):
     then it is measured by the extraction's boxes, and classified as any text."""
     size = extracted.drawn_size(piece.chars, piece.size)
-    if size < TINY:
+    if size < TINY or _squeezed(piece.chars, size, piece.bbox):
+        # (The trace's size is the text's width: a horizontal scaling of 1%
+        # gives 12 pt letters a size of 0.12 and the height of 12 pt.)
         return
     boxes = [hit[1] for hit in map(extracted.find, piece.chars) if hit is not None]
     piece.kind = None

@@ -10,22 +10,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from siftui.core.findings import Box
+from siftui.sources.hidden.pixels import QUANTUM, View, distance, ink_share
 
-CONTRAST_RATIO = 1.05
+__all__ = ["QUANTUM", "distance"]  # (siftui.sources.hidden.plain reads them here)
+
+CONTRAST_RATIO = 1.15
 """Text is ``low_contrast`` when the WCAG contrast ratio of its colour and its
 background is under this (1 = the same luminance; readable body text needs
 4.5) and the two colours are also close in RGB (``CONTRAST``), so that red
-on a green of the same luminance is not reported. On white, 1.05 is a grey
-of 249/255; on black, one of 8/255: colours a reader cannot tell apart. The
-faint but readable items of beamer's "transparent" overlays (1.07-1.2 in
-beameruserguide.pdf) are not reported."""
+on a green of the same luminance is not reported. On white, 1.15 is a grey
+of 0.94 (240/255; 0.95-0.97 grey on white, 1.12-1.07, is not read by a person
+looking at the page); on black, one of 0.09."""
 
 CONTRAST = 0.12
 """See CONTRAST_RATIO: the Euclidean distance of RGB in 0..1 (white to black is 1.73)."""
-
-QUANTUM = 16
-"""Rendered colours are counted in steps of 16/255, so that a gradient behind
-the text has a most frequent colour as a flat background does."""
 
 INK = 0.02
 """The share of a box's pixels in the text's colour from which the text is seen."""
@@ -79,10 +77,6 @@ def _rgb(color: Sequence[float], components: int) -> tuple[float, float, float] 
     return None
 
 
-def distance(a: Sequence[float], b: Sequence[float]) -> float:
-    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)))
-
-
 def _luminance(rgb: Sequence[float]) -> float:
     """WCAG relative luminance of an sRGB colour in 0..1."""
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
@@ -112,6 +106,8 @@ class HiddenCandidate:
         "rgb",
         "seqno",
         "size",
+        "span_chars",
+        "straddles",
         "text",
         "under",
     )
@@ -128,6 +124,7 @@ class HiddenCandidate:
         # A part of a span keeps its own characters; a whole span shares the
         # span's list, whose id the plain-rectangle check files it by.
         self.chars = span["chars"] if chars is None else chars
+        self.span_chars = span["chars"]  # the whole span's (its font is found by them)
         self.bbox = bbox
         self.kind = kind
         self.rgb = _rgb(span["color"], span["colorspace"])
@@ -136,6 +133,7 @@ class HiddenCandidate:
         self.covered_by = False
         self.under: tuple[int, str] | None = None  # the topmost object painted under it
         self.masks = False  # drawn as a soft mask's content (see PaintLog.masks)
+        self.straddles = False  # over parts of several painted boxes, none under most of it
 
     def part(self, chars: Any, kind: str | None) -> HiddenCandidate:
         """The piece cut to some of its characters (boxed by them), judged anew."""
@@ -143,7 +141,7 @@ class HiddenCandidate:
         for name in HiddenCandidate.__slots__:
             setattr(part, name, getattr(self, name))
         part.chars, part.text, part.kind = chars, None, kind
-        part.covered_by, part.under = False, None
+        part.covered_by, part.under, part.straddles = False, None, False
         part.bbox = (
             min(char[3][0] for char in chars),
             min(char[3][1] for char in chars),
@@ -151,6 +149,18 @@ class HiddenCandidate:
             max(char[3][3] for char in chars),
         )
         return part
+
+    def cut(self, chars: Any, kind: str) -> None:
+        """Keep only these characters (those hidden), of this kind."""
+        if len(chars) != len(self.chars):
+            self.chars, self.text = chars, None
+            self.bbox = (
+                min(char[3][0] for char in chars),
+                min(char[3][1] for char in chars),
+                max(char[3][2] for char in chars),
+                max(char[3][3] for char in chars),
+            )
+        self.kind = kind
 
     def slanted_points(self) -> list[tuple[float, float]] | None:
         """For text set at a slant (its box then holds much that is not under it):
@@ -188,7 +198,7 @@ def render_check(page: Any, pieces: list[HiddenCandidate], bound: Box) -> None:
     drawing = page.get_displaylist()
     zoom = pymupdf.Matrix(RENDER_ZOOM, RENDER_ZOOM)
     pixmap = drawing.get_pixmap(matrix=zoom, clip=pymupdf.Rect(area) * rotation, alpha=False)
-    view = _View(pixmap, RENDER_ZOOM)
+    view = View(pixmap, RENDER_ZOOM)
     # Text of one colour on one filled shape: the shape is nearly always of one
     # colour, so a few of its spans decide for all when they agree.
     groups: dict[tuple[Any, ...], list[HiddenCandidate]] = {}
@@ -206,7 +216,7 @@ def render_check(page: Any, pieces: list[HiddenCandidate], bound: Box) -> None:
     _check(page, drawing, view, alone, area)
 
 
-def _check(page: Any, drawing: Any, view: _View, pieces: list[HiddenCandidate], area: Box) -> None:
+def _check(page: Any, drawing: Any, view: View, pieces: list[HiddenCandidate], area: Box) -> None:
     import pymupdf
 
     rotation = page.rotation_matrix
@@ -227,11 +237,54 @@ def _check(page: Any, drawing: Any, view: _View, pieces: list[HiddenCandidate], 
             # background shows in its box (what is painted through it).
             if view.uniform(box, background) >= UNIFORM:
                 piece.kind = "covered" if piece.covered_by else "low_contrast"
-        elif same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM:
-            piece.kind = "covered" if piece.covered_by else "low_contrast"
+        elif piece.straddles or (
+            same_colour(piece.rgb, background) and view.uniform(box, background) >= UNIFORM
+        ):
+            # Judged by the colour under each of its characters: a span may run
+            # over several boxes (white labels on a row of swatches), its box's
+            # edges on none of them.
+            chars = _unseen_chars(piece, view, area, rotation if turned else None)
+            if chars:
+                piece.cut(chars, "covered" if piece.covered_by else "low_contrast")
+            elif piece.covered_by:
+                sharp.append((piece, background, box))
         elif piece.covered_by:
             sharp.append((piece, background, box))
     _sharp_check(page, drawing, sharp)
+
+
+def _unseen_chars(piece: HiddenCandidate, view: View, area: Box, rotation: Any) -> list[Any]:
+    """The piece's characters drawn in the colour around them (those of its
+    letters and digits that are, and what lies between them; all of them when
+    every letter and digit is); none when no letter or digit is."""
+    import pymupdf
+
+    assert piece.rgb is not None
+    unseen: list[Any] = []
+    pending: list[Any] = []  # signs and spaces after the last unseen letter
+    seen = False
+    for char in piece.chars:
+        if not (0 < char[0] < 0x110000 and chr(char[0]).isalnum()):
+            if unseen:
+                pending.append(char)
+            continue
+        box = intersection(char[3], area)
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        if rotation is not None:
+            box = tuple(pymupdf.Rect(box) * rotation)
+        background = view.background(box)
+        if (
+            background is not None
+            and same_colour(piece.rgb, background)
+            and view.uniform(box, background) >= UNIFORM
+        ):
+            unseen.extend(pending)
+            unseen.append(char)
+        else:
+            seen = True
+        pending = []
+    return unseen if seen else list(piece.chars) if unseen else []
 
 
 def _zoom(box: Box) -> float:
@@ -272,91 +325,5 @@ def _sharp_check(
         else:
             counts = shared.color_count(colors=True, clip=pymupdf.Rect(piece.bbox) * matrix)
         assert piece.rgb is not None
-        if _ink(counts, piece.rgb, background) < INK:
+        if ink_share(counts, piece.rgb, background) < INK:
             piece.kind = "covered"
-
-
-class _View:
-    """A rendered pixmap's samples, read without a PyMuPDF call per pixel."""
-
-    def __init__(self, pixmap: Any, scale: float = 1.0) -> None:
-        self.scale = scale
-        self.pixmap = pixmap  # its memory holds the samples
-        self.samples = pixmap.samples_mv
-        self.stride, self.n = pixmap.stride, pixmap.n
-        self.x, self.y, self.width, self.height = pixmap.x, pixmap.y, pixmap.w, pixmap.h
-
-    def background(self, box: Box) -> tuple[float, float, float] | None:
-        """The colour a reader sees around a span: the most frequent (in steps of
-        QUANTUM) of the pixels on the edges of its box, where glyphs rarely reach."""
-        x0, y0, x1, y1 = self._pixels(box)
-        x1, y1 = x1 - 1, y1 - 1
-        if x1 < x0 or y1 < y0:
-            return None
-        xm, ym = (x0 + x1) // 2, (y0 + y1) // 2
-        points = {(x, y) for x in (x0, xm, x1) for y in (y0, y1)} | {(x0, ym), (x1, ym)}
-        return self._common(points)
-
-    def _pixels(self, box: Box) -> tuple[int, int, int, int]:
-        """The pixmap's pixels (x0, y0, x1, y1, ends excluded) under a page box."""
-        scale = self.scale
-        return (
-            max(0, math.floor(box[0] * scale) - self.x),
-            max(0, math.floor(box[1] * scale) - self.y),
-            min(self.width, math.ceil(box[2] * scale) - self.x),
-            min(self.height, math.ceil(box[3] * scale) - self.y),
-        )
-
-    def uniform(self, box: Box, background: Sequence[float]) -> float:
-        """The share of the box's pixels of the background's colour (within QUANTUM)."""
-        x0, y0, x1, y1 = self._pixels(box)
-        if x1 <= x0 or y1 <= y0:
-            return 0.0
-        red, green, blue = (float(value) * 255 for value in background)
-        samples, stride, n = self.samples, self.stride, self.n
-        same = 0
-        for y in range(y0, y1):
-            row = y * stride
-            for x in range(x0, x1):
-                at = row + x * n
-                if (
-                    abs(samples[at] - red) <= QUANTUM
-                    and abs(samples[at + 1] - green) <= QUANTUM
-                    and abs(samples[at + 2] - blue) <= QUANTUM
-                ):
-                    same += 1
-        return float(same / ((x1 - x0) * (y1 - y0)))
-
-    def around(self, points: list[tuple[float, float]]) -> tuple[float, float, float] | None:
-        """The most frequent colour at these page points (those inside the render)."""
-        scale = self.scale
-        pixels = {(int(x * scale) - self.x, int(y * scale) - self.y) for x, y in points}
-        inside = {(x, y) for x, y in pixels if 0 <= x < self.width and 0 <= y < self.height}
-        return self._common(inside) if inside else None
-
-    def _common(self, points: set[tuple[int, int]]) -> tuple[float, float, float]:
-        steps: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
-        samples, stride, n = self.samples, self.stride, self.n
-        for x, y in points:
-            at = y * stride + x * n
-            red, green, blue = samples[at], samples[at + 1], samples[at + 2]
-            steps.setdefault((red // QUANTUM, green // QUANTUM, blue // QUANTUM), []).append(
-                (red, green, blue)
-            )
-        common = max(steps.values(), key=len)
-        return (
-            sum(c[0] for c in common) / len(common) / 255,
-            sum(c[1] for c in common) / len(common) / 255,
-            sum(c[2] for c in common) / len(common) / 255,
-        )
-
-
-def _ink(counts: dict[bytes, int], text: tuple[float, float, float], background: Any) -> float:
-    """The share of pixels closer to the text's colour than to the background's."""
-    total = sum(counts.values())
-    ink = 0
-    for color, count in counts.items():
-        rgb = (color[0] / 255, color[1] / 255, color[2] / 255)
-        if distance(rgb, text) < distance(rgb, background):
-            ink += count
-    return ink / total if total else 0.0

@@ -40,6 +40,9 @@ BAND = 32.0
 """Height (pt) of the horizontal bands painted objects are filed in, so that a
 span is compared only with what is painted at its height."""
 
+UNPAINTED = 1 / 255
+"""Text drawn with an opacity under this paints nothing (as detect.OPAQUE)."""
+
 ROOM = 5.0
 """Rectangles smaller than this (pt) each way hold no text with room around it:
 their colour and holes are not kept."""
@@ -66,6 +69,15 @@ class PaintLog:
     masks: set[int] = field(default_factory=set)
     """The places in the order of text drawn as a soft mask's content: it paints
     nothing itself, its glyphs shape where what is painted through the mask shows."""
+    fonts: dict[int, Any] = field(default_factory=dict)
+    """The fonts of the spans (kept), by their address (siftui.sources.hidden.glyphs)."""
+    span_fonts: list[int] = field(default_factory=list)
+    """The address of each span's font, as ``spans`` are ordered (empty when the
+    trace's spans could not be matched with the text's)."""
+    unpainted: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    """Text that paints nothing (render mode 3, opacity 0), by its place in the
+    order: the text object (kept) and its matrix, to draw its glyphs apart
+    (siftui.sources.hidden.shapes)."""
 
 
 def paint_log(page: Any) -> PaintLog:
@@ -90,6 +102,8 @@ def paint_log(page: Any) -> PaintLog:
     # The trace device numbers its text calls only: their places in the order.
     for span in result.spans:
         span["seqno"] = device.texts[span["seqno"]]
+    if len(result.span_fonts) != len(result.spans):
+        result.span_fonts = []  # not one trace span per text span: fonts unknown
     return result
 
 
@@ -207,27 +221,52 @@ def _make_device_class() -> Any:
             self.result.strokes.append((len(self.log), box))
             self.log.append(None)
 
-        # Text goes to the trace device; its place in the order is kept.
+        # Text goes to the trace device; its place in the order is kept, and
+        # the font of each of its spans (the trace makes one span of each).
         def fill_text(self, ctx, text, ctm, colorspace, color, alpha, color_params):
             if self.masking:
                 self.result.masks.add(len(self.log))
+            if alpha < UNPAINTED:
+                self._keep_text(text, ctm)
             self.texts.append(len(self.log))
             self.log.append(None)
+            self._note_fonts(text)
             _mupdf.ll_fz_fill_text(self.trace, text, ctm, colorspace, color, alpha, color_params)
 
         def stroke_text(self, ctx, text, stroke, ctm, colorspace, color, alpha, color_params):
             if self.masking:
                 self.result.masks.add(len(self.log))
+            if alpha < UNPAINTED:
+                self._keep_text(text, ctm)
             self.texts.append(len(self.log))
             self.log.append(None)
+            self._note_fonts(text)
             _mupdf.ll_fz_stroke_text(
                 self.trace, text, stroke, ctm, colorspace, color, alpha, color_params
             )
 
         def ignore_text(self, ctx, text, ctm):
+            self._keep_text(text, ctm)
             self.texts.append(len(self.log))
             self.log.append(None)
+            self._note_fonts(text)
             _mupdf.ll_fz_ignore_text(self.trace, text, ctm)
+
+        def _note_fonts(self, text):
+            fonts, span_fonts = self.result.fonts, self.result.span_fonts
+            span = text.head
+            while span:
+                font = span.font
+                key = int(font.this)
+                if key not in fonts:
+                    fonts[key] = mupdf.FzFont(mupdf.ll_fz_keep_font(font))
+                span_fonts.append(key)
+                span = span.next
+
+        def _keep_text(self, text, ctm):
+            matrix = mupdf.FzMatrix(ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f)
+            kept = mupdf.FzText(mupdf.ll_fz_keep_text(text))
+            self.result.unpainted[len(self.log)] = (kept, matrix)
 
         # What alters the look of what is painted while it is in force.
         def clip(self, ctx, *rest):
