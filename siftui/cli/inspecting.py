@@ -26,13 +26,15 @@ from siftui.sources.pdf_open import ExtractError, NotReadable, check_file
 EXIT_HIDDEN = 3
 
 INSPECT_EXAMPLES = """kinds:
-  invisible     drawn in render mode 3 (neither filled nor stroked)
+  invisible     drawn in render mode 3, or with glyphs that draw nothing
   transparent   drawn with opacity 0
   low_contrast  in the colour of what is painted under it (white on white, black on black)
-  tiny          under 1 pt high
+  tiny          under 1 pt high, or squeezed to a smear (horizontal scaling of 1%)
   off_page      mostly outside the page's crop box
   covered       under an image or a filled shape drawn after it
-  ocr_layer     invisible text over an image: a scan's OCR layer (listed, not an alarm)
+  remapped      the page draws other letters than are read (a ToUnicode map)
+  ocr_layer     text painting nothing over an image (or over shapes drawing its
+                glyphs): a scan's OCR layer (listed, not an alarm)
 
 Findings are text the page's extraction holds (what the agent reads), spelt as
 there. Hidden text the extraction leaves out (clipped away, say) is listed

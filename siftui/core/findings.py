@@ -5,15 +5,19 @@ the TUI and the MCP server show them. A finding is a piece of a page's
 extracted text (the contract's ``page.get_text()``) that is not visible when
 the page is drawn, with the way it is hidden (its *kind*):
 
-- ``invisible``: drawn in render mode 3 (neither filled nor stroked);
+- ``invisible``: drawn in render mode 3 (neither filled nor stroked), or with
+  glyphs that draw nothing (a Type 3 font's empty glyph procedures);
 - ``transparent``: drawn with opacity 0;
 - ``low_contrast``: in the colour of what is painted under it (white on a
   white page, black on a black box);
-- ``tiny``: under 1 pt high;
+- ``tiny``: under 1 pt high, or squeezed to a smear (a horizontal scaling of 1%);
 - ``off_page``: (mostly) outside the page's crop box;
 - ``covered``: under an image or a filled shape drawn after it;
-- ``ocr_layer``: invisible text over an image, as a scan's OCR layer is. It is
-  reported but is not an alarm: that text is what the picture shows.
+- ``remapped``: the page draws other letters than extraction reads (the font's
+  ToUnicode map disagrees with its glyphs' names);
+- ``ocr_layer``: text that paints nothing (invisible, or with opacity 0) over an
+  image, or over shapes that draw its own glyphs, as a scan's OCR layer is. It
+  is reported but is not an alarm: that text is what the picture shows.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ KINDS: tuple[str, ...] = (
     "tiny",
     "off_page",
     "covered",
+    "remapped",
     "ocr_layer",
 )
 NOT_ALARMS = frozenset({"ocr_layer"})

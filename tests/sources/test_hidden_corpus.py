@@ -3,7 +3,8 @@
 """The real corpus: no false alarms on normal text, the scan is no alarm.
 
 Findings per file (siftui inspect, PyMuPDF 1.28): none in any file but
-pgfmanual.pdf, text the manual's own examples really hide (animation frames
+beameruserguide.pdf (p. 176, sidebar titles in a grey next to their
+background's) and pgfmanual.pdf, text the manual's own examples really hide (animation frames
 where text has faded to opacity 0 or sits on a disc of its colour, text under
 a shape drawn later, what extraction keeps of clipped mind maps; the rest of
 those is hidden but not extracted, listed apart). The long files run with
@@ -47,11 +48,25 @@ def test_the_image_only_scan_is_no_alarm() -> None:
     assert (pages, findings) == (1, [])
 
 
+# beameruserguide.pdf p. 176: the beaver theme's sidebar titles, 0.95 grey on
+# a 0.92 grey (contrast 1.07, as 0.97 grey on white), seen by eye on a render
+# only at 300 dpi and zoomed in: a true low_contrast since 0.94-0.97 grey on
+# white is (issue 41, item 11).
+LONG_FINDINGS: dict[str, list[tuple[int, str, str]]] = {
+    "beameruserguide.pdf": 2
+    * [
+        (176, "low_contrast", "There Is No\nLargest Prime\nNumber"),
+        (176, "low_contrast", "Results"),
+    ],
+    "lshort-zh-cn.pdf": [],
+}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", LONG)
 def test_long_corpus_files_hide_nothing(name: str) -> None:
     _, findings = inspect(name)
-    assert findings == []
+    assert findings == LONG_FINDINGS[name]
 
 
 # Pages of pgfmanual.pdf whose examples hide text (each checked by eye on a

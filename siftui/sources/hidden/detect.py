@@ -50,6 +50,7 @@ from siftui.sources.hidden.looks import (
 from siftui.sources.hidden.paint import PaintLog, Paints, paint_log
 from siftui.sources.hidden.place import apart, located, located_by_text, shown_copy
 from siftui.sources.hidden.plain import PlainCheck
+from siftui.sources.hidden.shapes import drawn_apart, overlapped
 
 IMAGES = frozenset({"fill-image", "fill-imgmask"})
 
@@ -71,8 +72,12 @@ OCR_OVERLAP = 0.5
 OPAQUE = 1 / 255
 
 SQUEEZED = 0.1
-"""Text whose letters advance less than this share of its size each (a
-horizontal scaling of 1-3%, ``1 Tz``: a smear a point or two long) is ``tiny``."""
+"""Text whose letters advance less than this share of its size each, and less
+than SQUEEZED_PT (a horizontal scaling of 1-3%, ``1 Tz``: a smear a point or
+two long), is ``tiny``. (The size alone does not tell the drawn height: a font
+matrix may draw 58 pt text 7 pt high, pdf.js's issue6605.pdf.)"""
+
+SQUEEZED_PT = 1.0
 
 ALONE = 2
 """So many letters drawn as read, between letters of one hidden kind, are taken with them."""
@@ -105,7 +110,8 @@ def _span_kind(span: dict[str, Any]) -> str | None:
 def _squeezed(chars: Any, size: float, box: Box) -> bool:
     """Whether the letters and digits of text of this size are drawn squeezed
     together (SQUEEZED)."""
-    if len(chars) < 2 or max(box[2] - box[0], box[3] - box[1]) >= SQUEEZED * size * len(chars):
+    step = min(SQUEEZED * size, SQUEEZED_PT)
+    if len(chars) < 2 or max(box[2] - box[0], box[3] - box[1]) >= step * len(chars):
         return False  # (the usual case, told by the span's box)
     length, count, last = 0.0, 0, None
     for char in chars:
@@ -114,7 +120,7 @@ def _squeezed(chars: Any, size: float, box: Box) -> bool:
                 length += math.hypot(char[2][0] - last[0], char[2][1] - last[1])
             last = char[2]
             count += 1
-    return count >= 2 and length < SQUEEZED * size * (count - 1)
+    return count >= 2 and length < step * (count - 1)
 
 
 def _glyph_pieces(piece: HiddenCandidate, kinds: list[str | None]) -> list[HiddenCandidate]:
@@ -255,6 +261,7 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
                 _resize(piece, extracted)
     judge = _Judge(page, painted, bound)
     judge([piece for piece in pieces if piece.kind is None or piece.kind in UNPAINTED])
+    judge.drawn_apart([piece for piece in pieces if piece.kind in UNPAINTED])
     hidden = [piece for piece in _hidden(pieces) if not shown_copy(piece, pieces)]
     if not hidden:
         return [], []
@@ -320,6 +327,7 @@ class _Judge:
         self.page, self.painted, self.bound = page, painted, bound
         self.paints: Paints | None = None
         self.plain: PlainCheck | None = None
+        self.drawing: Any = None  # the page's display list, made when first needed
 
     def __call__(self, pieces: list[HiddenCandidate]) -> None:
         if not pieces:
@@ -334,6 +342,23 @@ class _Judge:
             to_draw = [piece for piece in to_draw if not self.plain.seen(piece)]
         if to_draw:
             render_check(self.page, to_draw, self.bound)
+
+    def drawn_apart(self, pieces: list[HiddenCandidate]) -> None:
+        """Text that paints nothing over shapes drawing its glyphs is the
+        picture's: an ``ocr_layer`` (siftui.sources.hidden.shapes)."""
+        kept = self.painted.unpainted
+        pieces = [piece for piece in pieces if piece.seqno in kept]
+        if not pieces:
+            return
+        if self.paints is None:
+            self.paints = Paints(self.painted, self.bound)
+        fills = self.paints.fills
+        for piece in pieces:
+            if overlapped(piece, fills.near(piece.bbox)):
+                if self.drawing is None:
+                    self.drawing = self.page.get_displaylist()
+                if drawn_apart(self.page, self.drawing, piece, kept[piece.seqno]):
+                    piece.kind = "ocr_layer"
 
 
 def _resize(piece: HiddenCandidate, extracted: Extracted) -> None:
