@@ -25,8 +25,9 @@ from siftui.sources.hidden.document import inspect_document
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import Progress, check_file, pymupdf_version
 
-FORMAT = 3  # 3: findings are the extraction's text; what it does not hold is apart
-MAGIC = b"siftui hidden cache 3\n"
+FORMAT = 4  # 4: remapped, squeezed, glyphs drawing nothing, OCR layers of opacity 0 (issue 41)
+# 3: findings are the extraction's text; what it does not hold is apart
+MAGIC = b"siftui hidden cache 4\n"
 SUFFIX = ".hidden"
 
 

@@ -250,7 +250,7 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     if not pieces:
         return [], []
     if painted.span_fonts:
-        pieces = _by_glyphs(pieces, painted)
+        pieces = _by_glyphs(pieces, painted, page)
     for piece in pieces:
         piece.masks = piece.seqno in painted.masks
     extracted: Extracted | None = None
@@ -294,11 +294,13 @@ DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page", 
 """Kinds a span's own drawing decides, which hold for any part of it."""
 
 
-def _by_glyphs(pieces: list[HiddenCandidate], painted: PaintLog) -> list[HiddenCandidate]:
+def _by_glyphs(
+    pieces: list[HiddenCandidate], painted: PaintLog, page: Any
+) -> list[HiddenCandidate]:
     """The pieces drawn as their span's drawing says (kind None), cut where their
     glyphs draw nothing or other letters than extraction reads (see
     siftui.sources.hidden.glyphs)."""
-    check = GlyphCheck(painted.fonts)
+    check = GlyphCheck(painted.fonts, page)
     spans = zip(painted.spans, painted.span_fonts, strict=True)
     fonts = {id(span["chars"]): font for span, font in spans}
     cut: list[HiddenCandidate] = []

@@ -9,17 +9,21 @@ reading the picture of a glyph:
 - a glyph whose outline is empty draws nothing (a Type 3 font whose glyph
   procedures paint nothing, a font whose letters are blank): a letter or digit
   drawn with one is ``invisible``, as text in render mode 3 is;
-- a glyph that has a name in the font (Type 1 and CFF fonts, TrueType fonts
-  with glyph names; a base-14 font's substitute) names the letter it draws: a
-  letter or digit that extraction reads as another letter or digit than that
-  name's is ``remapped`` (a ToUnicode map making visible "Hello" read as
+- a font the PDF does not embed is drawn with a font of the viewer's (for
+  MuPDF, its own base-14 fonts), whose glyph names say the letter each draws:
+  a letter or digit that extraction reads as another letter or digit than
+  that name's is ``remapped`` (a ToUnicode map making visible "Hello" read as
   "IGNORE"; a letter drawn with the glyph of a space is ``remapped`` too). A
-  ligature's glyph ("fi"), a glyph without a name, one named by number (Type
-  3) or one whose name is no letter is never compared; case is not compared
-  either (a small-caps glyph named "a.sc" may read as "A").
+  ligature's glyph ("fi"), or one whose name is no letter, is never compared;
+  case is not compared either (a small-caps glyph named "a.sc" may read as "A").
 
-A font whose glyphs draw other shapes than their names say (an outline of
-"H" named "I") is not seen: only the picture tells, and no OCR is run.
+An embedded font's glyph names are its maker's, and real files carry wrong
+ones (pdf.js's german-umlaut-r.pdf names its "ü" Omega, issue5084.pdf its
+digits one off, issue20232.pdf its Cyrillic letters by Latin names; each
+reads as it shows): they are not compared. So a PDF that embeds a font and
+gives it a lying ToUnicode map is not seen, nor a font whose glyphs draw other
+shapes than their names say (an outline of "H" named "I"): only the picture
+tells, and no OCR is run.
 """
 
 from __future__ import annotations
@@ -37,10 +41,12 @@ EMPTY = 1e-3
 class GlyphCheck:
     """Checks the characters of one page's spans against their fonts (see the module)."""
 
-    def __init__(self, fonts: dict[int, Any]) -> None:
+    def __init__(self, fonts: dict[int, Any], page: Any) -> None:
         self.fonts = fonts
+        self.page = page
         self.verdicts: dict[tuple[int, int, int], str | None] = {}
         self.named: dict[int, bool] = {}  # per font: whether its glyph names are compared
+        self.unembedded: set[str] | None = None  # the names of the page's fonts not embedded
 
     def kinds(self, font: int, chars: list[Char]) -> list[str | None]:
         """Per character: ``invisible``, ``remapped`` or None (drawn as read, or
@@ -61,19 +67,31 @@ class GlyphCheck:
         if gid < 0 or not 0 < unicode < 0x110000 or not chr(unicode).isalnum():
             return None
         font = self.fonts[key]
-        named = self.named.get(key)
-        if named is None:
-            named = self.named[key] = not font.m_internal.t3procs
-        if named:  # (a Type 3 font's glyphs are named by their codes)
-            drawn = _named(mupdf.fz_get_glyph_name2(font, gid))
-            shape = _letters(chr(drawn)) if 0 < drawn < 0x110000 and drawn != 0xFFFD else ""
-            drawable = len(shape) == 1 and (shape.isalnum() or shape.isspace())
-            if drawable and shape != _letters(chr(unicode)):
-                return "remapped"  # another letter, or a space, is drawn
+        drawn = _named(mupdf.fz_get_glyph_name2(font, gid))
+        shape = _letters(chr(drawn)) if 0 < drawn < 0x110000 and drawn != 0xFFFD else ""
+        drawable = len(shape) == 1 and (shape.isalnum() or shape.isspace())
+        if drawable and shape != _letters(chr(unicode)) and self._named(key):
+            return "remapped"  # another letter, or a space, is drawn
         bounds = mupdf.fz_bound_glyph(font, gid, mupdf.FzMatrix())
         if bounds.x1 - bounds.x0 < EMPTY and bounds.y1 - bounds.y0 < EMPTY:
             return "invisible"
         return None
+
+    def _named(self, key: int) -> bool:
+        """Whether the font's glyph names are compared: a font the PDF does
+        not embed (not a Type 3 font, whose glyphs are named by their codes)."""
+        from pymupdf import mupdf
+
+        named = self.named.get(key)
+        if named is None:
+            font = self.fonts[key]
+            if self.unembedded is None:
+                self.unembedded = {
+                    str(entry[3]) for entry in self.page.get_fonts(full=True) if entry[1] == "n/a"
+                }
+            named = not font.m_internal.t3procs and mupdf.fz_font_name(font) in self.unembedded
+            self.named[key] = named
+        return named
 
 
 UNI = re.compile(r"(?:uni([0-9A-F]{4})|u([0-9A-F]{4,6}))")
