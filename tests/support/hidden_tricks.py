@@ -37,27 +37,43 @@ def _control() -> str:
     return "0 g " + _text(72, 760, CONTROL)
 
 
-def _type3_blank(document: pymupdf.Document) -> str:
-    """A Type 3 font whose glyphs (one per letter of INJECTION) draw nothing."""
-    letters = sorted(set(INJECTION))
+def _type3(document: pymupdf.Document, text: str, proc: bytes, width: int, matrix: str) -> str:
+    """A Type 3 font with a glyph per letter of ``text``, each drawn by ``proc``
+    (its advance ``width`` in glyph units), glyph units mapped by ``matrix``."""
+    letters = sorted(set(text))
     names = {letter: ("space" if letter == " " else letter) for letter in letters}
     procs = []
     for letter in letters:
         xref = document.get_new_xref()
         document.update_object(xref, "<< >>")
-        document.update_stream(xref, b"600 0 0 0 0 0 d1\n")
+        document.update_stream(xref, b"0 0 0 0 0 0 d1\n" if letter == " " else proc)
         procs.append(f"/{names[letter]} {xref} 0 R")
     first = ord(letters[0])
     last = ord(letters[-1])
-    widths = " ".join("600" if chr(code) in names else "0" for code in range(first, last + 1))
+    widths = " ".join(str(width) if chr(code) in names else "0" for code in range(first, last + 1))
     differences = " ".join(f"{ord(letter)} /{names[letter]}" for letter in letters)
     return (
-        "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700]"
-        " /FontMatrix [0.001 0 0 0.001 0 0]"
+        f"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 {width} {width}]"
+        f" /FontMatrix [{matrix}]"
         f" /CharProcs << {' '.join(procs)} >>"
         f" /Encoding << /Type /Encoding /Differences [{differences}] >>"
         f" /FirstChar {first} /LastChar {last} /Widths [{widths}] /Resources << >> >>"
     )
+
+
+def _type3_blank(document: pymupdf.Document) -> str:
+    """A Type 3 font whose glyphs (one per letter of INJECTION) draw nothing."""
+    return _type3(document, INJECTION, b"600 0 0 0 0 0 d1\n", 600, "0.001 0 0 0.001 0 0")
+
+
+BLOCKS = "Block letters"
+
+
+def _type3_blocks(document: pymupdf.Document) -> str:
+    """A Type 3 font whose glyphs are blocks 110 units high, its matrix the
+    identity: at a size of 0.12 they are drawn 13 pt high (pdf.js's
+    issue14999_reduced.pdf is so), not tiny."""
+    return _type3(document, BLOCKS, b"100 0 0 0 80 110 d1 10 0 70 110 re f\n", 100, "1 0 0 1 0 0")
 
 
 def _remapped_font(document: pymupdf.Document) -> str:
@@ -213,12 +229,14 @@ def _legible(page: int, document: pymupdf.Document) -> tuple[str, str]:
             "q 400 0 0 60 60 580 cm /Scan Do Q\n"
             "q /Clear gs 0 g " + _text(72, 600, "Scanned words with opacity zero") + "Q\n"
         ), _image(document)
+    if page == 5:
+        return "0 g " + _text(72, 600, BLOCKS, size=0.12, font="B3"), ""
     return "0.5 g " + _text(72, 600, "Plain grey words on the white page") + "0.85 g " + _text(
         72, 560, "Light grey words, faint yet read"
     ), ""
 
 
-LEGIBLE_PAGES = 4
+LEGIBLE_PAGES = 5
 
 
 def make_legible_pdf(path: Path) -> Path:
@@ -226,11 +244,12 @@ def make_legible_pdf(path: Path) -> Path:
     white labels on a row of swatches (one span over several boxes, in
     calibrated colour spaces), outlined digits drawn as paths under the same
     text with opacity 0 (a browser's print), a scan under its text with
-    opacity 0, grey text on white. No page holds an alarm."""
+    opacity 0, grey text on white, a Type 3 font of size 0.12 whose matrix
+    draws its glyphs 13 pt high. No page holds an alarm."""
     document = pymupdf.open()
     for page in range(1, LEGIBLE_PAGES + 1):
         content, extra = _legible(page, document)
-        _page(document, content, {}, extra)
+        _page(document, content, {"B3": _type3_blocks(document)} if page == 5 else {}, extra)
     save_pdf(document, path)
     document.close()
     return path

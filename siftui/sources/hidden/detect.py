@@ -39,7 +39,7 @@ from typing import Any
 
 from siftui.core.findings import Box, Finding
 from siftui.sources.hidden.extracted import Extracted
-from siftui.sources.hidden.glyphs import GlyphCheck
+from siftui.sources.hidden.glyphs import GlyphCheck, glyph_height
 from siftui.sources.hidden.looks import (
     WHITE,
     HiddenCandidate,
@@ -256,9 +256,12 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     extracted: Extracted | None = None
     if any(piece.kind == "tiny" and piece.size < TINY for piece in pieces):
         extracted = Extracted(page)
+        fonts = _fonts(painted) if painted.span_fonts else {}
         for piece in pieces:
             if piece.kind == "tiny" and piece.size < TINY:
-                _resize(piece, extracted)
+                font = fonts.get(id(piece.span_chars))
+                drawn = 0.0 if font is None else glyph_height(painted.fonts[font], piece.chars)
+                _resize(piece, extracted, drawn * piece.size)
     judge = _Judge(page, painted, bound)
     judge([piece for piece in pieces if piece.kind is None or piece.kind in UNPAINTED])
     judge.drawn_apart([piece for piece in pieces if piece.kind in UNPAINTED])
@@ -301,8 +304,7 @@ def _by_glyphs(
     glyphs draw nothing or other letters than extraction reads (see
     siftui.sources.hidden.glyphs)."""
     check = GlyphCheck(painted.fonts, page)
-    spans = zip(painted.spans, painted.span_fonts, strict=True)
-    fonts = {id(span["chars"]): font for span, font in spans}
+    fonts = _fonts(painted)
     cut: list[HiddenCandidate] = []
     for piece in pieces:
         font = fonts.get(id(piece.span_chars))
@@ -312,6 +314,12 @@ def _by_glyphs(
         kinds = check.kinds(font, piece.chars)
         cut.extend([piece] if not any(kinds) else _glyph_pieces(piece, kinds))
     return cut
+
+
+def _fonts(painted: PaintLog) -> dict[int, int]:
+    """The font of each span, by the id of its characters' list (see PaintLog)."""
+    spans = zip(painted.spans, painted.span_fonts, strict=True)
+    return {id(span["chars"]): font for span, font in spans}
 
 
 def _hidden(pieces: list[HiddenCandidate]) -> list[HiddenCandidate]:
@@ -354,19 +362,23 @@ class _Judge:
             return
         if self.paints is None:
             self.paints = Paints(self.painted, self.bound)
-        fills = self.paints.fills
+        fills, strokes = self.paints.fills, self.paints.strokes
         for piece in pieces:
-            if overlapped(piece, fills.near(piece.bbox)):
+            if overlapped(piece, fills.near(piece.bbox)) or overlapped(
+                piece, strokes.near(piece.bbox)
+            ):
                 if self.drawing is None:
                     self.drawing = self.page.get_displaylist()
                 if drawn_apart(self.page, self.drawing, piece, kept[piece.seqno]):
                     piece.kind = "ocr_layer"
 
 
-def _resize(piece: HiddenCandidate, extracted: Extracted) -> None:
+def _resize(piece: HiddenCandidate, extracted: Extracted, drawn: float) -> None:
     """Tiny by its font size, but maybe drawn larger (a Type 3 font's matrix):
-    then it is measured by the extraction's boxes, and classified as any text."""
-    size = extracted.drawn_size(piece.chars, piece.size)
+    then it is measured by the extraction's boxes, or by its glyphs' own
+    height (``drawn``, pt: a Type 3 font's glyphs, with its matrix), and
+    classified as any text."""
+    size = max(extracted.drawn_size(piece.chars, piece.size), drawn)
     if size < TINY or _squeezed(piece.chars, size, piece.bbox):
         # (The trace's size is the text's width: a horizontal scaling of 1%
         # gives 12 pt letters a size of 0.12 and the height of 12 pt.)
@@ -374,9 +386,10 @@ def _resize(piece: HiddenCandidate, extracted: Extracted) -> None:
     boxes = [hit[1] for hit in map(extracted.find, piece.chars) if hit is not None]
     piece.kind = None
     piece.size = size
-    piece.bbox = (
-        min(box[0] for box in boxes),
-        min(box[1] for box in boxes),
-        max(box[2] for box in boxes),
-        max(box[3] for box in boxes),
-    )
+    if boxes:
+        piece.bbox = (
+            min(box[0] for box in boxes),
+            min(box[1] for box in boxes),
+            max(box[2] for box in boxes),
+            max(box[3] for box in boxes),
+        )

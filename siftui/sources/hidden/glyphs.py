@@ -94,6 +94,22 @@ class GlyphCheck:
         return named
 
 
+def glyph_height(font: Any, chars: list[Char]) -> float:
+    """The median height of the glyphs of these characters' letters and digits,
+    in units of the font size (with a Type 3 font's matrix); 0 when none."""
+    from pymupdf import mupdf
+
+    heights = sorted(
+        bounds.y1 - bounds.y0
+        for bounds in (
+            mupdf.fz_bound_glyph(font, char[1], mupdf.FzMatrix())
+            for char in chars
+            if char[1] >= 0 and 0 < char[0] < 0x110000 and chr(char[0]).isalnum()
+        )
+    )
+    return heights[len(heights) // 2] if heights else 0.0
+
+
 UNI = re.compile(r"(?:uni([0-9A-F]{4})|u([0-9A-F]{4,6}))")
 
 
