@@ -45,10 +45,10 @@ def _slowed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     here: list[int] = []
     inspect = hidden_doc._inspect
 
-    def slow(document: Any, number: int, path: Any) -> hidden_doc.PageFindings:
+    def slow(document: Any, number: int, path: Any, glyphs: Any) -> hidden_doc.PageFindings:
         here.append(number)
         time.sleep(0.02)
-        return inspect(document, number, path)
+        return inspect(document, number, path, glyphs)
 
     monkeypatch.setattr(hidden_doc, "_inspect", slow)
     return here

@@ -39,7 +39,7 @@ from typing import Any
 
 from siftui.core.findings import Box, Finding
 from siftui.sources.hidden.extracted import Extracted
-from siftui.sources.hidden.glyphs import GlyphCheck, glyph_height
+from siftui.sources.hidden.glyphs import GlyphCheck, glyph_check, glyph_height
 from siftui.sources.hidden.looks import (
     WHITE,
     HiddenCandidate,
@@ -102,9 +102,15 @@ def _span_kind(span: dict[str, Any]) -> str | None:
         return "invisible"
     if span["opacity"] < OPAQUE:
         return "transparent"
-    if span["size"] < TINY or _squeezed(span["chars"], span["size"], span["bbox"]):
+    size = span["size"]
+    if size < TINY:
         return "tiny"
-    return None
+    box = span["bbox"]
+    if (box[2] - box[0]) + (box[3] - box[1]) >= 2 * SQUEEZED_PT * len(span["chars"]):
+        # The usual case, told by the span's box: the letters' path is at least
+        # half its width and height, so over SQUEEZED_PT a letter.
+        return None
+    return "tiny" if _squeezed(span["chars"], size, box) else None
 
 
 def _squeezed(chars: Any, size: float, box: Box) -> bool:
@@ -239,10 +245,13 @@ def _classify(piece: HiddenCandidate, paints: Paints) -> bool:
     return True
 
 
-def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
+def inspect_page(
+    page: Any, number: int, glyphs: GlyphCheck | None = None
+) -> tuple[list[Finding], list[Finding]]:
     """The findings of one PyMuPDF page (``number`` is its 1-based number), and
     apart the hidden text its extraction does not hold (see
-    siftui.sources.hidden.place)."""
+    siftui.sources.hidden.place). ``glyphs`` is the check of the document's
+    fonts, shared by its pages (a new one when None)."""
     bound = _page_bound(page)
     painted = paint_log(page)
     spans = painted.spans
@@ -250,7 +259,7 @@ def inspect_page(page: Any, number: int) -> tuple[list[Finding], list[Finding]]:
     if not pieces:
         return [], []
     if painted.span_fonts:
-        pieces = _by_glyphs(pieces, painted, page)
+        pieces = _by_glyphs(pieces, painted, page, glyphs)
     for piece in pieces:
         piece.masks = piece.seqno in painted.masks
     extracted: Extracted | None = None
@@ -298,12 +307,12 @@ DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page", 
 
 
 def _by_glyphs(
-    pieces: list[HiddenCandidate], painted: PaintLog, page: Any
+    pieces: list[HiddenCandidate], painted: PaintLog, page: Any, glyphs: GlyphCheck | None
 ) -> list[HiddenCandidate]:
     """The pieces drawn as their span's drawing says (kind None), cut where their
     glyphs draw nothing or other letters than extraction reads (see
     siftui.sources.hidden.glyphs)."""
-    check = GlyphCheck(painted.fonts, page)
+    check = glyph_check(glyphs, page, painted.fonts)
     fonts = _fonts(painted)
     cut: list[HiddenCandidate] = []
     for piece in pieces:
@@ -312,7 +321,7 @@ def _by_glyphs(
             cut.append(piece)
             continue
         kinds = check.kinds(font, piece.chars)
-        cut.extend([piece] if not any(kinds) else _glyph_pieces(piece, kinds))
+        cut.extend([piece] if kinds is None else _glyph_pieces(piece, kinds))
     return cut
 
 

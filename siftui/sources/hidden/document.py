@@ -18,6 +18,7 @@ from siftui.core.findings import Finding, Inspection
 from siftui.core.messages import one_line, quoted
 from siftui.sources.helper import Helper, start_python_helper
 from siftui.sources.hidden.detect import inspect_page
+from siftui.sources.hidden.glyphs import GlyphCheck
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.parallel import (
     CHUNK_PAGES,
@@ -70,10 +71,11 @@ def inspect_document(
         helpers = (default_workers() if workers is None else max(1, workers)) - 1
         helpers = min(helpers, max(0, pages // CHUNK_PAGES - 1))
         found: list[PageFindings | None] = [None] * pages
+        glyphs = GlyphCheck()  # the document's fonts, judged once for all pages
         if data is not None or skip:
             helpers = 0
         if pages >= options.parallel_min_pages and helpers > 0 and may_start_processes():
-            _parallel(document, path, options.password, found, helpers, progress, deadline)
+            _parallel(document, path, options.password, found, helpers, progress, deadline, glyphs)
         done = sum(1 for page in found if page is not None)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
@@ -81,7 +83,7 @@ def inspect_document(
                 done += 1
             if found[number] is None:
                 deadline.check()
-                found[number] = _inspect(document, number, path)
+                found[number] = _inspect(document, number, path, glyphs)
                 done += 1
                 if progress is not None:
                     progress(done, pages)
@@ -95,7 +97,9 @@ def inspect_document(
     )
 
 
-def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> PageFindings:
+def _inspect(
+    document: Any, number: int, path: str | os.PathLike[str], glyphs: GlyphCheck
+) -> PageFindings:
     # A page's text trace is tens of thousands of small tuples without cycles:
     # the cyclic garbage collector, run again and again while they are made,
     # costs ~10% and finds nothing. It is paused for one page at a time only.
@@ -103,7 +107,7 @@ def _inspect(document: Any, number: int, path: str | os.PathLike[str]) -> PageFi
     if paused:
         gc.disable()
     try:
-        return inspect_page(document[number], number + 1)
+        return inspect_page(document[number], number + 1, glyphs)
     except Exception as error:  # a damaged page: say which one, in one line
         raise NotReadable(
             f"{quoted(path)}: page {number + 1} cannot be inspected ({one_line(error)})"
@@ -128,7 +132,8 @@ def _helper_main(fd: int) -> None:
     """A hidden-text helper: each chunk's findings (see siftui.sources.parallel.serve_chunks)."""
 
     def chunk(document: Any, path: str, start: int, end: int) -> tuple[Any, ...]:
-        return ([_inspect(document, number, path) for number in range(start, end)],)
+        glyphs = GlyphCheck()
+        return ([_inspect(document, number, path, glyphs) for number in range(start, end)],)
 
     serve_chunks(fd, chunk)
 
@@ -141,6 +146,7 @@ def _parallel(
     helpers: int,
     progress: Progress | None,
     deadline: Deadline,
+    glyphs: GlyphCheck,
 ) -> None:
     """Fill ``found`` with this process and ``helpers`` helpers sharing the pages
     (siftui.sources.parallel.share_chunks, extraction's scheduler). A chunk a helper did
@@ -155,7 +161,7 @@ def _parallel(
             progress(done, pages)
 
     def work(number: int) -> None:
-        found[number] = _inspect(document, number, path)
+        found[number] = _inspect(document, number, path, glyphs)
         tick(1)
 
     def received(start: int, rest: tuple[Any, ...]) -> None:

@@ -39,27 +39,37 @@ EMPTY = 1e-3
 
 
 class GlyphCheck:
-    """Checks the characters of one page's spans against their fonts (see the module)."""
+    """Checks the characters of a document's spans against their fonts (see the
+    module); one for a whole document (siftui.sources.hidden.document), so that
+    its fonts' glyphs are judged once, whatever page draws them."""
 
-    def __init__(self, fonts: dict[int, Any], page: Any) -> None:
-        self.fonts = fonts
-        self.page = page
-        self.verdicts: dict[tuple[int, int, int], str | None] = {}
+    def __init__(self) -> None:
+        # The fonts, by address, kept alive while judged: an address is never
+        # another font's while the first is kept.
+        self.fonts: dict[int, Any] = {}
+        self.tables: dict[int, tuple[set[tuple[int, int]], dict[tuple[int, int], str]]] = {}
         self.named: dict[int, bool] = {}  # per font: whether its glyph names are compared
+        self.page: Any = None
         self.unembedded: set[str] | None = None  # the names of the page's fonts not embedded
 
-    def kinds(self, font: int, chars: list[Char]) -> list[str | None]:
+    def kinds(self, font: int, chars: list[Char]) -> list[str | None] | None:
         """Per character: ``invisible``, ``remapped`` or None (drawn as read, or
-        not a letter or digit)."""
-        verdicts = self.verdicts
-        found: list[str | None] = []
-        for char in chars:
-            key = (font, char[1], char[0])
-            verdict = verdicts.get(key, "")
-            if verdict == "":
-                verdict = verdicts[key] = self._verdict(font, char[1], char[0])
-            found.append(verdict)
-        return found
+        not a letter or digit); None when every character is drawn as read."""
+        table = self.tables.get(font)
+        if table is None:
+            table = self.tables[font] = (set(), {})
+        known, hidden = table
+        pairs = {(char[1], char[0]) for char in chars}
+        new = pairs - known
+        if new:
+            for gid, unicode in new:
+                verdict = self._verdict(font, gid, unicode)
+                if verdict is not None:
+                    hidden[(gid, unicode)] = verdict
+            known |= new
+        if not hidden or pairs.isdisjoint(hidden):
+            return None
+        return [hidden.get((char[1], char[0])) for char in chars]
 
     def _verdict(self, key: int, gid: int, unicode: int) -> str | None:
         from pymupdf import mupdf
@@ -67,11 +77,12 @@ class GlyphCheck:
         if gid < 0 or not 0 < unicode < 0x110000 or not chr(unicode).isalnum():
             return None
         font = self.fonts[key]
-        drawn = _named(mupdf.fz_get_glyph_name2(font, gid))
-        shape = _letters(chr(drawn)) if 0 < drawn < 0x110000 and drawn != 0xFFFD else ""
-        drawable = len(shape) == 1 and (shape.isalnum() or shape.isspace())
-        if drawable and shape != _letters(chr(unicode)) and self._named(key):
-            return "remapped"  # another letter, or a space, is drawn
+        if self._named(key):
+            drawn = _named(mupdf.fz_get_glyph_name2(font, gid))
+            shape = _letters(chr(drawn)) if 0 < drawn < 0x110000 and drawn != 0xFFFD else ""
+            drawable = len(shape) == 1 and (shape.isalnum() or shape.isspace())
+            if drawable and shape != _letters(chr(unicode)):
+                return "remapped"  # another letter, or a space, is drawn
         bounds = mupdf.fz_bound_glyph(font, gid, mupdf.FzMatrix())
         if bounds.x1 - bounds.x0 < EMPTY and bounds.y1 - bounds.y0 < EMPTY:
             return "invisible"
@@ -92,6 +103,17 @@ class GlyphCheck:
             named = not font.m_internal.t3procs and mupdf.fz_font_name(font) in self.unembedded
             self.named[key] = named
         return named
+
+
+def glyph_check(check: GlyphCheck | None, page: Any, fonts: dict[int, Any]) -> GlyphCheck:
+    """``check`` (the document's, or a new one), given the page and its fonts
+    (PaintLog.fonts)."""
+    if check is None:
+        check = GlyphCheck()
+    for key, font in fonts.items():
+        check.fonts.setdefault(key, font)
+    check.page, check.unembedded = page, None
+    return check
 
 
 def glyph_height(font: Any, chars: list[Char]) -> float:
