@@ -313,3 +313,46 @@ def test_a_corpus_outline_keeps_every_untouched_item_through_the_save(tmp_path: 
 
 def _all(item: Item) -> tuple[int, str, int, str, str, bool]:
     return item.level, item.title, item.page, item.destination, item.style, item.closed
+
+
+def test_a_doc_json_lists_its_own_outline_and_has_no_draft_to_edit(tmp_path: Path) -> None:
+    """A document opened from a Doc JSON (siftui extract) has no PDF: E11 lists its
+    outline as the evidence family does, and the edit tools refuse it in one line
+    (pdf_status says so of its edit capabilities)."""
+    from siftui.core.docjson import doc_to_json
+    from siftui.doc import Doc, OutlineItem
+    from siftui.serve.access import Roots
+    from siftui.serve.host import ToolHost
+    from siftui.serve.tool_api import TextBlock
+
+    outline = (OutlineItem(1, "One", 1), OutlineItem(2, "Two", 2))
+    doc = Doc("Worked", 2, ("a\n", "b\n"), outline)
+    (tmp_path / "w.json").write_text(doc_to_json(doc), encoding="utf-8")
+    edit = EditHost(drafts=DraftStore(tmp_path / "drafts"))
+    host = ToolHost(Roots([tmp_path]), families={"evidence", "edit"}, edit=edit)
+
+    def answer(tool: str, arguments: dict[str, Any]) -> Any:
+        got = host.call(arguments, tool, None)
+        if got.is_error:
+            return f"error: {got.message}"
+        block = got.blocks[-1]
+        assert isinstance(block, TextBlock)
+        return json.loads(block.text)
+
+    try:
+        answer("pdf_open", {"path": "w.json"})
+        assert listed(answer("pdf_bookmark_list", {"documentId": "doc-1"})) == [
+            ("ol-1", 1, "One", 1),
+            ("ol-2", 2, "Two", 2),
+        ]
+        refused = answer(
+            "pdf_bookmark_edit", edit_call(0, {"op": "outline-delete", "outlineId": "ol-1"})
+        )
+        assert refused == (
+            "error: doc-1 has no page images: it was opened from a Doc JSON (siftui extract), "
+            "not a PDF"
+        )
+        status = answer("pdf_status", {"documentId": "doc-1"})
+        assert status["capabilities"]["bookmarkEdit"]["available"] is False
+    finally:
+        host.shutdown()

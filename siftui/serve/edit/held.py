@@ -14,10 +14,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from siftui.core.edit.forms import Inspections, touched_by
+from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Document
 from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
-from siftui.serve.evidence.connection import EvidenceConnection
+from siftui.serve.evidence.connection import NO_PAGE_IMAGES, EvidenceConnection
 from siftui.serve.evidence.files import content_version
 
 if TYPE_CHECKING:  # its module loads MuPDF: only once a session edits
@@ -54,6 +55,8 @@ class HeldCopies:
         self.release_closed()
         state = self.connection.session
         document = state.document(document_id)
+        if not self.connection.is_pdf(document_id):
+            raise EvidenceError(f"{document_id} has {NO_PAGE_IMAGES}")
         held = self._held.get(document_id)
         if held is not None and held[0].content_version == document.content_version:
             copy = held[0]

@@ -216,17 +216,23 @@ def _close(
     return result
 
 
-def _list_outline(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
-    document_id = arguments["documentId"]
-    copy = call.held.copy(document_id)
-    return tools_outline.bookmark_list(call.state, copy, document_id, **_keywords(arguments))
+def _bookmarks(
+    connection: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
+) -> dict[str, object]:
+    """E11 lists the draft's outline; a document read from a Doc JSON has no draft: its
+    own outline, as the evidence family lists it."""
+    document_id = given["documentId"]
+    if not connection.is_pdf(document_id):
+        return dict(connection.session.call(called.tool, given))
+    copy = doing.held.copy(document_id)
+    return tools_outline.bookmark_list(doing.state, copy, document_id, **_keywords(given))
 
 
 EXTENDED_TOOLS: tuple[ServedTool, ...] = (
     _bound(evidence.STATUS, _status),
     _bound(evidence.CURRENT, _current),
     _bound(evidence.CLOSE, _close),
-    _served(evidence.BOOKMARK_LIST, _list_outline),
+    _bound(evidence.BOOKMARK_LIST, _bookmarks),
 )
 """The evidence family's tools as a host with the edit family serves them (E4's tabs,
 E5's revision, draft, reader and edit capabilities; E3's close lets go of the closed

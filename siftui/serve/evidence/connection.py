@@ -123,6 +123,12 @@ class EvidenceConnection:
         self._sources[document_id] = replace(source, sha256=sha256, seen=seen)
         document.content_version = content_version(sha256)
 
+    def is_pdf(self, document_id: str) -> bool:
+        """Whether the open document was read from a PDF (not a Doc JSON); True for an
+        unknown one (the tool's own lookup refuses it)."""
+        source = self._sources.get(document_id)
+        return source is None or source.pdf
+
     def _refresh(self) -> None:
         """Marks stale the open documents whose files changed since they were opened."""
         for document_id, source in list(self._sources.items()):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from siftui.core.edit.operations import Transaction
 
-__all__ = ["Change", "Saved", "content_version_of"]
+__all__ = ["Change", "Listeners", "Saved", "content_version_of"]
 
 
 def content_version_of(sha256: str) -> str:
@@ -32,3 +34,30 @@ class Saved:
     bytes: int
     whole: bool  # rewritten whole
     reason: str  # why whole ("" when appended to)
+
+
+class Listeners:
+    """Who is told each change, called by the thread that made it (after the working
+    copy let go of MuPDF's lock); one lock of their own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[Change], None]] = []
+
+    def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Calls ``listener`` after every change; returns what stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def tell(self, change: Change) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(change)

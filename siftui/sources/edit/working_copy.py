@@ -15,7 +15,6 @@ read from the file, never from the draft.
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,7 +43,7 @@ from siftui.sources.edit.glyphs import page_glyphs
 from siftui.sources.edit.outline import DraftOutline
 from siftui.sources.edit.save import still_encrypted, whole_reason, write_beside
 from siftui.sources.edit.scan import page_annotations
-from siftui.sources.edit.told import Change, Saved, content_version_of
+from siftui.sources.edit.told import Change, Listeners, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
@@ -71,8 +70,7 @@ class WorkingCopy:
         self._store = store
         self._password = password
         self._lock = MUPDF  # one lock for every copy: PyMuPDF takes one thread at a time
-        self._listening = threading.Lock()  # the listeners, told without waiting for MuPDF
-        self._listeners: list[Callable[[Change], None]] = []
+        self._listeners = Listeners()  # told without waiting for MuPDF
         self._history = history or History()
         self._outline = DraftOutline.of(self._history)
         self._start(data, hashlib.sha256(data), seen)
@@ -248,25 +246,9 @@ class WorkingCopy:
         with self._lock:
             yield self._file if file else self._draft
 
-    # -- listeners ----------------------------------------------------------------
-
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Calls ``listener`` after every change; returns what stops it."""
-        with self._listening:
-            self._listeners.append(listener)
-
-        def stop() -> None:
-            with self._listening:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return stop
-
-    def _tell(self, change: Change) -> None:
-        with self._listening:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener(change)
+        return self._listeners.listen(listener)
 
     # -- changes --------------------------------------------------------------------
 
@@ -308,7 +290,7 @@ class WorkingCopy:
             pages = self._forget_pages(transaction)
             self._keep()
             change = Change(revision, "write", transaction, self.unsaved, pages)
-        self._tell(change)
+        self._listeners.tell(change)
         return revision
 
     def undo(self, expected_revision: int | None = None) -> int:
@@ -322,7 +304,7 @@ class WorkingCopy:
             pages = self._forget_pages(transaction)
             self._keep()
             change = Change(self.revision, "undo", transaction, self.unsaved, pages)
-        self._tell(change)
+        self._listeners.tell(change)
         return change.revision
 
     def redo(self, expected_revision: int | None = None) -> int:
@@ -337,7 +319,7 @@ class WorkingCopy:
             pages = self._forget_pages(transaction)
             self._keep()
             change = Change(self.revision, "redo", transaction, self.unsaved, pages)
-        self._tell(change)
+        self._listeners.tell(change)
         return change.revision
 
     def discard(self) -> int:
@@ -354,7 +336,7 @@ class WorkingCopy:
             for page in touched:
                 self._draft_pages.pop(page, None)
             change = Change(revision, "discard", None, False, tuple(sorted(touched)))
-        self._tell(change)
+        self._listeners.tell(change)
         return revision
 
     def _restart(self, data: bytes, whole: bool, seen: Fingerprint | None) -> None:
@@ -415,5 +397,5 @@ class WorkingCopy:
                 written.reason,
             )
             change = Change(revision, "save", None, False, ())
-        self._tell(change)
+        self._listeners.tell(change)
         return saved
