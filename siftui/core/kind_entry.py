@@ -139,6 +139,9 @@ class DocumentKind(Generic[DocT, OptionsT]):
 
     # What the rest of siftui asks instead of testing the kind (the audit, the MCP store,
     # the refusals that name the tool to use).
+    refusals: tuple[type[Exception], ...]
+    """What a request of this kind the user typed can be refused with (the message is
+    shown as is)."""
     noun: str
     """The kind in a message's words: "a PDF", "a Word document"."""
     suffixes: tuple[str, ...]

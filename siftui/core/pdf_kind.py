@@ -18,7 +18,7 @@ from siftui.core.docjson import doc_from_json, doc_to_json
 from siftui.core.kind_entry import AnyDoc, AnyOptions, DocumentKind
 from siftui.core.kind_view import Field, KindView, StripUnits, plural
 from siftui.core.layout import AnswerKind, Layout, layout_of, pages_label
-from siftui.core.render import BadPages, Options, Rendered, render
+from siftui.core.render import BadGrep, BadPages, Options, Rendered, render
 
 if TYPE_CHECKING:
     from siftui.core.unreachable import Unreachable
@@ -99,6 +99,7 @@ class PdfKind(DocumentKind[Doc, Options]):
     name = "pdf"
     unit = "page"
     has_pages = True
+    refusals = (BadPages, BadGrep)
     noun = "a PDF"
     suffixes = (".pdf",)
     reads_ranges_first = True

@@ -9,16 +9,15 @@ makes it; none reads options back out of a widget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 from siftui.core.budget import check_unit
-from siftui.core.kinds import kind_of
+from siftui.core.kinds import AnyCall, kind_of
 from siftui.core.unreachable import Unreachable
-from siftui.core.walk import Call
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.history import CallHistory
@@ -28,7 +27,6 @@ from siftui.tui.widgets.counter import counter_text
 from siftui.tui.widgets.tokens import tokens_text
 
 if TYPE_CHECKING:
-    from siftui.core.word.walk import DocxCall
     from siftui.tui.exporting import Exports
 
 
@@ -118,7 +116,7 @@ class Keys:
         out_cap = request.options.out_cap
 
         def work() -> None:
-            calls: list[Call] | list[DocxCall]
+            calls: Sequence[AnyCall]
             kind = kind_of(doc)
             calls = kind.walk(doc, request.options)
             scope = getattr(request.options, "scope", "body") or "body"
@@ -127,7 +125,7 @@ class Keys:
                 found = kind.unreachable(doc, out_cap, scope, check_unit(request.options.unit))
             app.call_from_thread(show, calls, found)
 
-        def show(calls: list[Call] | list[DocxCall], found: Unreachable | None) -> None:
+        def show(calls: Sequence[AnyCall], found: Unreachable | None) -> None:
             if held.request.source != request.source or held.opening is not None:
                 return  # another document since: this walk is not of the one shown
 

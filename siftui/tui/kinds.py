@@ -13,6 +13,7 @@ from typing import Any
 
 from siftui.core.kind_view import KindView
 from siftui.core.kinds import (
+    KINDS,
     AnyDoc,
     AnyOptions,
     DocumentKind,
@@ -21,8 +22,7 @@ from siftui.core.kinds import (
     render_any,
 )
 from siftui.core.layout import AnswerKind, Layout
-from siftui.core.render import BadGrep, BadPages, Rendered
-from siftui.core.word import BadOption
+from siftui.core.render import Rendered
 from siftui.tui.strip_model import PageFacts, units_facts
 
 __all__ = [
@@ -46,7 +46,9 @@ __all__ = [
     "with_field",
 ]
 
-REFUSALS: tuple[type[Exception], ...] = (BadPages, BadGrep, BadOption)
+REFUSALS: tuple[type[Exception], ...] = tuple(
+    dict.fromkeys(refusal for kind in KINDS for refusal in kind.refusals)
+)
 """What a request the user typed can be refused with (the message is shown as is)."""
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from siftui.core.budget import CHARS, Unit
 from siftui.core.kind_entry import AnyDoc, AnyOptions, DocumentKind
 from siftui.core.layout import Layout
-from siftui.core.render import Rendered
+from siftui.core.render import BadGrep, Rendered
 from siftui.core.word import DOCX_SUFFIXES, BadOption
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class WordKind(DocumentKind["DocxDoc", "DocxOptions"]):
     name = "docx"
     unit = "paragraph"
     has_pages = False
+    refusals = (BadOption, BadGrep)
     noun = "a Word document"
     suffixes = DOCX_SUFFIXES
 
