@@ -8,11 +8,16 @@ How, per page (see siftui.core.findings for the kinds):
    ``page.get_texttrace()`` gives it: render mode, opacity, size, colour,
    box, and its place in the drawing order (``seqno``); and, as
    ``page.get_bboxlog()`` would, the box of everything painted, in the same
-   order. Render mode 3 is ``invisible`` (``ocr_layer`` over an image),
-   opacity 0 is ``transparent``, under 1 pt is ``tiny``, a box mostly
-   outside the crop box is ``off_page``.
+   order. Render mode 3 is ``invisible`` and opacity 0 ``transparent``
+   (either is an ``ocr_layer`` over an image, or over shapes drawing its own
+   glyphs: siftui.sources.hidden.shapes), under 1 pt or squeezed to a smear is
+   ``tiny``, a box mostly outside the crop box is ``off_page``; glyphs that
+   draw nothing are ``invisible``, glyphs named other letters than extraction
+   reads ``remapped`` (siftui.sources.hidden.glyphs). Under an opaque plain
+   rectangle drawn later, text is ``covered``.
 2. A span with nothing painted under or over it lies on the white page: it
-   is ``low_contrast`` when its colour is close to white.
+   is ``low_contrast`` when its colour is close to white. One partly over
+   painted boxes is drawn, and judged character by character.
 3. A span on an opaque rectangle of one plain colour far from its own, with
    nothing painted over it since (siftui.sources.hidden.plain), is seen.
 4. Only the other spans with something painted under them or drawn over
@@ -39,7 +44,7 @@ from typing import Any
 
 from siftui.core.findings import Box, Finding
 from siftui.sources.hidden.extracted import Extracted
-from siftui.sources.hidden.glyphs import GlyphCheck, glyph_check, glyph_height
+from siftui.sources.hidden.glyphs import GlyphCheck, by_glyphs, glyph_height, span_fonts
 from siftui.sources.hidden.looks import (
     WHITE,
     HiddenCandidate,
@@ -47,7 +52,7 @@ from siftui.sources.hidden.looks import (
     same_colour,
     share_inside,
 )
-from siftui.sources.hidden.paint import PaintLog, Paints, paint_log
+from siftui.sources.hidden.paint import Paints, paint_log
 from siftui.sources.hidden.place import apart, located, located_by_text, shown_copy
 from siftui.sources.hidden.plain import PlainCheck
 from siftui.sources.hidden.shapes import drawn_apart, overlapped
@@ -78,9 +83,6 @@ two long), is ``tiny``. (The size alone does not tell the drawn height: a font
 matrix may draw 58 pt text 7 pt high, pdf.js's issue6605.pdf.)"""
 
 SQUEEZED_PT = 1.0
-
-ALONE = 2
-"""So many letters drawn as read, between letters of one hidden kind, are taken with them."""
 
 UNPAINTED = frozenset({"invisible", "transparent"})
 """Kinds of text that paints nothing itself: over an image (or over shapes that
@@ -127,33 +129,6 @@ def _squeezed(chars: Any, size: float, box: Box) -> bool:
             last = char[2]
             count += 1
     return count >= 2 and length < step * (count - 1)
-
-
-def _glyph_pieces(piece: HiddenCandidate, kinds: list[str | None]) -> list[HiddenCandidate]:
-    """The piece cut into runs of characters its glyphs draw as read (kind None)
-    or not (``invisible``, ``remapped``); white space and signs go with the run
-    they are in."""
-    runs: list[tuple[str | None, list[Any]]] = []
-    for char, kind in zip(piece.chars, kinds, strict=True):
-        neutral = kind is None and not (0 < char[0] < 0x110000 and chr(char[0]).isalnum())
-        if runs and (neutral or runs[-1][0] == kind):
-            runs[-1][1].append(char)
-        else:
-            runs.append((kind, [char]))
-    # A letter drawn as read amid letters that are not (an "i" read as "I" in
-    # "INSTR") does not cut the run: the agent reads the whole.
-    merged: list[tuple[str | None, list[Any]]] = []
-    for kind, chars in runs:
-        if (
-            len(merged) >= 2
-            and merged[-1][0] is None
-            and merged[-2][0] == kind
-            and sum(1 for char in merged[-1][1] if chr(char[0]).isalnum()) <= ALONE
-        ):
-            merged[-2][1].extend(merged.pop()[1] + chars)
-        else:
-            merged.append((kind, chars))
-    return [piece.part(chars, kind) for kind, chars in merged]
 
 
 def _pieces(span: dict[str, Any], bound: Box) -> list[HiddenCandidate]:
@@ -259,13 +234,13 @@ def inspect_page(
     if not pieces:
         return [], []
     if painted.span_fonts:
-        pieces = _by_glyphs(pieces, painted, page, glyphs)
+        pieces = by_glyphs(pieces, painted, page, glyphs)
     for piece in pieces:
         piece.masks = piece.seqno in painted.masks
     extracted: Extracted | None = None
     if any(piece.kind == "tiny" and piece.size < TINY for piece in pieces):
         extracted = Extracted(page)
-        fonts = _fonts(painted) if painted.span_fonts else {}
+        fonts = span_fonts(painted) if painted.span_fonts else {}
         for piece in pieces:
             if piece.kind == "tiny" and piece.size < TINY:
                 font = fonts.get(id(piece.span_chars))
@@ -304,31 +279,6 @@ def inspect_page(
 
 DRAWN = frozenset({"invisible", "ocr_layer", "transparent", "tiny", "off_page", "remapped"})
 """Kinds a span's own drawing decides, which hold for any part of it."""
-
-
-def _by_glyphs(
-    pieces: list[HiddenCandidate], painted: PaintLog, page: Any, glyphs: GlyphCheck | None
-) -> list[HiddenCandidate]:
-    """The pieces drawn as their span's drawing says (kind None), cut where their
-    glyphs draw nothing or other letters than extraction reads (see
-    siftui.sources.hidden.glyphs)."""
-    check = glyph_check(glyphs, page, painted.fonts)
-    fonts = _fonts(painted)
-    cut: list[HiddenCandidate] = []
-    for piece in pieces:
-        font = fonts.get(id(piece.span_chars))
-        if piece.kind is not None or font is None:
-            cut.append(piece)
-            continue
-        kinds = check.kinds(font, piece.chars)
-        cut.extend([piece] if kinds is None else _glyph_pieces(piece, kinds))
-    return cut
-
-
-def _fonts(painted: PaintLog) -> dict[int, int]:
-    """The font of each span, by the id of its characters' list (see PaintLog)."""
-    spans = zip(painted.spans, painted.span_fonts, strict=True)
-    return {id(span["chars"]): font for span, font in spans}
 
 
 def _hidden(pieces: list[HiddenCandidate]) -> list[HiddenCandidate]:

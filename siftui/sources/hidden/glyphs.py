@@ -30,7 +30,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from siftui.sources.hidden.looks import HiddenCandidate
+    from siftui.sources.hidden.paint import PaintLog
 
 Char = tuple[int, int, tuple[float, float], tuple[float, float, float, float]]
 
@@ -152,3 +156,58 @@ def _named(name: str) -> int:
 
 def _letters(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+ALONE = 2
+"""So many letters drawn as read, between letters of one hidden kind, are taken with them."""
+
+
+def by_glyphs(
+    pieces: list[HiddenCandidate], painted: PaintLog, page: Any, glyphs: GlyphCheck | None
+) -> list[HiddenCandidate]:
+    """The pieces drawn as their span's drawing says (kind None), cut where their
+    glyphs draw nothing or other letters than extraction reads (see the module)."""
+    check = glyph_check(glyphs, page, painted.fonts)
+    fonts = span_fonts(painted)
+    cut: list[HiddenCandidate] = []
+    for piece in pieces:
+        font = fonts.get(id(piece.span_chars))
+        if piece.kind is not None or font is None:
+            cut.append(piece)
+            continue
+        kinds = check.kinds(font, piece.chars)
+        cut.extend([piece] if kinds is None else _cut(piece, kinds))
+    return cut
+
+
+def span_fonts(painted: PaintLog) -> dict[int, int]:
+    """The font of each span, by the id of its characters' list (see PaintLog)."""
+    spans = zip(painted.spans, painted.span_fonts, strict=True)
+    return {id(span["chars"]): font for span, font in spans}
+
+
+def _cut(piece: HiddenCandidate, kinds: list[str | None]) -> list[HiddenCandidate]:
+    """The piece cut into runs of characters its glyphs draw as read (kind None)
+    or not (``invisible``, ``remapped``); white space and signs go with the run
+    they are in."""
+    runs: list[tuple[str | None, list[Any]]] = []
+    for char, kind in zip(piece.chars, kinds, strict=True):
+        neutral = kind is None and not (0 < char[0] < 0x110000 and chr(char[0]).isalnum())
+        if runs and (neutral or runs[-1][0] == kind):
+            runs[-1][1].append(char)
+        else:
+            runs.append((kind, [char]))
+    # A letter drawn as read amid letters that are not (an "i" read as "I" in
+    # "INSTR") does not cut the run: the agent reads the whole.
+    merged: list[tuple[str | None, list[Any]]] = []
+    for kind, chars in runs:
+        if (
+            len(merged) >= 2
+            and merged[-1][0] is None
+            and merged[-2][0] == kind
+            and sum(1 for char in merged[-1][1] if chr(char[0]).isalnum()) <= ALONE
+        ):
+            merged[-2][1].extend(merged.pop()[1] + chars)
+        else:
+            merged.append((kind, chars))
+    return [piece.part(chars, kind) for kind, chars in merged]
