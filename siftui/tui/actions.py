@@ -218,12 +218,21 @@ class KeyActions(App[int]):
     def action_focus_anchor(self) -> None:
         self._focus("anchor")
 
+    def action_focus_window(self) -> None:
+        self._focus("window")  # a Word document's (keys.available hides it elsewhere)
+
+    def action_focus_scope(self) -> None:
+        self._focus("scope")
+
+    def action_focus_outcap(self) -> None:
+        self.query_one(OutCapControl).input.focus()
+
     def action_focus_view(self) -> None:
         self.query_one(ContentView).focus()
 
     def _focus(self, field: str) -> None:
         """Focus a field of the request bar: ``pages`` (a Word document's range),
-        ``grep``, or ``anchor`` (a Word document's only)."""
+        ``grep``, or ``anchor``, ``window`` and ``scope`` (a Word document's only)."""
         bar = self.query_one(RequestBar)
         view = bar.view
         if field == "anchor" and view.anchor_field is None:

@@ -333,9 +333,11 @@ class SiftApp(KeyActions):
         self.apply(self.opener.failed(event.message, self.opened))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        shown = view_of(self.request.options).range_action
+        view = view_of(self.request.options)
         replay, preview = self._replayed is not None, self.preview_shown()
-        return available(action, replay=replay, range_action=shown, preview=preview)
+        fields = frozenset(field.name for field in view.every_field)
+        shown = view.range_action
+        return available(action, replay=replay, range_action=shown, fields=fields, preview=preview)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

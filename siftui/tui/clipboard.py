@@ -52,11 +52,13 @@ class CopyReport:
     """What a copy attempt achieved, and the one notification to show for it."""
 
     what: str
-    runes: int
+    runes: int  # the text's length in code points
     osc52_sent: bool
     osc52_too_large: bool
     system_error: str | None
     save_hint: str = "Press s to save it to a file."  # the key that saves what was copied
+    utf8_bytes: int | None = None  # its length in UTF-8 bytes, said instead of runes when
+    # the answer's OutCap counts bytes (a notice in runes beside a budget in bytes misleads)
 
     @property
     def confirmed(self) -> bool:
@@ -73,7 +75,7 @@ class CopyReport:
         return "warning" if self.reached else "error"
 
     def message(self) -> str:
-        size = f"{self.runes:,} runes"
+        size = f"{self.runes:,} runes" if self.utf8_bytes is None else f"{self.utf8_bytes:,} bytes"
         osc = "terminal clipboard (OSC 52, sent; terminals do not confirm)"
         large = (
             " This is larger than many terminals accept over OSC 52; the terminal may drop it."

@@ -16,6 +16,7 @@ from textual.app import App
 from textual.timer import Timer
 
 from siftui.sources.errors import report_unexpected
+from siftui.tui.display import plural
 
 if TYPE_CHECKING:  # the log's modules are a replay's: not loaded before a first answer
     from siftui.sources.log.calllog import LogEntry
@@ -77,7 +78,7 @@ class SessionReruns:
         if known is not None and known[0] == len(calls):
             self._say(known[1], number, say)
             return
-        say(f"re-running session {entry.session} ({len(calls)} calls) afresh ...", False)
+        say(f"re-running session {entry.session} ({plural(len(calls), 'call')}) afresh ...", False)
         if key not in self._running:
             self._timer = self.app.set_timer(RERUN_AFTER, lambda: self._start(calls, key, say))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.app import App
 
+from siftui.core.budget import BYTES
 from siftui.sources.output import encode_utf8, rendered_json
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
 from siftui.tui.saving import save_file
@@ -34,14 +35,15 @@ class Exports:
         # OSC 52 goes through the terminal; app.clipboard keeps the text either way.
         self.app.copy_to_clipboard(wire)
         osc52_sent = not self.app.is_headless
+        in_bytes = answer.options.unit == BYTES.name  # the notice counts as the OutCap does
         self.app.run_worker(
-            lambda: self._copy_system(wire, what, osc52_sent),
+            lambda: self._copy_system(wire, what, osc52_sent, in_bytes),
             thread=True,
             group="copy",
             description="copy to the system clipboard",
         )
 
-    def _copy_system(self, text: str, what: str, osc52_sent: bool) -> None:
+    def _copy_system(self, text: str, what: str, osc52_sent: bool, in_bytes: bool) -> None:
         from siftui.tui import exporting  # looked up at call time: tests replace it
 
         report = CopyReport(
@@ -50,6 +52,7 @@ class Exports:
             osc52_sent=osc52_sent,
             osc52_too_large=osc52_too_large(text),
             system_error=exporting.copy_system(text),
+            utf8_bytes=len(encode_utf8(text)) if in_bytes else None,
         )
         self.app.call_from_thread(self._copied, report)
 
@@ -66,14 +69,17 @@ class Exports:
                 self._save(Path(target), answer)
 
         title = f"Save the answer of {answer.name} ({answer.label()}) to"
-        from siftui.tui.screens.path import PathScreen
+        from siftui.tui.screens.path import SAVE_HINT, PathScreen
 
-        self.app.push_screen(PathScreen(title, suggestion), chosen)
+        self.app.push_screen(PathScreen(title, suggestion, SAVE_HINT), chosen)
 
     def _save(self, target: Path, answer: Answer) -> None:
-        content = answer.rendered.content
-        saved = f"Saved {answer.name} ({answer.label()}), {len(content):,} runes, to {target}"
-        save_file(self.app, target, encode_utf8(content), saved)
+        data = encode_utf8(answer.rendered.content)
+        size = f"{len(answer.rendered.content):,} runes"
+        if answer.options.unit == BYTES.name:
+            size = f"{len(data):,} bytes"
+        saved = f"Saved {answer.name} ({answer.label()}), {size}, to {target}"
+        save_file(self.app, target, data, saved)
 
 
 __all__ = ["Exports", "copy_system"]

@@ -59,6 +59,22 @@ KEYS: tuple[Key, ...] = (
         "a",
         footer=False,
     ),
+    Key(
+        "W",
+        "focus_window",
+        "Window",
+        "Word: the Window input (how many paragraphs around the anchor; Enter asks)",
+        "W",
+        footer=False,
+    ),
+    Key(
+        "S",
+        "focus_scope",
+        "Scope",
+        "Word: the Scope input (body, footnotes, endnotes, comments, headers, footers)",
+        "S",
+        footer=False,
+    ),
     Key("m", "map", "Map", "Back to the map or the full text (clears pages and grep)", "m"),
     Key("n", "follow", "Next", "Make the call the note names, as the agent would", "n"),
     Key("w", "walk", "Walk", "Every call an agent makes to read the whole document", "w"),
@@ -95,6 +111,14 @@ KEYS: tuple[Key, ...] = (
         "Unit",
         "OutCap in code points (runes) or UTF-8 bytes (bytes bound any byte-level tokenizer)",
         "u",
+        footer=False,
+    ),
+    Key(
+        "k",
+        "focus_outcap",
+        "OutCap",
+        "The OutCap number input: 20000, 20,000, 20k, 1.5M (Enter asks for it)",
+        "k",
         footer=False,
     ),
     Key("t", "toggle_ocr", "OCR", "OCR pages without text (Tesseract) on / off", "t", footer=False),
@@ -176,16 +200,30 @@ APP_ACTIONS = frozenset(key.action for key in KEYS) - {"quit"}
 """The actions of the app's keys that act on the read tool's answer (all but quit)."""
 
 
-def available(action: str, *, replay: bool, range_action: str, preview: bool = False) -> bool:
+FIELD_ACTIONS = {"focus_window": "window", "focus_scope": "scope"}
+"""The keys of fields only some kinds have (Word's), and the field each focuses."""
+
+
+def available(
+    action: str,
+    *,
+    replay: bool,
+    range_action: str,
+    fields: frozenset[str] = frozenset(),
+    preview: bool = False,
+) -> bool:
     """Whether ``action``'s key acts now (a key that does not is left out of the footer and
     the palette): the report and follow keys in a log replay only, `p` named for the kind
-    (``range_action``: the one its view shows). ``preview``: the evidence preview is
+    (``range_action``: the one its view shows), Window and Scope for a kind that has
+    them (``fields``: the names of the fields its view shows). ``preview``: the evidence preview is
     shown, whose own keys are the only ones (App bindings reach every screen: `s` would
     save the read tool's answer behind it)."""
     if preview and action in APP_ACTIONS:
         return False
     if action in REPLAY_ONLY:
         return replay
+    if action in FIELD_ACTIONS:
+        return FIELD_ACTIONS[action] in fields
     if action in RANGE_ACTIONS:
         return action == range_action
     return True

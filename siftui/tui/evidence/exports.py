@@ -9,8 +9,10 @@ from textual.app import App
 
 from siftui.sources.output import encode_utf8
 from siftui.tui.clipboard import CopyReport, copy_system, osc52_too_large
+from siftui.tui.display import plural
 from siftui.tui.saving import save_file
 from siftui.tui.screens import PathScreen
+from siftui.tui.screens.path import SAVE_HINT
 
 LAST_COPY: dict[int, CopyReport] = {}
 """The last copy's report per app (by id), for tests and the help."""
@@ -48,10 +50,8 @@ def save_script(app: App[Any], script: str, suggestion: Path) -> None:
 
     def chosen(target: str | None) -> None:
         if target is not None:
-            saved = f"Saved the session, {script.count(chr(10))} calls, to {target}"
+            saved = f"Saved the session, {plural(script.count(chr(10)), 'call')}, to {target}"
             save_file(app, Path(target), encode_utf8(script), saved)
 
-    lines = script.count("\n")
-    app.push_screen(
-        PathScreen(f"Save the session ({lines} calls) as a script to", str(suggestion)), chosen
-    )
+    title = f"Save the session ({plural(script.count(chr(10)), 'call')}) as a script to"
+    app.push_screen(PathScreen(title, str(suggestion), SAVE_HINT), chosen)

@@ -61,6 +61,11 @@ class PathSuggester(Suggester):
         return value + names[0][len(stem) :]
 
 
+OPEN_HINT = "Tab completes · Enter opens · Escape cancels"
+SAVE_HINT = "Tab completes · Enter saves (asks before overwriting) · Escape cancels"
+"""The hint of a dialog that saves: Enter there writes the file, it opens nothing."""
+
+
 class PathScreen(ModalScreen[str | None]):
     """Asks for a file path; dismisses with it, or None on Escape.
 
@@ -86,9 +91,7 @@ class PathScreen(ModalScreen[str | None]):
             yield dialog_title(self._title)
             yield Input(value=self._value, suggester=PathSuggester(), id="path")
             yield OptionList(id="listing", markup=False)  # file names are never markup
-            yield Static(
-                self._hint or "Tab completes · Enter opens · Escape cancels", classes="hint"
-            )
+            yield Static(self._hint or OPEN_HINT, classes="hint")
             yield Static("", id="path-error", classes="error", markup=False)
 
     def on_mount(self) -> None:
