@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import cast
 
 import pytest
 from support.docx_build import p, write_docx
 from support.evidence_log import log_session
 from support.tui_support import book_doc, run, settle, wait_until, write_doc
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from siftui.cli.evidence_preview import rerun_factory
@@ -30,7 +28,7 @@ from siftui.tui.widgets.view import ContentView
 
 
 def palette(app: SiftApp) -> set[str]:
-    return {command.title for command in app.get_system_commands(cast(Screen[object], app.screen))}
+    return {command.title for command in app.get_system_commands(app.screen)}
 
 
 def test_window_scope_and_outcap_have_keys_for_word(tmp_path: Path) -> None:
@@ -63,7 +61,8 @@ def test_a_pdf_has_no_window_or_scope_key(tmp_path: Path) -> None:
         await pilot.press("W", "S")
         assert app.focused is view
         await pilot.press("k")
-        assert app.focused is app.query_one(OutCapControl).input
+        focused: object = app.focused
+        assert focused is app.query_one(OutCapControl).input
 
     run(SiftApp(path), scenario, size=(110, 34))
 
