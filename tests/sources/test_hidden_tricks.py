@@ -1,6 +1,8 @@
-"""Hidden text a person's eye misses is found (issue 41, item 11), and legible
-text drawn in the looks that raised false alarms is not (item 12): generated
-PDFs, written as raw content streams (tests/support/hidden_tricks.py)."""
+"""Hidden text a person's eye misses is found (issue 41, item 11), the true
+alarms of third-party files stay (a FreeText box, a picture stamp over text,
+render mode 3 under a field's value), and legible text drawn in the looks that
+raised false alarms is not (item 12): generated PDFs, written as raw content
+streams (tests/support/hidden_tricks.py)."""
 
 from __future__ import annotations
 
