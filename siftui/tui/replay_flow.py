@@ -113,6 +113,10 @@ class ReplayFlow:
             self._where = f"call {number}: {entry.request_text}"
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         received = entry.received
+        # A call of no document request (an evidence tool's): read_pdf's controls and
+        # counter say nothing of it, so the screen hides them (siftui.tcss).
+        tool = "" if logged_as(entry.tool).document else str(entry.tool)
+        self.app.screen.set_class(bool(tool), "-tool-call")
         if received is None:
             self._where = f"{self._where}: the agent got an error: {entry.message}"
             self.status(self._where, warning=True)
@@ -120,7 +124,7 @@ class ReplayFlow:
                 self.reruns.verdict(self.entries, number, self._said)
             # The error's text is all the agent got: the answer shown before is not it.
             error = Rendered(entry.message, False, 0, 0, 0, "")
-            return Change(request, answer=logged_answer(request, error, failed=True))
+            return Change(request, answer=logged_answer(request, error, failed=True, tool=tool))
         if self.reruns.applies(entry):
             self.reruns.verdict(self.entries, number, self._said)
         else:
@@ -128,7 +132,7 @@ class ReplayFlow:
                 f"{self._where} · shown: the logged bytes the agent received; "
                 f"checking {Path(entry.path).name} to re-run it ..."
             )
-        return Change(request, answer=logged_answer(request, received))
+        return Change(request, answer=logged_answer(request, received, tool=tool))
 
     def _said(self, message: str, warning: bool) -> None:
         self.status(f"{self._where}: {message}", warning=warning)

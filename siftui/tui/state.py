@@ -113,6 +113,7 @@ class Answer:
     facts: PageFacts | None = None
     logged: bool = False
     failed: bool = False  # a logged call that failed: the content is the error it got
+    tool: str = ""  # a logged call of a tool with no document request (an evidence tool)
     # Found after the answer was painted (workers), then the answer is shown again with it:
     unreachable: Unreachable | None = None  # what no pages= call shows at this OutCap
     counts: TokenCounts | None = None  # the token line's counts of the content
@@ -138,7 +139,9 @@ class Answer:
 
     def label(self) -> str:
         """What the answer is, in words: "map", "pages 3-5", "grep in P6..P8", "error"."""
-        return "error" if self.failed else label(self.layout.kind, self.options)
+        if self.failed:
+            return "error"
+        return f"{self.tool} result" if self.tool else label(self.layout.kind, self.options)
 
 
 @dataclass(frozen=True)
@@ -232,12 +235,16 @@ def make_answer(
     return Answer(request, rendered, layout, width, doc, facts_any(doc, request.options, facts))
 
 
-def logged_answer(request: Request, rendered: Rendered, *, failed: bool = False) -> Answer:
+def logged_answer(
+    request: Request, rendered: Rendered, *, failed: bool = False, tool: str = ""
+) -> Answer:
     """An answer as a call log holds it, drawn without its document (``failed``: the
-    error a failed call got)."""
+    error a failed call got; ``tool``: the tool, when its call asks no document request)."""
     layout = layout_any(rendered, request.options)
     width = max(map(shown_width, layout.lines), default=0)
-    return Answer(request, rendered, layout, width, None, None, logged=True, failed=failed)
+    return Answer(
+        request, rendered, layout, width, None, None, logged=True, failed=failed, tool=tool
+    )
 
 
 def answer_request(

@@ -27,13 +27,7 @@ FOLLOW_SECONDS = 0.25
 class CallList(DataTable[str | Text]):
     """The calls of a log; the result column (runes, or "error") comes before the request."""
 
-    DEFAULT_CSS = """
-    CallList {
-        dock: left;
-        width: 62;
-        height: 1fr;
-    }
-    """
+    # Its place on the screen is the app's layout (siftui.tcss: "call log replay").
 
     def __init__(
         self, entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
