@@ -419,7 +419,7 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
     before, before_pypdf = items_of(pdf), pypdf_items(pdf)
     dests_before = _poppler_dests(pdf)
     received: list[list[str]] = []
-    edited = threading.Event()
+    edited, looked = threading.Event(), threading.Event()
     order: list[str] = []
 
     async def session(address: Address) -> None:
@@ -442,7 +442,7 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
             listed = await call("pdf_bookmark_list", {"documentId": doc})
             order.extend(item["outlineId"] for item in listed["items"])
             edited.set()
-            await asyncio.sleep(1.0)  # the person looks at the outline first
+            assert await asyncio.to_thread(looked.wait, STEP_TIMEOUT)  # the person looks first
             await call("pdf_save", {"documentId": doc, "expectedRevision": made["revision"]})
 
     for pane, _, folder in reading(tmp_path, pdf):
@@ -451,8 +451,9 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
         thread.start()
         assert edited.wait(STEP_TIMEOUT)
         pane.press("l")
-        shown = pane.wait_text("[agent: renamed]")
-        assert "[agent: added] Appendix" in shown and "[agent: moved]" in shown
+        for mark in ("[agent: renamed] 2 Installing", "[agent: added] Appendix", "[agent: moved]"):
+            pane.wait_text(mark)
+        looked.set()
         shown = pane.wait_text("asks to save")
         assert 'bookmark ol-2 "2 Installation" renamed to "2 Installing"' in shown
         assert 'bookmark deleted ol-13 "6 Version history"' in shown
