@@ -56,14 +56,13 @@ class GlyphCheck:
         self.page: Any = None
         self.unembedded: set[str] | None = None  # the names of the page's fonts not embedded
 
-    def kinds(self, font: int, chars: list[Char]) -> list[str | None] | None:
-        """Per character: ``invisible``, ``remapped`` or None (drawn as read, or
-        not a letter or digit); None when every character is drawn as read."""
+    def hidden(self, font: int, pairs: set[tuple[int, int]]) -> dict[tuple[int, int], str]:
+        """The font's (glyph, Unicode value) pairs judged ``invisible`` or
+        ``remapped`` so far, after judging those of ``pairs`` not yet judged."""
         table = self.tables.get(font)
         if table is None:
             table = self.tables[font] = (set(), {})
         known, hidden = table
-        pairs = {(char[1], char[0]) for char in chars}
         new = pairs - known
         if new:
             for gid, unicode in new:
@@ -71,9 +70,7 @@ class GlyphCheck:
                 if verdict is not None:
                     hidden[(gid, unicode)] = verdict
             known |= new
-        if not hidden or pairs.isdisjoint(hidden):
-            return None
-        return [hidden.get((char[1], char[0])) for char in chars]
+        return hidden
 
     def _verdict(self, key: int, gid: int, unicode: int) -> str | None:
         from pymupdf import mupdf
@@ -166,18 +163,28 @@ def by_glyphs(
     pieces: list[HiddenCandidate], painted: PaintLog, page: Any, glyphs: GlyphCheck | None
 ) -> list[HiddenCandidate]:
     """The pieces drawn as their span's drawing says (kind None), cut where their
-    glyphs draw nothing or other letters than extraction reads (see the module)."""
+    glyphs draw nothing or other letters than extraction reads (see the module).
+    The pieces of one font are checked together: nearly always all is well."""
     check = glyph_check(glyphs, page, painted.fonts)
     fonts = span_fonts(painted)
-    cut: list[HiddenCandidate] = []
+    groups: dict[int, list[HiddenCandidate]] = {}
     for piece in pieces:
         font = fonts.get(id(piece.span_chars))
-        if piece.kind is not None or font is None:
-            cut.append(piece)
+        if piece.kind is None and font is not None:
+            groups.setdefault(font, []).append(piece)
+    cuts: dict[int, list[HiddenCandidate]] = {}
+    for font, group in groups.items():
+        pairs = {(char[1], char[0]) for piece in group for char in piece.chars}
+        hidden = check.hidden(font, pairs)
+        if not hidden or pairs.isdisjoint(hidden):
             continue
-        kinds = check.kinds(font, piece.chars)
-        cut.extend([piece] if kinds is None else _cut(piece, kinds))
-    return cut
+        for piece in group:
+            kinds = [hidden.get((char[1], char[0])) for char in piece.chars]
+            if any(kinds):
+                cuts[id(piece)] = _cut(piece, kinds)
+    if not cuts:
+        return pieces
+    return [part for piece in pieces for part in cuts.get(id(piece), [piece])]
 
 
 def span_fonts(painted: PaintLog) -> dict[int, int]:
