@@ -56,3 +56,14 @@ def terminal_text(text: str) -> str:
     if _UNSAFE_IN_TEXT.search(text) is None:
         return text
     return _UNSAFE_IN_TEXT.sub(lambda found: _escape_char(found.group()), text)
+
+
+def escape_in_place(line: str) -> str:
+    """``line`` with every unsafe character made visible as one character (a C0
+    control's picture, U+FFFD for a C1 or bidi control or a surrogate), so each
+    character keeps its index: for an editable field, whose cursor counts characters."""
+    if _UNSAFE.search(line) is None:
+        return line
+    return _UNSAFE.sub(
+        lambda found: _C0_PICTURES.get(ord(found.group()), "\N{REPLACEMENT CHARACTER}"), line
+    )

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
+from siftui.core.terminal import escape_controls
 from siftui.tui.report_model import Node
 from siftui.tui.screens.styles import DIALOG_CSS
 from siftui.tui.screens.title import dialog_title
@@ -56,7 +57,8 @@ class LogReportScreen(ModalScreen[int | None]):
         tree.focus()
 
     def _add(self, parent: TreeNode[int | None], node: Node) -> None:
-        label = Text(node.label)  # a pattern or a note is text, never markup
+        # A pattern or a note is text, never markup, and a crafted log's ESC is shown.
+        label = Text(escape_controls(node.label))
         prefix = f"call {node.call}"
         if node.call is not None and node.label.startswith(prefix):
             label.stylize("bold", 0, len(prefix))

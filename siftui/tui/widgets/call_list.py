@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.widgets import DataTable
 
+from siftui.core.terminal import escape_controls
 from siftui.sources.filehash import file_sha256
 from siftui.tui.widgets.replay import CallChecked, CallChosen, LogFollowed
 
@@ -80,8 +81,9 @@ class CallList(DataTable[str | Text]):
                 str(number),
                 entry.time[11:19],
                 result,
-                Text(Path(entry.path).name),  # Text: a str cell is read as markup
-                Text(entry.described),
+                # Text: a str cell is read as markup; escaped: a crafted log's ESC
+                Text(escape_controls(Path(entry.path).name)),
+                Text(escape_controls(entry.described)),
                 key=str(number - 1),
             )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from siftui.core.terminal import escape_lines
 from siftui.tui.history import Calls, calls_text
 from siftui.tui.state import Answer
 
@@ -54,7 +55,7 @@ class NoteLine(Static):
         note = self.problem or (self.answer.rendered.note if self.answer is not None else "")
         if not note and not self.has_class("visible"):
             return  # hidden and staying hidden: nothing to lay out again
-        self.update(note)
+        self.update(escape_lines(note))  # a logged note is a crafted log's to write
         self.set_class(bool(note), "visible")
         self.set_class(bool(self.problem), "error")
 

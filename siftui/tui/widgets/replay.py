@@ -16,6 +16,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from siftui.core.terminal import escape_lines
+
 if TYPE_CHECKING:
     from siftui.sources.log.calllog import LogEntry
 
@@ -76,7 +78,7 @@ class ReplayStatus(Static):
         self.message, self.warning = said.message, said.warning
 
     def watch_message(self, message: str) -> None:
-        self.update(message)
+        self.update(escape_lines(message))  # it quotes a log's paths, options and errors
         self.display = bool(message)
 
     def watch_warning(self, warning: bool) -> None:

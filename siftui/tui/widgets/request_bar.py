@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 
 from siftui.core.kind_view import GREP, Field, KindView
 from siftui.core.kinds import DEFAULT_KIND, KINDS
+from siftui.tui.widgets.safe_input import SafeInput
 
 
 class RequestBar(Horizontal):
@@ -90,7 +91,7 @@ class RequestBar(Horizontal):
         self.post_message(self.Submitted())
 
 
-class CompletingInput(Input):
+class CompletingInput(SafeInput):
     """An Input whose Tab accepts the completion it shows (`foot` → `footnotes`), and
     moves on, as Tab does elsewhere, when it shows none."""
 
@@ -115,7 +116,7 @@ def _field(field: Field, view: KindView | None = None) -> tuple[Static, Input]:
         options["restrict"] = field.restrict
     if field.completes and view is not None:
         options["suggester"] = SuggestFromList(view.suggestions(), case_sensitive=False)
-    kind = CompletingInput if "suggester" in options else Input
+    kind = CompletingInput if "suggester" in options else SafeInput  # a log's controls
     return (
         Static(
             field.label,
