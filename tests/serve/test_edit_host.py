@@ -237,3 +237,35 @@ def test_without_the_edit_family_the_status_is_the_evidence_one(tmp_path: Path) 
         assert "tabs" not in json.loads(answer(plain, "pdf_current", {}))
     finally:
         plain.shutdown()
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "scan.png"])
+def test_a_document_that_is_not_a_pdf_is_refused_by_the_edit_tools_in_one_line(
+    host: ToolHost, tmp_path: Path, name: str
+) -> None:
+    """MuPDF reads a text file or an image as a document (pdf_open takes it), but there is
+    no PDF to annotate, fill, edit or save: one line, and pdf_status says why."""
+    if name.endswith(".txt"):
+        (tmp_path / name).write_text("hello world\nsecond line\n", encoding="utf-8")
+    else:
+        pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False)
+        pixmap.set_rect(pixmap.irect, (200, 30, 30))
+        pixmap.save(tmp_path / name)
+    opened = json.loads(answer(host, "pdf_open", {"path": name}))
+    said = f"{opened['documentId']} is not a PDF ({name}): the edit tools change PDFs only"
+    status = json.loads(answer(host, "pdf_status", {"documentId": opened["documentId"]}))
+    assert (status["revision"], status["unsaved"]) == (0, False)
+    for capability in ("annotate", "bookmarkEdit", "formFill", "save"):
+        assert status["capabilities"][capability] == {
+            "supported": True,
+            "available": False,
+            "reason": said,
+        }
+    document = {"documentId": opened["documentId"]}
+    assert answer(host, "pdf_annotation_list", document) == f"error: {said}"
+    assert answer(host, "pdf_form_inspect", {**document, "page": 1}) == f"error: {said}"
+    region = {"kind": "pdf-region", "page": 1, "rectPdf": [1, 1, 20, 20]}
+    note = {**document, "expectedRevision": 0, "subtype": "Text", "target": region}
+    assert answer(host, "pdf_annotation_create", note) == f"error: {said}"
+    listed = json.loads(answer(host, "pdf_bookmark_list", document))  # its own, no draft
+    assert (listed["total"], listed["items"]) == (0, [])

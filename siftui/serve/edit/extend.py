@@ -15,7 +15,7 @@ from typing import Any
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.tools_documents import Capability
 from siftui.core.evidence.wire import fit_whole
-from siftui.serve.edit.held import HeldCopies
+from siftui.serve.edit.held import HeldCopies, NotAPdf
 from siftui.serve.edit.jump import NO_READER
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import NO_PAGE_IMAGES
@@ -41,19 +41,20 @@ def with_status(
     reader = host.reader is not None
     capabilities = dict(result["capabilities"])
     from_json = capabilities.get("pageRender", {}).get("reason") == NO_PAGE_IMAGES
-    revision, unsaved = (0, False) if from_json else _draft(state, held, document_id)
+    why_not = NO_PAGE_IMAGES if from_json else None
+    revision, unsaved = 0, False
+    if why_not is None:
+        try:
+            revision, unsaved = _draft(state, held, document_id)
+        except NotAPdf as error:
+            why_not = error.message
+    editing = Capability(True, True) if why_not is None else Capability(True, False, why_not)
     without = Capability(True, False, NO_READER)
     added = {
-        "annotate": Capability(True, False, NO_PAGE_IMAGES)
-        if from_json
-        else Capability(True, True),
-        "bookmarkEdit": Capability(True, False, NO_PAGE_IMAGES)
-        if from_json
-        else Capability(True, True),
-        "formFill": Capability(True, False, NO_PAGE_IMAGES)
-        if from_json
-        else Capability(True, True),
-        "save": Capability(True, True) if reader and not from_json else without,
+        "annotate": editing,
+        "bookmarkEdit": editing,
+        "formFill": editing,
+        "save": editing if why_not is not None else Capability(True, True) if reader else without,
         "pageJump": Capability(True, True) if reader else without,
     }
     capabilities.update({name: found.as_wire() for name, found in added.items()})

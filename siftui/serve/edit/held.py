@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from siftui.core.arguments import echoed
 from siftui.core.edit.forms import Inspections, touched_by
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Document
@@ -20,11 +21,23 @@ from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import NO_PAGE_IMAGES, EvidenceConnection
 from siftui.serve.evidence.files import content_version
+from siftui.sources.kinds import HEAD_BYTES, is_pages_head
 
 if TYPE_CHECKING:  # its module loads MuPDF: only once a session edits
     from siftui.sources.edit.working_copy import Change, WorkingCopy
 
 _CHUNK = 1 << 20
+
+
+class NotAPdf(EvidenceError):
+    """The document is not a PDF (MuPDF read it as text, an EPUB, an image, ...): a
+    working copy, its annotations, forms, outline edits and save are a PDF's."""
+
+    def __init__(self, document: Document) -> None:
+        super().__init__(
+            f"{document.document_id} is not a PDF ({echoed(document.path)}): "
+            "the edit tools change PDFs only"
+        )
 
 
 def _read(roots: Roots, given: str) -> bytes:
@@ -82,6 +95,8 @@ class HeldCopies:
         if content_version(hashlib.sha256(data).hexdigest()) != document.content_version:
             self.connection.session.mark_stale(document_id)
             self.connection.session.document(document_id)  # raises the stale line
+        if not is_pages_head(data[:HEAD_BYTES]):
+            raise NotAPdf(document)  # the decision every reader of the file takes
         opened = self.edit.copies.open(document.real_path, data)
         connection, real_path = self.connection, document.real_path
         inspections = self.inspections

@@ -23,7 +23,7 @@ from siftui.core.tools import edit, evidence
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.edit.approval import await_decision
 from siftui.serve.edit.extend import with_status, with_tabs
-from siftui.serve.edit.held import HeldCopies
+from siftui.serve.edit.held import HeldCopies, NotAPdf
 from siftui.serve.edit.jump import page_jump
 from siftui.serve.edit.reader_link import ReaderAway
 from siftui.serve.edit.state import EditHost
@@ -219,13 +219,17 @@ def _close(
 def _bookmarks(
     connection: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
 ) -> dict[str, object]:
-    """E11 lists the draft's outline; a document read from a Doc JSON has no draft: its
-    own outline, as the evidence family lists it."""
+    """E11 lists the draft's outline; a document read from a Doc JSON, or one MuPDF read
+    that is not a PDF, has no draft: its own outline, as the evidence family lists it."""
     document_id = given["documentId"]
-    if not connection.is_pdf(document_id):
-        return dict(connection.session.call(called.tool, given))
-    copy = doing.held.copy(document_id)
-    return tools_outline.bookmark_list(doing.state, copy, document_id, **_keywords(given))
+    if connection.is_pdf(document_id):
+        try:
+            copy = doing.held.copy(document_id)
+        except NotAPdf:
+            pass
+        else:
+            return tools_outline.bookmark_list(doing.state, copy, document_id, **_keywords(given))
+    return dict(connection.session.call(called.tool, given))
 
 
 EXTENDED_TOOLS: tuple[ServedTool, ...] = (
