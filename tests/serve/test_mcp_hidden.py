@@ -265,3 +265,26 @@ def test_a_page_without_text_is_named_in_the_second_block(tmp_path: Path) -> Non
     assert got[1].structured_content is not None
     assert got[1].structured_content["warning"] == NO_TEXT
     assert texts(got[2])[1:] == [] and texts(got[3])[1:] == []  # page 3; a grep answer
+
+
+def test_the_tricks_a_person_misses_get_the_warning(tmp_path: Path) -> None:
+    """Issue 41, item 11: a 1 Tz smear, a page-wide white rectangle with text
+    drawn on it, empty Type 3 glyphs, a lying ToUnicode map, XXXX over a white
+    box, 0.95-0.97 grey: each page's answer names it with --warn-hidden."""
+    from support.hidden_tricks import TRICKS, make_tricks_pdf
+
+    root = tmp_path / "root"
+    root.mkdir()
+    make_tricks_pdf(root / "tricks.pdf")
+    calls = [{"path": "tricks.pdf", "pages": str(page)} for page in (1, 3, 4, 5, 6, 8)]
+    # The first call starts the inspection (its answer may not wait for it).
+    warned = serve(root, [calls[0], *calls], tmp_path / "warn.jsonl", "--warn-hidden")
+    warnings = [(result.structured_content or {}).get("warning") for result in warned[1:]]
+    assert warnings == [f"{WARNING} (page {call['pages']})" for call in calls]
+    assert {TRICKS[int(call["pages"])][0] for call in calls} == {
+        "tiny",
+        "covered",
+        "invisible",
+        "remapped",
+        "low_contrast",
+    }
