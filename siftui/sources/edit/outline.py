@@ -107,17 +107,28 @@ def _read(document: Any) -> _State:
     except Exception:  # MuPDF cannot read it: E11 lists nothing, nothing is edited
         items = []
     state = _State(OutlineTree(), {}, {}, root)
-    if len(items) != len(found):
+    if len(items) != len(found):  # listed as MuPDF reads it (E11's items), never edited
         state.damaged = (
             f"its outline objects hold {len(found)} items where MuPDF reads {len(items)}"
         )
-        found, items = [], []
+        _by_levels(state.tree, items)
+        return state
     for number, ((xref, parent), (_, title, page)) in enumerate(zip(found, items, strict=True), 1):
         outline_id = f"ol-{number}"
         state.tree.append(outline_id, parent, title, page if page >= 1 else None)
         state.xrefs[outline_id] = xref
         state.open[outline_id] = _count(document, xref) >= 0
     return state
+
+
+def _by_levels(tree: OutlineTree, items: list[tuple[int, str, int]]) -> None:
+    """``tree`` holds ``items`` (E11's levels, titles and pages) as ``ol-1``, ... ."""
+    above: list[str] = []  # the items the next one may be under, by level
+    for number, (level, title, page) in enumerate(items, 1):
+        del above[max(level - 1, 0) :]
+        outline_id = f"ol-{number}"
+        tree.append(outline_id, above[-1] if above else None, title, page if page >= 1 else None)
+        above.append(outline_id)
 
 
 def highest_given(operations: Iterable[object]) -> int:
