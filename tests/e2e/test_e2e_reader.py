@@ -408,7 +408,7 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
     them, its save dialog lists them, y saves; then every untouched item's title, page
     and destination are what they were, as MuPDF, pypdf and poppler read the file."""
     from support.http_host import client, result_lines
-    from support.outlines import items_of, pypdf_items
+    from support.outlines import items_of, poppler_items, pypdf_items
 
     corpus = REPO / "../shared/corpus/ksp-thesis.pdf"
     if not corpus.exists():
@@ -421,6 +421,7 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
     received: list[list[str]] = []
     edited, looked = threading.Event(), threading.Event()
     order: list[str] = []
+    drafted: list[tuple[int, str, int | None]] = []
 
     async def session(address: Address) -> None:
         async with client(address) as mcp:  # type: ignore[arg-type]
@@ -441,6 +442,7 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
             made = await call("pdf_bookmark_edit", arguments)
             listed = await call("pdf_bookmark_list", {"documentId": doc})
             order.extend(item["outlineId"] for item in listed["items"])
+            drafted.extend((item["level"], item["title"], item["page"]) for item in listed["items"])
             edited.set()
             assert await asyncio.to_thread(looked.wait, STEP_TIMEOUT)  # the person looks first
             await call("pdf_save", {"documentId": doc, "expectedRevision": made["revision"]})
@@ -478,6 +480,8 @@ def test_an_agent_edits_a_corpus_outline_and_y_saves_it(tmp_path: Path) -> None:
         assert new[outline_id].closed == old[outline_id].closed
     assert new["ol-2"].title == "2 Installing"
     assert _poppler_dests(pdf) == dests_before  # the named destinations stay
+    if shutil.which("pdftohtml"):  # poppler reads the outline as edited
+        assert poppler_items(pdf) == drafted
 
 
 def _poppler_dests(pdf: Path) -> list[str]:

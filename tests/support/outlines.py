@@ -126,3 +126,32 @@ def pypdf_items(path: Path) -> list[tuple[int, str, int | None, str]]:
 
     walk(reader.outline, 1)
     return found
+
+
+def poppler_items(path: Path) -> list[tuple[int, str, int | None]]:
+    """(level, title, page) of every item as poppler reads the outline (``pdftohtml
+    -xml``: an ``<outline>`` right after an ``<item>`` holds its children)."""
+    import subprocess
+    import xml.etree.ElementTree as ElementTree
+
+    shown = subprocess.run(
+        ["pdftohtml", "-xml", "-i", "-stdout", "-q", "-f", "1", "-l", "1", str(path)],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    root = ElementTree.fromstring(shown)
+    found: list[tuple[int, str, int | None]] = []
+
+    def walk(outline: ElementTree.Element, level: int) -> None:
+        for child in outline:
+            if child.tag == "item":
+                page = child.get("page")
+                found.append((level, child.text or "", int(page) if page else None))
+            elif child.tag == "outline":
+                walk(child, level + 1)
+
+    top = root.find("outline")
+    if top is not None:
+        walk(top, 1)
+    return found
