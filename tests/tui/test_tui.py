@@ -61,16 +61,17 @@ def test_pages_mode_and_bad_pages_keep_the_last_good_view(doc_path: Path) -> Non
         good = app.answer
         await pilot.press("x")  # "3-5x"
         await settle(app, pilot)
-        assert request_error(app) == 'invalid pages "3-5x": use "a-b", "a" or "a-"'
+        said = 'invalid pages "3-5x": use "a-b", "a" or "a-"'
+        await wait_until(pilot, lambda: request_error(app) == said)
         assert app.answer is not None and app.answer.rendered == good.rendered  # still shown
         await pilot.press("backspace", "backspace", "9", "9")  # "3-99"
         await settle(app, pilot)
-        assert request_error(app) == ""
+        await wait_until(pilot, lambda: request_error(app) == "")
         assert app.answer.rendered == render(DOC, Options(pages="3-99"))
         input_ = app.query_one("#pages", Input)
         input_.value = "70"
         await settle(app, pilot)
-        assert request_error(app) == "pages out of range (1-60)"
+        await wait_until(pilot, lambda: request_error(app) == "pages out of range (1-60)")
 
     run(SiftApp(doc_path), scenario)
 
@@ -89,7 +90,7 @@ def test_grep_mode_with_a_range_and_a_bad_pattern(doc_path: Path) -> None:
         assert app.answer.rendered == render(DOC, Options(grep="page 1[0-2]:", pages="11-"))
         app.query_one("#grep", Input).value = "(unclosed"
         await settle(app, pilot)
-        assert request_error(app) == "invalid grep: missing ): (unclosed"
+        await wait_until(pilot, lambda: request_error(app) == "invalid grep: missing ): (unclosed")
         assert app.answer.options.grep == "page 1[0-2]:"
         app.query_one(ContentView).focus()
         await pilot.press("m")
