@@ -26,6 +26,7 @@ import hashlib
 import lzma
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -253,20 +254,30 @@ _PAGE_CACHE: OrderedDict[tuple[str, str], int] = OrderedDict()
 _PAGE_LOCK = threading.Lock()
 
 
-def _encode_many(texts: list[str], encoding: str) -> list[int]:
-    """Token counts of ``texts``, one after the other.
+def _encode_many(
+    texts: list[str], encoding: str, pause: Callable[[], None] | None = None
+) -> list[int]:
+    """Token counts of ``texts``, one after the other (``pause`` called before each).
 
     tiktoken's thread-pool ``encode_ordinary_batch`` was slower on this 2-CPU
     machine (pgfmanual.pdf's 1,321 pages: 1.3-1.8 s against 0.8-0.9 s).
     """
     encode = load_encoding(encoding).encode_ordinary
-    return [len(encode(text)) for text in texts]
+    counts = []
+    for text in texts:
+        if pause is not None:
+            pause()
+        counts.append(len(encode(text)))
+    return counts
 
 
-def count_pages(doc: Doc, encoding: str) -> tuple[int, ...]:
+def count_pages(
+    doc: Doc, encoding: str, pause: Callable[[], None] | None = None
+) -> tuple[int, ...]:
     """Token count of each extracted page's text (pages 1..E), cached by page text.
 
-    Counts only the page text, not its "--- page N ---" marker.
+    Counts only the page text, not its "--- page N ---" marker. ``pause``: called
+    before each page counted (work that can wait gives way there).
     """
     _spec(encoding)
     keys = [(encoding, text) for text in doc.pages]
@@ -276,7 +287,7 @@ def count_pages(doc: Doc, encoding: str) -> tuple[int, ...]:
             _PAGE_CACHE.move_to_end(key)
     missing = list(dict.fromkeys(key[1] for key in keys if key not in known))
     if missing:
-        counted = _encode_many(missing, encoding)
+        counted = _encode_many(missing, encoding, pause)
         with _PAGE_LOCK:
             for text, count in zip(missing, counted, strict=True):
                 key = (encoding, text)

@@ -21,6 +21,7 @@ from siftui.tui import hidden_flow
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras, Images, OcrRead, PageTokens
 from siftui.tui.found import Job, Notice, Step
+from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Held, Opened
 
 
@@ -68,7 +69,8 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
 
     def page_tokens() -> PageTokens | None:
         try:
-            return PageTokens(opened, tuple(count_pages(doc, "o200k_base")))
+            # Tooltips' counts: they give way to a result the user waits for.
+            return PageTokens(opened, tuple(count_pages(doc, "o200k_base", GIVE_WAY.pause)))
         except VocabularyError:
             return None  # the token line already says the vocabulary could not be loaded
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import lzma
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -209,9 +209,9 @@ def test_count_pages_counts_each_page_and_caches(
     asked: list[list[str]] = []
     real = tokens._encode_many
 
-    def spy(texts: list[str], encoding: str) -> list[int]:
+    def spy(texts: list[str], encoding: str, pause: Callable[[], None] | None = None) -> list[int]:
         asked.append(list(texts))
-        return real(texts, encoding)
+        return real(texts, encoding, pause)
 
     monkeypatch.setattr(tokens, "_encode_many", spy)
     assert count_pages(doc, "o200k_base") == first

@@ -31,6 +31,7 @@ from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
 from siftui.tui.evidence.sizes import measured_text, sizes_line
 from siftui.tui.evidence.starting import Starting, first_call
+from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.keys import bindings, evidence_help_markdown, evidence_keys
 
 if TYPE_CHECKING:
@@ -146,9 +147,10 @@ class EvidenceScreen(Screen[None]):
         else:
             if starting is not None:
                 starting.close()
-            if self.preview is None:
-                self.preview = self._factory(self.path.parent)
-            result = self.preview.call(tool, arguments)
+            with GIVE_WAY.waiting():
+                if self.preview is None:
+                    self.preview = self._factory(self.path.parent)
+                result = self.preview.call(tool, arguments)
         pixels = png_pixels(result.png) if result.png else None  # decoded here, not on paint
         self.app.call_from_thread(self._made, Made(tool, arguments, result, pixels))
 
@@ -160,7 +162,8 @@ class EvidenceScreen(Screen[None]):
         if not made.result.is_error:
             self._show()
         self._show_calls()
-        self._count_worker(made)
+        # Counted once the result is on screen: the count's thread would hold it back.
+        self.call_after_refresh(self._count_worker, made)
 
     @work(thread=True, group="evidence-sizes", description="counting a result's tokens")
     def _count_worker(self, made: Made) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from siftui.core.tools.evidence import OPEN
 from siftui.tui.evidence.model import Preview, PreviewFactory, Result
+from siftui.tui.give_way import GIVE_WAY
 
 
 def first_call(path: Path) -> tuple[str, dict[str, Any]]:
@@ -37,17 +38,18 @@ class Starting:
         thread.start()
 
     def _run(self, factory: PreviewFactory, path: Path) -> None:
-        try:
-            preview = factory(path.parent)
-        except BaseException as error:
-            self._made.set_exception(error)
-            return
-        try:
-            result = preview.call(*self.first)
-        except BaseException as error:
-            preview.close()
-            self._made.set_exception(error)
-            return
+        with GIVE_WAY.waiting():  # the app's after-work that can wait, waits
+            try:
+                preview = factory(path.parent)
+            except BaseException as error:
+                self._made.set_exception(error)
+                return
+            try:
+                result = preview.call(*self.first)
+            except BaseException as error:
+                preview.close()
+                self._made.set_exception(error)
+                return
         with self._lock:
             closed = self._state == "closed"
             if not closed:
