@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, OptionList, Static, TextArea
+from textual.widgets import Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from siftui.core.tools.evidence import EVIDENCE_READ
@@ -33,6 +33,7 @@ from siftui.tui.evidence.sizes import measured_text, sizes_line
 from siftui.tui.evidence.starting import Starting, first_call
 from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.keys import bindings, evidence_help_markdown, evidence_keys
+from siftui.tui.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from siftui.core.agents import Agent
@@ -116,7 +117,7 @@ class EvidenceScreen(Screen[None]):
         yield TextArea("", id="ev-view", read_only=True, soft_wrap=False)
         yield OptionList(id="ev-reading")
         yield PageImage(id="ev-image")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)  # rebuilt only when its keys change
 
     def on_mount(self) -> None:
         self.sub_title = f"evidence tools on {self.path.name} (root {self.path.parent})"
