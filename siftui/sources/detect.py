@@ -14,10 +14,16 @@ import io
 import os
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from siftui.core.kinds import PDF, WORD, DocumentKind
 from siftui.sources.word.kind import is_docx, is_pdf_head, is_word
+
+if TYPE_CHECKING:
+    from siftui.core.kinds import DocumentKind
+
+# The kind table (siftui.core.kinds, with every kind's renderer) is imported when a kind
+# is asked for: :func:`mupdf_type` alone is what a helper process reading pages needs
+# (siftui.sources.pdf_open), and the table cost it ~40 ms of CPU before its first page.
 
 __all__ = ["kind_of_bytes", "kind_of_file", "mupdf_type"]
 
@@ -25,11 +31,15 @@ __all__ = ["kind_of_bytes", "kind_of_file", "mupdf_type"]
 def kind_of_file(path: str | os.PathLike[str]) -> DocumentKind[Any, Any]:
     """The kind of the file at ``path``: Word for a Word package (by its name, or a ZIP
     holding word/document.xml) or its JSON; else a PDF (or a Doc JSON)."""
+    from siftui.core.kinds import PDF, WORD
+
     return WORD if is_docx(os.fspath(path)) else PDF
 
 
 def kind_of_bytes(name: str | os.PathLike[str], data: bytes) -> DocumentKind[Any, Any]:
     """:func:`kind_of_file` for a file already read into ``data`` (``name`` names it)."""
+    from siftui.core.kinds import PDF, WORD
+
     return WORD if is_word(name, data, lambda: zipfile.ZipFile(io.BytesIO(data))) else PDF
 
 

@@ -32,6 +32,7 @@ from siftui.sources.pdf_open import (
     Progress,
     WrongPassword,
     open_document,
+    read_outline,
     read_page,
 )
 
@@ -101,7 +102,7 @@ def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]
     path = "?"
     try:
         path, password, pages = receive(sock)
-        document = open_document(path, password)
+        document = open_document(path, password, outline=False)  # pages alone
         send(sock, ("ready",))
         while (start := receive(sock)) >= 0:
             send(
@@ -142,6 +143,7 @@ def share_chunks(
     received: Callable[[int, tuple[Any, ...]], None],
     failure: Callable[[tuple[Any, ...]], Exception],
     deadline: Deadline,
+    meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """This process and ``helpers`` helper processes (each from ``start_helper()``) share
     pages 0..pages-1 (``opening``'s pages) in chunks of CHUNK_PAGES; the one scheduler
@@ -152,6 +154,8 @@ def share_chunks(
     the file (~0.3 s) and said ("ready",), gets the next two chunks (so it never
     waits for an answer while this process is busy with a page) and one more for
     each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
+    ``meanwhile()``, if given, is called once the helpers are started, before the
+    first page: work this process does while they start.
     This process looks for helpers' messages after every page. An ("error", ...)
     message raises ``failure(message)``; ``deadline.check()`` raises when time is up.
     A chunk a helper did not send back (it died) is left to the caller.
@@ -204,6 +208,8 @@ def share_chunks(
                 send(helper.sock, opening)
             except OSError:  # died at start: this process does its share
                 stop(helper)
+        if meanwhile is not None:
+            meanwhile()
         while (start := claim()) >= 0:
             for number in range(start, min(start + CHUNK_PAGES, pages)):
                 deadline.check()
@@ -271,6 +277,7 @@ def extract_parallel(
         received=received,
         failure=lambda message: ERRORS_BY_NAME.get(message[1], NotReadable)(message[2]),
         deadline=deadline,
+        meanwhile=lambda: read_outline(document),
     )
     for number, text in enumerate(texts):  # what a helper that died left
         if text is None:
