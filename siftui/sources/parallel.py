@@ -5,7 +5,7 @@ The scheduler (:func:`share_chunks`, this process) and the helper's loop
 whose chunks carry findings instead of texts.
 
 The protocol, between this process and a helper, over a socket pair:
-to the helper (path, password, extracted) and then chunk starts (negative: stop);
+to the helper (path, password, extracted) and then chunks (start, end) (a negative start: stop);
 from the helper ("ready",), ("pages", start, texts, failed) per chunk, or ("error", kind, message),
 where ``failed`` lists (page, reason) for the chunk's pages MuPDF could not read (their text is "").
 """
@@ -39,6 +39,12 @@ from siftui.sources.pdf_open import (
 CHUNK_PAGES = 16
 """Pages a process claims at a time: small enough to balance uneven pages (a
 straggling chunk costs ~30 ms), large enough that claiming costs nothing."""
+
+TAIL_CHUNK_PAGES = 2
+"""The smallest chunk: towards the end a chunk is a quarter of the pages left per
+process (never under this), so that the processes finish together. With chunks of 16
+to the end, this process ran out of pages while a helper still held one chunk and had
+the next queued: ~40 ms of pgfmanual's ~1.4 s on one core only."""
 
 MAX_WORKERS = 4
 
@@ -93,8 +99,8 @@ def helper_main(fd: int) -> None:
 def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]) -> None:
     """The helper side of :func:`share_chunks`: open the file, then answer each chunk.
 
-    From the parent: (path, password, pages), then chunk starts; a negative start
-    means stop. To the parent: ("ready",), then ("pages", start, *chunk(document,
+    From the parent: (path, password, pages), then chunks (start, end); a negative
+    start means stop. To the parent: ("ready",), then ("pages", start, *chunk(document,
     path, start, end)) per chunk, or ("error", kind, message) with the name of the
     ExtractError (a MuPDF surprise is a NotReadable, still one line).
     """
@@ -104,11 +110,9 @@ def serve_chunks(fd: int, chunk: Callable[[Any, str, int, int], tuple[Any, ...]]
         path, password, pages = receive(sock)
         document = open_document(path, password, outline=False)  # pages alone
         send(sock, ("ready",))
-        while (start := receive(sock)) >= 0:
-            send(
-                sock,
-                ("pages", start, *chunk(document, path, start, min(start + CHUNK_PAGES, pages))),
-            )
+        while (claimed := receive(sock))[0] >= 0:
+            start, end = claimed
+            send(sock, ("pages", start, *chunk(document, path, start, min(end, pages))))
         document.close()
     except ExtractError as error:
         send(sock, ("error", type(error).__name__, str(error)))
@@ -146,7 +150,8 @@ def share_chunks(
     meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """This process and ``helpers`` helper processes (each from ``start_helper()``) share
-    pages 0..pages-1 (``opening``'s pages) in chunks of CHUNK_PAGES; the one scheduler
+    pages 0..pages-1 (``opening``'s pages) in chunks of CHUNK_PAGES (smaller towards
+    the end, down to TAIL_CHUNK_PAGES); the one scheduler
     of extraction and of the hidden-text inspection.
 
     This process starts at once, taking chunks from the front and calling
@@ -165,16 +170,21 @@ def share_chunks(
     started: list[_Helper] = []
     running: list[_Helper] = []
 
-    def claim() -> int:
+    def claim() -> tuple[int, int]:
+        """The next chunk (start, end), or (-1, -1) when every page is claimed."""
         nonlocal claimed
-        start, claimed = claimed, claimed + CHUNK_PAGES
-        return start if start < pages else -1
+        if claimed >= pages:
+            return -1, -1
+        share = (pages - claimed) // (4 * (helpers + 1))
+        start = claimed
+        claimed = min(pages, start + max(TAIL_CHUNK_PAGES, min(CHUNK_PAGES, share)))
+        return start, claimed
 
     def hand_out(helper: _Helper) -> None:
-        start = claim()
-        send(helper.sock, start)
-        if start >= 0:
-            helper.chunks.add(start)
+        chunk = claim()
+        send(helper.sock, chunk)
+        if chunk[0] >= 0:
+            helper.chunks.add(chunk[0])
 
     def stop(helper: _Helper) -> None:
         running.remove(helper)
@@ -210,8 +220,8 @@ def share_chunks(
                 stop(helper)
         if meanwhile is not None:
             meanwhile()
-        while (start := claim()) >= 0:
-            for number in range(start, min(start + CHUNK_PAGES, pages)):
+        while (chunk := claim())[0] >= 0:
+            for number in range(*chunk):
                 deadline.check()
                 work(number)
                 if running:

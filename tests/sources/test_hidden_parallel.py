@@ -78,13 +78,13 @@ def test_progress_rises_to_the_page_count_with_a_helper(
 def test_a_helper_that_dies_with_chunks_in_hand_leaves_them_here(
     many: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # The helper says it is ready, takes the two chunks it is handed, notes
-    # them in a file and dies.
+    # The helper says it is ready, takes the two chunks it is handed ((start, end) each),
+    # notes their starts in a file and dies.
     taken = tmp_path / "taken"
     code = (
         "import os, socket, sys; from siftui.sources.helper import receive, send; "
         "c = socket.socket(fileno=int(sys.argv[1])); receive(c); send(c, ('ready',)); "
-        f"starts = [receive(c), receive(c)]; open({str(taken)!r}, 'w').write(repr(starts)); "
+        f"starts = [receive(c)[0], receive(c)[0]]; open({str(taken)!r}, 'w').write(repr(starts)); "
         "os._exit(3)"
     )
     monkeypatch.setattr(hidden_doc, "_HELPER_CODE", code)
