@@ -1,4 +1,4 @@
-"""Helper processes: a plain ``python -S -c CODE`` child with a socket pair to it, and
+"""Helper processes: a plain ``python -P -S -c CODE`` child with a socket pair to it, and
 the messages over that pair (:func:`send`, :func:`receive`: a pickle after its length,
 8 bytes big endian), and :func:`readable` to wait on several pairs at once.
 multiprocessing's connections would do the same for 12 ms of import alone, in the
@@ -53,7 +53,7 @@ def start_python_helper(
     """A helper process running ``code`` and this process's end of a socket pair to it.
 
     The helper's ``sys.argv[1]`` is the descriptor of its end of the pair, then
-    ``args``; it also inherits ``pass_fds``. A plain ``python -S -c`` child, not a
+    ``args``; it also inherits ``pass_fds``. A plain ``python -P -S -c`` child, not a
     multiprocessing one: it never imports the caller's ``__main__`` again (an
     unguarded script would run twice), it is safe to start from a threaded parent
     (nothing is forked), and its stdin, stdout and stderr are /dev/null (the
@@ -64,7 +64,9 @@ def start_python_helper(
     start: Any = popen if popen is not None else subprocess.Popen
     try:
         process: subprocess.Popen[bytes] = start(
-            args=[sys.executable, "-S", "-c", code, str(theirs.fileno()), *args],
+            # -P: the working directory is not put first on sys.path, so a helper started
+            # in a checkout of siftui imports the siftui its parent runs, not the checkout's.
+            args=[sys.executable, "-P", "-S", "-c", code, str(theirs.fileno()), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
