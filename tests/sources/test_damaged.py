@@ -169,11 +169,11 @@ def test_a_helper_reports_the_pages_it_could_not_read(tmp_path: Path) -> None:
     try:
         send(sock, (str(path), None, 20))
         assert receive(sock) == ("ready",)
-        send(sock, 16)
+        send(sock, (16, 32))  # a chunk (start, end): its pages past the 20th are none
         kind, start, texts, failed = receive(sock)
         assert (kind, start, failed) == ("pages", 16, [(17, CYCLE)])
         assert texts == ["", page_text(18), page_text(19), page_text(20)]
-        send(sock, -1)
+        send(sock, (-1, -1))
     finally:
         sock.close()
         process.wait(30)
