@@ -19,6 +19,7 @@ from support.editing import Editing, make_lines_pdf, open_editing, text_under_qu
 
 from siftui.core.edit.tools_annotations import annotation_create
 from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.edit import drafts as drafts_module
 from siftui.sources.edit.documents import fingerprint_of
 from siftui.sources.edit.drafts import DraftStore, default_drafts_folder
 from siftui.sources.edit.registry import WorkingCopies
@@ -51,8 +52,18 @@ def test_every_change_is_kept_and_restored_at_its_revision(tmp_path: Path) -> No
     assert stat.S_IMODE(os.stat(drafts).st_mode) == 0o700
     (kept,) = drafts.glob("*.json")
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
-    record = json.loads(kept.read_text())
-    assert (record["revision"], len(record["applied"]), len(record["undone"])) == (3, 1, 1)
+    # a snapshot at the first change, then one line for each change after it
+    snapshot, write, undo = (json.loads(line) for line in kept.read_text().splitlines())
+    assert (snapshot["revision"], len(snapshot["applied"]), len(snapshot["undone"])) == (1, 1, 0)
+    assert (write["event"], write["revision"], undo) == (
+        "write",
+        2,
+        {"event": "undo", "revision": 3},
+    )
+    kept_draft = DraftStore(drafts).load(str(editing.path))
+    assert kept_draft is not None
+    history = kept_draft.history
+    assert (history.revision, len(history.applied), len(history.undone)) == (3, 1, 1)
     # a reader that died: a new host opens the same bytes
     again = WorkingCopies(DraftStore(drafts)).open(str(editing.path), editing.path.read_bytes())
     assert again.note is not None and again.note.kind == "restored"
@@ -63,6 +74,45 @@ def test_every_change_is_kept_and_restored_at_its_revision(tmp_path: Path) -> No
     assert [a.annotation_id for a in again.copy.annotations()] == ["siftui-1-1"]
     again.copy.redo()
     assert [a.annotation_id for a in again.copy.annotations()] == ["siftui-1-1", "siftui-2-1"]
+
+
+def test_a_last_line_cut_short_is_not_a_change_and_a_bad_one_sets_the_draft_aside(
+    tmp_path: Path,
+) -> None:
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    highlight(editing, "beta")
+    highlight(editing, "zeta", page=2)
+    (kept,) = drafts.glob("*.json")
+    whole = kept.read_bytes()
+    kept.write_bytes(whole[:-7])  # a crash in the middle of the second change's line
+    draft = DraftStore(drafts).load(str(editing.path))
+    assert draft is not None and draft.history.revision == 1
+    kept.write_bytes(whole + b'{"event": "redo", "revision": 3}\n')  # nothing to redo
+    assert DraftStore(drafts).load(str(editing.path)) is None
+    assert [path.name.split(".aside-")[1] for path in drafts.glob("*.aside-*")] == [
+        "unreadable.json"
+    ]
+
+
+def test_the_snapshot_is_written_again_after_many_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(drafts_module, "COMPACT_AFTER", 3)
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    highlight(editing, "beta")
+    for _ in range(3):
+        editing.copy.undo()
+        editing.copy.redo()
+    (kept,) = drafts.glob("*.json")
+    lines = kept.read_text().splitlines()
+    # changes 2-4 were lines after the first snapshot; the 5th wrote a snapshot again
+    assert len(lines) == 3
+    assert json.loads(lines[0])["revision"] == 5
+    draft = DraftStore(drafts).load(str(editing.path))
+    assert draft is not None and draft.history.revision == 7 == editing.copy.revision
+    assert len(draft.history.applied) == 1
 
 
 def test_a_draft_of_other_bytes_is_kept_aside_never_applied(tmp_path: Path) -> None:
