@@ -190,7 +190,7 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
         jobs = default_jobs() if args.jobs is None else args.jobs
         pool = Pool(options, jobs=jobs, seconds=seconds, memory=memory)
         found = pool.run(todo)
-    progress = Progress(len(todo)) if sys.stderr.isatty() else None
+    progress = ProgressLine(len(todo)) if sys.stderr.isatty() else None
     fresh: list[dict[str, Any]] = []
     try:
         for record in found:
@@ -241,7 +241,7 @@ def _report(
         write_new_file(html, encode_utf8(page(found, token_counts(records))), overwrite=overwrite)
 
 
-class Progress:
+class ProgressLine:
     """``siftui audit: 12/40 documents, 3.1/s, 9 s left`` on one stderr line."""
 
     def __init__(self, total: int) -> None:

@@ -4,7 +4,7 @@ One process: the host serves the tool families (read, evidence and edit by defau
 over MCP Streamable HTTP on 127.0.0.1 in a thread of its own (siftui.serve.http_host),
 holds the working copies, and appends every call to the call log the reader
 follows; the reader (siftui.tui.reader) is attached to it through a seam
-(:class:`ReaderLink` here: the tabs pdf_current lists, E20's jumps, E19's save
+(:class:`SeamLink` here: the tabs pdf_current lists, E20's jumps, E19's save
 requests). The TUI never imports siftui.serve: this command joins the two.
 """
 
@@ -90,7 +90,7 @@ def default_log_path() -> Path:
     return error_log_path().with_name(f"reader-calls-{os.getpid()}.jsonl")
 
 
-class ReaderLink:
+class SeamLink:
     """The host's side of the reader (siftui.serve.edit.reader_link.ReaderLink): the
     reader's seam, its words turned into the host's."""
 
@@ -167,7 +167,7 @@ def cmd_reader(argv: Sequence[str]) -> int:
         raise OSError(str(error)) from None
     seam = ReaderSeam()
     backend = CopiesBackend(edit.copies, Registration(http.url, http.token), log_path)
-    edit.attach(ReaderLink(seam, backend))
+    edit.attach(SeamLink(seam, backend))
     try:
         ReaderApp(backend, seam, [Path(path) for path in args.paths]).run()
     finally:

@@ -54,7 +54,7 @@ from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
-from siftui.sources.pdf_open import Progress, check_file, check_max_pages, pymupdf_version
+from siftui.sources.pdf_open import PageProgress, check_file, check_max_pages, pymupdf_version
 
 FORMAT = 2  # 2: the size of each page in bytes (1: in code points)
 MAGIC = b"siftui doc cache 1\n"
@@ -311,7 +311,7 @@ def cached_extract_report(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
     *,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     cache: DocCache | None = None,
 ) -> Extraction:
     """``extract_report()`` through the disk cache: the same Doc and unreadable pages,

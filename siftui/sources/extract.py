@@ -17,7 +17,7 @@ from siftui.sources.pdf_open import (
     Deadline,
     ExtractError,
     NotReadable,
-    Progress,
+    PageProgress,
     check_max_pages,
     nothing_readable,
     open_document,
@@ -68,7 +68,7 @@ def extract(
     *,
     max_pages: int | None = None,
     password: str | None = None,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
 ) -> Doc:
     """The Doc of the contract: every page's ``get_text()``, unchanged.
 
@@ -84,7 +84,7 @@ def extract_report(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
     *,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     data: bytes | None = None,
 ) -> Extraction:
     """The Doc of the contract, and the pages of it that could not be read, read as

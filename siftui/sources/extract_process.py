@@ -30,7 +30,7 @@ from siftui.core.messages import one_line
 from siftui.core.unreadable import Extraction
 from siftui.sources.helper import progress_sender, receive, send
 from siftui.sources.load_options import LoadOptions
-from siftui.sources.pdf_open import NotReadable, Progress
+from siftui.sources.pdf_open import NotReadable, PageProgress
 
 __all__ = ["ExtractionProcess", "ProcessGone", "extraction_main"]
 
@@ -82,7 +82,7 @@ class ExtractionProcess:
             return None
         return cls(process, conn, path, password)
 
-    def result(self, progress: Progress) -> Extraction:
+    def result(self, progress: PageProgress) -> Extraction:
         """The extraction, calling ``progress(done, total)`` as pages are read.
 
         Raises :class:`~siftui.sources.load.LoadError` with the line `siftui render`

@@ -20,7 +20,7 @@ from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.sources.detect import kind_of_bytes, kind_of_file
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
-from siftui.sources.pdf_open import Progress
+from siftui.sources.pdf_open import PageProgress
 from siftui.sources.word.kind import PDF_HEADER_WITHIN, is_pdf_head, is_word
 
 __all__ = [
@@ -86,7 +86,7 @@ def load_any(
     *,
     name: str | os.PathLike[str] = "",
     kind: DocumentKind[Any, Any] | None = None,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     answering: Options | None = None,
 ) -> Loaded:
     """The document at ``source`` (a path), or in ``source`` (its bytes, ``name`` naming

@@ -23,7 +23,7 @@ from siftui.sources.detect import kind_of_file
 from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
-from siftui.sources.pdf_open import ExtractError, Progress, check_file, pymupdf_version
+from siftui.sources.pdf_open import ExtractError, PageProgress, check_file, pymupdf_version
 
 JSON_SNIFF_BYTES = 64
 WORD_ELSEWHERE = (
@@ -99,7 +99,7 @@ def load_doc_report(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
     *,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     answering: Options | None = None,
 ) -> Extraction:
     """A Doc JSON as it is (its first ``options.max_pages`` pages), or a document
@@ -138,7 +138,7 @@ def load_doc_report(
 
 
 def load_doc_bytes(
-    name: str | os.PathLike[str], data: bytes, *, progress: Progress | None = None
+    name: str | os.PathLike[str], data: bytes, *, progress: PageProgress | None = None
 ) -> Extraction:
     """:func:`load_doc_report` for a file already read into ``data`` (``name`` only
     names it), as the MCP worker reads one: a Doc JSON as it is, else the document

@@ -29,7 +29,7 @@ from siftui.sources.pdf_open import (
     NotAFile,
     NotFound,
     NotReadable,
-    Progress,
+    PageProgress,
     WrongPassword,
     open_document,
     read_outline,
@@ -245,7 +245,7 @@ def extract_parallel(
     password: str | None,
     extracted: int,
     helpers: int,
-    progress: Progress | None,
+    progress: PageProgress | None,
     deadline: Deadline,
 ) -> tuple[list[str], dict[int, str]]:
     """This process and ``helpers`` helper processes extract chunks of pages:

@@ -31,7 +31,7 @@ from siftui.sources.detect import mupdf_type
 from siftui.sources.pdf_outline import walk_outline
 from siftui.sources.word.kind import PDF_HEADER_WITHIN
 
-Progress = Callable[[int, int], None]
+PageProgress = Callable[[int, int], None]
 """Told (pages done, pages) as the pages of a document are read."""
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # made by the scan, after the first frame
     from siftui.core.findings import Inspection
 
 
-class Stopped(Exception):
+class _Stopped(Exception):
     """The inspection is no longer wanted."""
 
 
@@ -41,7 +41,7 @@ def start(held: Held, extras: Extras, opened: Opened) -> tuple[Step, ...]:
         # Called after each page: stop when the app quits (its workers are cancelled)
         # or another document opens, so quitting never waits for a long inspection.
         if get_current_worker().is_cancelled or held.opened is not opened:
-            raise Stopped
+            raise _Stopped
 
     def work() -> DocumentFact | None:
         from siftui.sources.hidden.cache import cached_inspect
@@ -50,7 +50,7 @@ def start(held: Held, extras: Extras, opened: Opened) -> tuple[Step, ...]:
             found = cached_inspect(
                 source.path, LoadOptions(password=opened.password), progress=progress
             )
-        except Stopped:
+        except _Stopped:
             return None
         except ExtractError as error:
             return HiddenNote(opened, f"hidden text was not inspected: {error}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from siftui import cli
-from siftui.cli.reader import ReaderLink
+from siftui.cli.reader import SeamLink
 from siftui.serve.edit.reader_link import ReaderAway
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.registry import WorkingCopies
@@ -42,7 +42,7 @@ def test_a_root_that_is_not_there_is_one_line(
 
 def test_with_no_reader_attached_the_link_says_the_reader_is_away(tmp_path: Path) -> None:
     seam = ReaderSeam()
-    link = ReaderLink(seam, CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts"))))
+    link = SeamLink(seam, CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts"))))
     assert list(link.tabs()) == []
     with pytest.raises(ReaderAway):
         link.jump("tab-1", 2)
@@ -65,7 +65,7 @@ def test_the_link_puts_a_save_with_its_changes_before_the_person(tmp_path: Path)
     pdf = make_pdf(tmp_path / "notes.pdf", ["Field notes\nentropy at dawn"], stable=True)
     backend = CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts")))
     seam = ReaderSeam()
-    link = ReaderLink(seam, backend)
+    link = SeamLink(seam, backend)
     app = ReaderApp(backend, seam, [pdf])
     asked: list[Future[bool]] = []
     jumped: list[int] = []

@@ -9,8 +9,8 @@ import pytest
 from siftui.core.arguments import check_schema
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.tools import edit, evidence, read
-from siftui.core.tools.continuation import Cursor, Offset, ReadOn, WhileMore
-from siftui.core.tools.entry import Layout
+from siftui.core.tools.continuation import NextCursor, Offset, ReadOn, WhileMore
+from siftui.core.tools.entry import ResultLayout
 from siftui.core.tools.table import (
     ENTRIES,
     FAMILIES,
@@ -75,7 +75,7 @@ def test_the_other_continuations() -> None:
         "searchId": "search-1"
     }
     assert more.next_arguments({}, {"hasMore": 1, "searchId": "search-1"}) is None
-    cursor = Cursor()
+    cursor = NextCursor()
     assert cursor.next_arguments({}, {"documentId": "doc-1", "nextCursor": "c-2"}) == {
         "documentId": "doc-1",
         "cursor": "c-2",
@@ -104,7 +104,7 @@ def test_the_evidence_entries_say_what_docs_evidence_md_says() -> None:
         evidence.OPEN,
         evidence.PAGE_RENDER,
     }
-    assert evidence.PAGE_READ.layout is Layout.PIECES is evidence.EVIDENCE_READ.layout
+    assert evidence.PAGE_READ.layout is ResultLayout.PIECES is evidence.EVIDENCE_READ.layout
     assert [e for e in ENTRIES if e.continuation is not None] == [
         evidence.PAGE_READ,
         evidence.KEYWORD_SEARCH,

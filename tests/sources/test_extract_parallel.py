@@ -26,7 +26,7 @@ from siftui.sources.pdf_open import (
     ExtractError,
     NeedsPassword,
     NotFound,
-    Progress,
+    PageProgress,
     TimedOut,
     WrongPassword,
 )
@@ -34,11 +34,13 @@ from siftui.sources.pdf_open import (
 PASSWORD = "pw-parallel"
 
 
-def serial(path: Path, progress: Progress | None = None, **options: Any) -> Doc:
+def serial(path: Path, progress: PageProgress | None = None, **options: Any) -> Doc:
     return extract_report(path, LoadOptions(workers=1, **options), progress=progress).doc
 
 
-def parallel(path: Path, workers: int = 2, progress: Progress | None = None, **options: Any) -> Doc:
+def parallel(
+    path: Path, workers: int = 2, progress: PageProgress | None = None, **options: Any
+) -> Doc:
     load = LoadOptions(workers=workers, parallel_min_pages=1, **options)
     return extract_report(path, load, progress=progress).doc
 

@@ -30,7 +30,7 @@ How the host serves them (``siftui.sources.edit`` holds the PyMuPDF side):
    ``changes()`` (a ``DraftChanges`` for the save dialog), ``rewrites_whole``
    (why a save rewrites the file whole, "" when it appends), ``save(expected,
    shown_path)`` (E19's re-checks and atomic write, returning ``Saved``),
-   ``listen(callback)`` (a ``Change`` after every revision; returns the unsubscriber),
+   ``listen(callback)`` (a ``Revised`` after every revision; returns the unsubscriber),
    ``reading()`` (the draft's PyMuPDF document, to draw), ``annotations(page)``.
 
 Modules, each with one job:

@@ -3,8 +3,8 @@ E18's values checked against them (pure).
 
 A page's writable widgets are read by ``siftui.sources.edit.forms`` in the page's
 widget order, one :class:`FormWidget` each (a field with several widgets on the
-page is one item per widget, each with the field's name, options and value). An
-:class:`Inspection` is that list as one snapshot, with the revision it was read
+page is one item per widget, each with the field's name, options and value). A
+:class:`FormInspection` is that list as one snapshot, with the revision it was read
 at; :class:`Inspections` (one per session) names them ``insp-<n>`` and keeps the
 changes each working copy told since, so a fill knows whether its inspection is
 still good (EDITING.md: no change since touched its page or a field it lists).
@@ -25,8 +25,8 @@ from siftui.core.evidence.utf16 import has_lone_surrogate
 
 __all__ = [
     "FIELD_TYPES",
+    "FormInspection",
     "FormWidget",
-    "Inspection",
     "Inspections",
     "Touched",
     "check_fill",
@@ -100,7 +100,7 @@ def value_text(value: FieldValue) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Inspection:
+class FormInspection:
     inspection_id: str
     document_id: str
     page: int
@@ -143,16 +143,16 @@ class Inspections:
     def __init__(self, kept: int = KEPT_INSPECTIONS) -> None:
         self._lock = threading.Lock()
         self._made = 0
-        self._table: BoundedTable[Inspection] = BoundedTable(kept)
+        self._table: BoundedTable[FormInspection] = BoundedTable(kept)
         self._told: dict[str, list[Touched]] = {}
         self._epochs: dict[str, int] = {}
 
     def issue(
         self, document_id: str, page: int, revision: int, widgets: Sequence[FormWidget]
-    ) -> Inspection:
+    ) -> FormInspection:
         with self._lock:
             self._made += 1
-            inspection = Inspection(
+            inspection = FormInspection(
                 f"insp-{self._made}",
                 document_id,
                 page,
@@ -163,7 +163,7 @@ class Inspections:
             self._table.put(inspection.inspection_id, inspection)
         return inspection
 
-    def get(self, inspection_id: str) -> Inspection:
+    def get(self, inspection_id: str) -> FormInspection:
         with self._lock:
             found = self._table.get(inspection_id)
         if found is None:
@@ -183,7 +183,7 @@ class Inspections:
             self._epochs[document_id] = self._epochs.get(document_id, 0) + 1
             self._told.pop(document_id, None)
 
-    def check_current(self, inspection: Inspection, revision: int) -> None:
+    def check_current(self, inspection: FormInspection, revision: int) -> None:
         """EDITING.md's out-of-date refusal unless nothing told since ``inspection``
         touched its page or a field it lists (``revision``: the copy's now)."""
         document_id = inspection.document_id
@@ -251,7 +251,7 @@ def _checked_value(label: str, widget: FormWidget, value: object) -> FieldValue:
 
 
 def check_fill(
-    inspection: Inspection, fields: Sequence[Mapping[str, object]]
+    inspection: FormInspection, fields: Sequence[Mapping[str, object]]
 ) -> list[tuple[str, FormWidget, FieldValue]]:
     """E18's ``fields`` checked against ``inspection``: (label, widget, value) each, in
     the order given, or the first refusal (nothing is filled)."""

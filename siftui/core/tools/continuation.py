@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Continuation", "Cursor", "Offset", "ReadOn", "WhileMore"]
+__all__ = ["Continuation", "NextCursor", "Offset", "ReadOn", "WhileMore"]
 
 Arguments = dict[str, Any]
 
@@ -62,7 +62,7 @@ class WhileMore(Continuation):
 
 
 @dataclass(frozen=True)
-class Cursor(Continuation):
+class NextCursor(Continuation):
     """A ``nextCursor`` string: the next call names the result's document and it."""
 
     def next_arguments(

@@ -10,7 +10,7 @@ their JSON types.
 
 from __future__ import annotations
 
-from siftui.core.tools.continuation import Cursor
+from siftui.core.tools.continuation import NextCursor
 from siftui.core.tools.entry import Family, Logged, ToolEntry
 from siftui.core.tools.schema import array_of, boolean, integer, object_of, string
 
@@ -66,7 +66,7 @@ ANNOTATION_LIST = ToolEntry(
         "documentId",
     ),
     stale_checked=True,
-    continuation=Cursor(),
+    continuation=NextCursor(),
     logged=Logged(session=True),
 )
 ANNOTATION_CREATE = ToolEntry(

@@ -15,7 +15,7 @@ from typing import Any
 
 from siftui.core.tools.continuation import Continuation
 
-__all__ = ["Family", "Layout", "Logged", "ToolEntry"]
+__all__ = ["Family", "Logged", "ResultLayout", "ToolEntry"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Family:
     unknown_tool: str = ""
 
 
-class Layout(Enum):
+class ResultLayout(Enum):
     """How the evidence preview's reading layout draws a tool's result
     (siftui.tui.evidence.reading); any result not of the expected shape is JSON."""
 
@@ -101,5 +101,5 @@ class ToolEntry:
     pure: Callable[..., dict[str, object]] | None = None
     stale_checked: bool = False
     continuation: Continuation | None = None
-    layout: Layout = Layout.JSON
+    layout: ResultLayout = ResultLayout.JSON
     logged: Logged = Logged()

@@ -20,8 +20,8 @@ from siftui.core.evidence import (
     tools_read,
     tools_search,
 )
-from siftui.core.tools.continuation import Cursor, Offset, ReadOn, WhileMore
-from siftui.core.tools.entry import Family, Layout, Logged, ToolEntry
+from siftui.core.tools.continuation import NextCursor, Offset, ReadOn, WhileMore
+from siftui.core.tools.entry import Family, Logged, ResultLayout, ToolEntry
 from siftui.core.tools.schema import integer, object_of, string
 
 __all__ = [
@@ -132,7 +132,7 @@ PAGE_READ = ToolEntry(
     pure=tools_read.page_read,
     stale_checked=True,
     continuation=ReadOn(kept=("lastPage", "maxChars")),
-    layout=Layout.PIECES,
+    layout=ResultLayout.PIECES,
     logged=Logged(session=True, hidden=True),
 )
 KEYWORD_SEARCH = ToolEntry(
@@ -160,7 +160,7 @@ KEYWORD_SEARCH = ToolEntry(
     pure=tools_search.keyword_search,
     stale_checked=True,
     continuation=WhileMore("searchId"),
-    layout=Layout.HITS,
+    layout=ResultLayout.HITS,
     logged=_IN_SESSION,
 )
 PAGE_RENDER = ToolEntry(
@@ -182,7 +182,7 @@ PAGE_RENDER = ToolEntry(
     worker=True,
     pure=tools_documents.register_image,
     stale_checked=True,
-    layout=Layout.IMAGE,
+    layout=ResultLayout.IMAGE,
     logged=_IN_SESSION,
 )
 OCR = ToolEntry(
@@ -203,7 +203,7 @@ OCR = ToolEntry(
     pure=tools_ocr.recognize_image,
     stale_checked=True,
     continuation=Offset("resultId"),
-    layout=Layout.DERIVED,
+    layout=ResultLayout.DERIVED,
     logged=_IN_SESSION,
 )
 EVIDENCE_READ = ToolEntry(
@@ -225,7 +225,7 @@ EVIDENCE_READ = ToolEntry(
     idempotent=False,
     pure=tools_read.evidence_read,
     stale_checked=True,
-    layout=Layout.PIECES,
+    layout=ResultLayout.PIECES,
     logged=Logged(session=True, refusals=True),
 )
 BOOKMARK_LIST = ToolEntry(
@@ -245,8 +245,8 @@ BOOKMARK_LIST = ToolEntry(
     idempotent=False,
     pure=tools_bookmarks.bookmark_list,
     stale_checked=True,
-    continuation=Cursor(),
-    layout=Layout.OUTLINE,
+    continuation=NextCursor(),
+    layout=ResultLayout.OUTLINE,
     logged=_IN_SESSION,
 )
 

@@ -24,7 +24,7 @@ from siftui.serve.evidence.files import content_version
 from siftui.sources.kinds import HEAD_BYTES, is_pages_head
 
 if TYPE_CHECKING:  # its module loads MuPDF: only once a session edits
-    from siftui.sources.edit.working_copy import Change, WorkingCopy
+    from siftui.sources.edit.working_copy import Revised, WorkingCopy
 
 _CHUNK = 1 << 20
 
@@ -101,7 +101,7 @@ class HeldCopies:
         connection, real_path = self.connection, document.real_path
         inspections = self.inspections
 
-        def told(change: Change) -> None:
+        def told(change: Revised) -> None:
             inspections.told(
                 document_id, touched_by(change.revision, change.kind, change.transaction)
             )

@@ -12,7 +12,7 @@ from siftui.sources.edit.documents import Fingerprint
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.working_copy import WorkingCopy
 
-__all__ = ["DraftNote", "Opened", "WorkingCopies"]
+__all__ = ["DraftNote", "OpenedCopy", "WorkingCopies"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class DraftNote:
 
 
 @dataclass(frozen=True, slots=True)
-class Opened:
+class OpenedCopy:
     copy: WorkingCopy
     note: DraftNote | None  # None: nothing kept for it, or the copy was already open
 
@@ -66,7 +66,7 @@ class WorkingCopies:
         data: bytes,
         password: str | None = None,
         seen: Fingerprint | None = None,
-    ) -> Opened:
+    ) -> OpenedCopy:
         """The working copy of ``path`` whose bytes are ``data`` (held once more).
 
         A copy open on other bytes (the file changed) is replaced: its draft is kept
@@ -80,7 +80,7 @@ class WorkingCopies:
             current = self._copies.get(path)
             if current is not None and current.sha256 == sha256:
                 self._holds[path] = self._holds.get(path, 0) + 1
-                return Opened(current, None)
+                return OpenedCopy(current, None)
             if current is not None:
                 current.detach()  # its draft, set aside now, is never written over again
                 note = self._aside(path, current.revision, len(current.transactions))
@@ -90,7 +90,7 @@ class WorkingCopies:
             copy, found = self._fresh(path, data, sha256, password, seen)
             self._copies[path] = copy
             self._holds[path] = holds + 1
-            return Opened(copy, found or note)
+            return OpenedCopy(copy, found or note)
 
     def _fresh(
         self, path: str, data: bytes, sha256: str, password: str | None, seen: Fingerprint | None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from siftui.core.edit.operations import Transaction
 
-__all__ = ["Change", "Listeners", "Saved", "content_version_of"]
+__all__ = ["Listeners", "Revised", "Saved", "content_version_of"]
 
 
 def content_version_of(sha256: str) -> str:
@@ -16,7 +16,7 @@ def content_version_of(sha256: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class Revised:
     """What one new revision did, as listeners are told it."""
 
     revision: int
@@ -42,9 +42,9 @@ class Listeners:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._listeners: list[Callable[[Change], None]] = []
+        self._listeners: list[Callable[[Revised], None]] = []
 
-    def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+    def listen(self, listener: Callable[[Revised], None]) -> Callable[[], None]:
         """Calls ``listener`` after every change; returns what stops it."""
         with self._lock:
             self._listeners.append(listener)
@@ -56,7 +56,7 @@ class Listeners:
 
         return stop
 
-    def tell(self, change: Change) -> None:
+    def tell(self, change: Revised) -> None:
         with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:

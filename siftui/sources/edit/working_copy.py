@@ -5,7 +5,7 @@ The draft is the file's bytes with the surviving transactions replayed on them
 only its own operations, and an undo replays the rest from the bytes. Every change
 (write, undo, redo, discard, save) is one new revision, is kept on disk by the
 ``DraftStore`` before it is told, and is told to each listener (the reader, the
-host) as a ``Change``. Every method is safe to call from several threads: one lock
+host) as a ``Revised``. Every method is safe to call from several threads: one lock
 (``documents.MUPDF``) for every copy, listeners called after it is released.
 
 Page text, and so every reference, is the text of the file's bytes: glyphs are
@@ -43,12 +43,12 @@ from siftui.sources.edit.glyphs import page_glyphs
 from siftui.sources.edit.outline import DraftOutline
 from siftui.sources.edit.save import still_encrypted, whole_reason, write_beside
 from siftui.sources.edit.scan import page_annotations
-from siftui.sources.edit.told import Change, Listeners, Saved, content_version_of
+from siftui.sources.edit.told import Listeners, Revised, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
 
 pymupdf: Any = quiet_pymupdf()
 
-__all__ = ["Change", "Saved", "WorkingCopy", "content_version_of"]
+__all__ = ["Revised", "Saved", "WorkingCopy", "content_version_of"]
 
 
 class WorkingCopy:
@@ -246,7 +246,7 @@ class WorkingCopy:
         with self._lock:
             yield self._file if file else self._draft
 
-    def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+    def listen(self, listener: Callable[[Revised], None]) -> Callable[[], None]:
         """Calls ``listener`` after every change; returns what stops it."""
         return self._listeners.listen(listener)
 
@@ -289,7 +289,7 @@ class WorkingCopy:
             revision = self._history.commit(transaction)
             pages = self._forget_pages(transaction)
             self._keep()
-            change = Change(revision, "write", transaction, self.unsaved, pages)
+            change = Revised(revision, "write", transaction, self.unsaved, pages)
         self._listeners.tell(change)
         return revision
 
@@ -303,7 +303,7 @@ class WorkingCopy:
             # The replay makes the same objects as before on every other page.
             pages = self._forget_pages(transaction)
             self._keep()
-            change = Change(self.revision, "undo", transaction, self.unsaved, pages)
+            change = Revised(self.revision, "undo", transaction, self.unsaved, pages)
         self._listeners.tell(change)
         return change.revision
 
@@ -318,7 +318,7 @@ class WorkingCopy:
                 self._apply(self._draft, operation)
             pages = self._forget_pages(transaction)
             self._keep()
-            change = Change(self.revision, "redo", transaction, self.unsaved, pages)
+            change = Revised(self.revision, "redo", transaction, self.unsaved, pages)
         self._listeners.tell(change)
         return change.revision
 
@@ -335,7 +335,7 @@ class WorkingCopy:
             self._new_draft(self._open())
             for page in touched:
                 self._draft_pages.pop(page, None)
-            change = Change(revision, "discard", None, False, tuple(sorted(touched)))
+            change = Revised(revision, "discard", None, False, tuple(sorted(touched)))
         self._listeners.tell(change)
         return revision
 
@@ -396,6 +396,6 @@ class WorkingCopy:
                 written.whole,
                 written.reason,
             )
-            change = Change(revision, "save", None, False, ())
+            change = Revised(revision, "save", None, False, ())
         self._listeners.tell(change)
         return saved

@@ -23,7 +23,7 @@ from siftui.sources.cache import TEMP_PREFIX, CacheSlot, DocCache, file_identity
 from siftui.sources.filehash import file_sha256
 from siftui.sources.hidden.document import inspect_document
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
-from siftui.sources.pdf_open import Progress, check_file, pymupdf_version
+from siftui.sources.pdf_open import PageProgress, check_file, pymupdf_version
 
 FORMAT = 4  # 4: remapped, squeezed, glyphs drawing nothing, OCR layers of opacity 0 (issue 41)
 # 3: findings are the extraction's text; what it does not hold is apart
@@ -134,7 +134,7 @@ def cached_inspect(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
     *,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     cache: DocCache | None = None,
     skip: frozenset[int] = frozenset(),
 ) -> Inspection:

@@ -30,7 +30,7 @@ from siftui.sources.parallel import (
 from siftui.sources.pdf_open import (
     Deadline,
     NotReadable,
-    Progress,
+    PageProgress,
     check_max_pages,
     open_document,
 )
@@ -45,7 +45,7 @@ def inspect_document(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
     *,
-    progress: Progress | None = None,
+    progress: PageProgress | None = None,
     data: bytes | None = None,
     skip: frozenset[int] = frozenset(),
 ) -> Inspection:
@@ -144,7 +144,7 @@ def _parallel(
     password: str | None,
     found: list[PageFindings | None],
     helpers: int,
-    progress: Progress | None,
+    progress: PageProgress | None,
     deadline: Deadline,
     glyphs: GlyphCheck,
 ) -> None:

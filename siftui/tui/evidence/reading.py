@@ -1,6 +1,6 @@
 """The reading layout of an evidence result, as plain rows (no Textual).
 
-Each tool's entry names its layout (siftui.core.tools.entry.Layout): page
+Each tool's entry names its layout (siftui.core.tools.entry.ResultLayout): page
 pieces under page markers with their ranges, search hits with their context
 and the hit marked, outline items as an indented tree, a page image's size,
 OCR marked as derived text; anything else as indented JSON. A row may carry
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.tools.entry import Layout
+from siftui.core.tools.entry import ResultLayout
 from siftui.core.tools.evidence import OCR
 from siftui.core.tools.table import entry_of
 from siftui.tui.evidence.model import Result
@@ -144,12 +144,12 @@ def _derived_rows(value: dict[str, Any], result: Result, document: str | None) -
 
 Drawing = Callable[[dict[str, Any], Result, str | None], list[Row] | None]
 
-_DRAWN: dict[Layout, Drawing] = {
-    Layout.PIECES: _piece_rows,
-    Layout.HITS: _hit_rows,
-    Layout.OUTLINE: _outline_rows,
-    Layout.IMAGE: _image_rows,
-    Layout.DERIVED: _derived_rows,
+_DRAWN: dict[ResultLayout, Drawing] = {
+    ResultLayout.PIECES: _piece_rows,
+    ResultLayout.HITS: _hit_rows,
+    ResultLayout.OUTLINE: _outline_rows,
+    ResultLayout.IMAGE: _image_rows,
+    ResultLayout.DERIVED: _derived_rows,
 }
 """How each layout kind is drawn; None: the result is not of its shape (drawn as JSON)."""
 

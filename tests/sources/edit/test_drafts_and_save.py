@@ -23,7 +23,7 @@ from siftui.sources.edit import drafts as drafts_module
 from siftui.sources.edit.documents import fingerprint_of
 from siftui.sources.edit.drafts import DraftStore, default_drafts_folder
 from siftui.sources.edit.registry import WorkingCopies
-from siftui.sources.edit.working_copy import Change
+from siftui.sources.edit.working_copy import Revised
 
 
 def highlight(editing: Editing, text: str, page: int = 1) -> str:
@@ -134,7 +134,7 @@ def test_a_draft_of_other_bytes_is_kept_aside_never_applied(tmp_path: Path) -> N
 
 def test_discard_is_a_revision_and_removes_the_kept_draft(tmp_path: Path) -> None:
     editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), tmp_path / "drafts")
-    told: list[Change] = []
+    told: list[Revised] = []
     editing.copy.listen(told.append)
     highlight(editing, "beta")
     assert editing.copy.discard() == 2
