@@ -9,9 +9,11 @@ Run by hand (not by pytest, not in CI), from the repository root:
 
 Each round times, in turn, the bare loop (`[p.get_text() for p in doc]`) and
 extract() with its defaults (parallel from 256 pages on); it prints the medians
-and their ratio (target <= 0.7). First it checks that the parallel Doc is the
-single-process Doc, byte for byte. --sweep times extract() with workers=1 and
-workers=2 (forced parallel) on the first N pages, to place the threshold.
+and their ratio (target <= 0.7), then the CPU time of further alternating rounds:
+the bare loop's, extract()'s own process's and its helpers' (what the wall ratio would
+be on two free cores, where a loaded machine's wall clock cannot say). First it checks
+that the parallel Doc is the single-process Doc, byte for byte. --sweep times extract()
+with workers=1 and workers=2 (forced parallel) on the first N pages, to place the threshold.
 """
 
 from __future__ import annotations
