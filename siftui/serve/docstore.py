@@ -45,9 +45,9 @@ from siftui.core.render import Options
 from siftui.serve.access import OpenedFile
 from siftui.serve.limits import DEFAULT_LIMITS, StoreLimits, WorkerJob
 from siftui.serve.loading import (
+    DocLoader,
     Early,
     Failed,
-    Loader,
     RangeLoader,
     ServedDoc,
     doc_bytes,
@@ -93,7 +93,7 @@ class DocStore:
         self,
         limits: StoreLimits = DEFAULT_LIMITS,
         *,
-        loader: Loader = load_in_worker,
+        loader: DocLoader = load_in_worker,
         range_loader: RangeLoader | None = None,
     ) -> None:
         self.limits = limits
@@ -259,7 +259,7 @@ class DocStore:
         key: _Key,
         kind: str,
         progress: Progress | None,
-        loader: Loader | None = None,
+        loader: DocLoader | None = None,
     ) -> ServedDoc:
         started = time.monotonic()
         self._take_slot(deadline, started, shown)

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from siftui.serve.docstore import DocStore
 
 __all__ = [
+    "DocLoader",
     "Early",
     "Failed",
-    "Loader",
     "RangeLoader",
     "ServedDoc",
     "doc_bytes",
@@ -86,7 +86,7 @@ def doc_bytes(doc: AnyDoc) -> int:
     return INDEX_FACTOR * kind_of(doc).text_bytes(doc) + 1024
 
 
-Loader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], ServedDoc]
+DocLoader = Callable[[OpenedFile, float, "DocStore", str, Progress | None], ServedDoc]
 """(open file, deadline, store, the kind's name, told the pages extracted) ->
 the document."""
 

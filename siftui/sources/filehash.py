@@ -9,10 +9,14 @@ import stat
 import threading
 import time
 
-__all__ = ["NotARegularFile", "file_sha256"]
+__all__ = ["Fingerprint", "NotARegularFile", "file_sha256", "fingerprint"]
+
+Fingerprint = tuple[int, int, int, int, int]
+"""(device, inode, size, mtime_ns, ctime_ns): the file's version as its stat tells it."""
+
 
 _HASHED_KEPT = 64
-_hashed: dict[tuple[int, ...], str] = {}
+_hashed: dict[Fingerprint, str] = {}
 _hashed_lock = threading.Lock()
 _SETTLED_NS = 2_000_000_000
 
@@ -21,7 +25,7 @@ class NotARegularFile(OSError):
     """The path names a directory, a FIFO, a device: nothing whose bytes have a digest."""
 
 
-def _version(info: os.stat_result) -> tuple[int, ...]:
+def fingerprint(info: os.stat_result) -> Fingerprint:
     # ctime changes on every write and cannot be set back by a program, so equal
     # stats mean the same bytes (git's index rests on the same fact).
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
@@ -54,7 +58,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
         os.close(fd)
         raise
     with open(fd, "rb") as handle:
-        before, settled = _version(info), _settled(info)
+        before, settled = fingerprint(info), _settled(info)
         with _hashed_lock:
             known = _hashed.get(before)
         if known is not None:
@@ -63,7 +67,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
         found = digest.hexdigest()
-        if settled and _version(os.fstat(fd)) == before:
+        if settled and fingerprint(os.fstat(fd)) == before:
             with _hashed_lock:
                 _hashed.pop(before, None)
                 _hashed[before] = found

@@ -33,9 +33,9 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.tools_ocr import NO_TESSERACT
 from siftui.core.messages import one_line
 from siftui.core.ocr_language import missing_languages
+from siftui.sources.helper import Popen
 
-Popen = Callable[..., "subprocess.Popen[bytes]"]
-Result = tuple[str, str]
+Recognized = tuple[str, str]
 """(text, engine) as Tesseract read an image."""
 
 OCR_SECONDS = 60.0
@@ -96,12 +96,12 @@ class OcrRunner:
         self._popen = popen if popen is not None else subprocess.Popen
         self._seconds = seconds
         self._lock = threading.Lock()
-        self._running: dict[tuple[str, str], concurrent.futures.Future[Result]] = {}
-        self._done: OrderedDict[tuple[str, str], Result] = OrderedDict()
+        self._running: dict[tuple[str, str], concurrent.futures.Future[Recognized]] = {}
+        self._done: OrderedDict[tuple[str, str], Recognized] = OrderedDict()
         self._processes: set[subprocess.Popen[bytes]] = set()
         self._closed = False
 
-    def recognize(self, png: bytes, language: str) -> Result:
+    def recognize(self, png: bytes, language: str) -> Recognized:
         """(text, engine) of ``png``; EvidenceError when it cannot be read."""
         key = (hashlib.sha256(png).hexdigest(), language)
         with self._lock:
@@ -140,7 +140,7 @@ class OcrRunner:
         for process in processes:
             _kill(process)
 
-    def _read(self, png: bytes, language: str) -> Result:
+    def _read(self, png: bytes, language: str) -> Recognized:
         engine = tesseract_engine()
         program = shutil.which("tesseract")
         if engine is None or program is None:

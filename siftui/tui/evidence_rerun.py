@@ -40,8 +40,8 @@ RERUN_AFTER = 0.8
 come in bursts, and re-running the whole session at each would slow the view down."""
 
 Say = Callable[[str, bool], None]  # the status line's text, and whether it is a warning
-Calls = list[tuple[int, "LogEntry"]]
-Running = tuple["SessionKey", int, int | None]
+NumberedCalls = list[tuple[int, "LogEntry"]]
+RerunBegun = tuple["SessionKey", int, int | None]
 """A re-run begun: its session, how many calls it had, the process its name says."""
 
 
@@ -51,7 +51,7 @@ class SessionReruns:
         self.factory = factory
         # session (its process and number) -> (its calls, verdict)
         self._done: dict[SessionKey, tuple[int, SessionRerun]] = {}
-        self._running: set[Running] = set()
+        self._running: set[RerunBegun] = set()
         self._wanted: tuple[SessionKey, int] | None = None  # the call whose verdict is awaited
         self._timer: Timer | None = None
 
@@ -82,7 +82,7 @@ class SessionReruns:
         if key not in self._running:
             self._timer = self.app.set_timer(RERUN_AFTER, lambda: self._start(calls, key, say))
 
-    def _start(self, calls: Calls, key: Running, say: Say) -> None:
+    def _start(self, calls: NumberedCalls, key: RerunBegun, say: Say) -> None:
         self._timer = None
         factory = self.factory
         if factory is None or key in self._running:

@@ -17,8 +17,9 @@ from support.pdfs import make_pdf
 
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.files import Files, Origin, fingerprint
+from siftui.serve.evidence.files import Files, Origin
 from siftui.serve.limits import StoreLimits
+from siftui.sources.filehash import fingerprint
 
 
 @pytest.fixture

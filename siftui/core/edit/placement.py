@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from siftui.core.edit.operations import Quad
+from siftui.core.edit.operations import Quad, Rect
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.utf16 import Utf16Text
 
-__all__ = ["Box", "Glyph", "Matrix", "PageGlyphs", "cannot_place", "place_piece"]
+__all__ = ["Glyph", "Matrix", "PageGlyphs", "cannot_place", "place_piece"]
 
-Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in the glyph space (y down)."""
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -32,7 +31,7 @@ Matrix = tuple[float, float, float, float, float, float]
 @dataclass(frozen=True, slots=True)
 class Glyph:
     line: int  # index into PageGlyphs.directions
-    box: Box
+    box: Rect
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +86,7 @@ def _drawn(run: list[tuple[str, Glyph]]) -> list[Glyph]:
     return [glyph for _, glyph in run[start:end] if _has_area(glyph.box)]
 
 
-def _has_area(box: Box) -> bool:
+def _has_area(box: Rect) -> bool:
     return box[2] > box[0] and box[3] > box[1]
 
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from siftui.core.tools.evidence import EVIDENCE_TOOLS
+from siftui.core.tools.schema import Schema
 
 __all__ = ["SCHEMAS", "TOOL_NAMES", "schema_of"]
 
-Schema = dict[str, Any]
 
 SCHEMAS: dict[str, Schema] = {entry.name: dict(entry.input_schema) for entry in EVIDENCE_TOOLS}
 """The evidence tools' input schemas, in their entries' order."""

@@ -26,9 +26,9 @@ from siftui.core.tools.table import ENTRIES
 
 __all__ = ["EvidenceSession", "python_name"]
 
-Result = dict[str, object]
+ResultObject = dict[str, object]
 
-_ANSWERED: dict[str, Callable[..., Result]] = {
+_ANSWERED: dict[str, Callable[..., ResultObject]] = {
     entry.name: entry.pure for entry in ENTRIES if entry.pure is not None
 }
 """Each tool an entry answers from the session (siftui.core.tools), by its name."""
@@ -40,7 +40,7 @@ class EvidenceSession(SessionState):
     ``session.<tool>(**keywords)`` runs that tool's entry's function on the session
     (keywords in snake_case: ``session.pdf_page_read(document_id="doc-1", page=1)``)."""
 
-    def call(self, tool: str, arguments: Mapping[str, Any], **sources: Any) -> Result:
+    def call(self, tool: str, arguments: Mapping[str, Any], **sources: Any) -> ResultObject:
         """Run a tool from its wire arguments (camelCase keys, already checked).
 
         ``sources`` adds what the sources layer provides for the tools that need
@@ -52,7 +52,7 @@ class EvidenceSession(SessionState):
         keywords = {python_name(key): value for key, value in arguments.items()}
         return tool_function(self, **keywords, **sources)
 
-    def __getattr__(self, name: str) -> Callable[..., Result]:
+    def __getattr__(self, name: str) -> Callable[..., ResultObject]:
         tool_function = _ANSWERED.get(name)
         if tool_function is None:
             raise AttributeError(name)

@@ -48,7 +48,7 @@ class EditCall:
     progress: Progress | None
 
 
-Work = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
+EditWork = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
 Extension = Callable[[EvidenceConnection, EditCall, Mapping[str, Any], Called], dict[str, object]]
 
 
@@ -83,7 +83,7 @@ def _bound(entry: ToolEntry, extension: Extension, *, waits_for_person: bool = F
     return ServedTool(entry, handle, refusals=(EvidenceError,), waits_for_person=waits_for_person)
 
 
-def _served(entry: ToolEntry, work: Work, *, waits_for_person: bool = False) -> ServedTool:
+def _served(entry: ToolEntry, work: EditWork, *, waits_for_person: bool = False) -> ServedTool:
     def extension(
         _: EvidenceConnection, doing: EditCall, given: Mapping[str, Any], called: Called
     ) -> dict[str, object]:
@@ -102,7 +102,7 @@ def _list(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
     return tools_list.annotation_list(call.state, copy, document_id, **_keywords(arguments))
 
 
-def _writing(write: Callable[..., dict[str, object]]) -> Work:
+def _writing(write: Callable[..., dict[str, object]]) -> EditWork:
     def work(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
         document_id = arguments["documentId"]
         copy = call.held.copy(document_id)

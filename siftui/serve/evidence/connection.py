@@ -31,12 +31,13 @@ from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
-from siftui.serve.evidence.files import Files, Origin, content_version, fingerprint
+from siftui.serve.evidence.files import Files, Origin, content_version
 from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
 from siftui.serve.tool_api import Block, Facts, ImageBlock, TextBlock, ToolAnswer
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Describe, Draw
+from siftui.sources.filehash import fingerprint
 from siftui.sources.log.fields import ToolResult
 from siftui.sources.ocr_runner import tesseract_engine
 

@@ -26,19 +26,13 @@ from siftui.serve.docstore import DocStore, Failed, ServedDoc
 from siftui.serve.tool_api import Facts
 from siftui.serve.wire import clip
 from siftui.serve.worker_evidence import Task
+from siftui.sources.filehash import Fingerprint, fingerprint
 from siftui.sources.kinds import HEAD_BYTES, claimed_kind, is_json_form_bytes
 
 NOT_OPENED = "cannot open the PDF: "
 """How a worker says MuPDF could not open the bytes (it has no path to name)."""
 
-Fingerprint = tuple[int, int, int, int, int]
-"""(device, inode, size, mtime_ns, ctime_ns)."""
-
 _CHUNK = 1 << 20
-
-
-def fingerprint(info: os.stat_result) -> Fingerprint:
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def content_version(sha256: str) -> str:

@@ -22,12 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.sources.filehash import Fingerprint, fingerprint
 from siftui.sources.pdf_open import quiet_pymupdf
 
 __all__ = [
     "MUPDF",
     "Fingerprint",
-    "fingerprint_of",
+    "fingerprint",
     "forget_outline",
     "is_encrypted",
     "later",
@@ -37,9 +38,6 @@ __all__ = [
 ]
 
 pymupdf: Any = quiet_pymupdf()
-
-Fingerprint = tuple[int, int, int, int, int]
-"""(device, inode, size, mtime_ns, ctime_ns), as the evidence tools' files take it."""
 
 _CHUNK = 1 << 20
 
@@ -118,16 +116,12 @@ def retire(document: Any) -> None:
     later(close)
 
 
-def fingerprint_of(info: os.stat_result) -> Fingerprint:
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-
-
 def unchanged(path: str, sha256: str, seen: Fingerprint | None) -> bool:
     """Whether the file at ``path`` still holds the bytes whose digest is ``sha256``:
     yes at once when it shows the fingerprint ``seen`` it had with them, else hashed."""
     try:
         with open(path, "rb") as stream:
-            if seen is not None and fingerprint_of(os.fstat(stream.fileno())) == seen:
+            if seen is not None and fingerprint(os.fstat(stream.fileno())) == seen:
                 return True
             digest = hashlib.sha256()
             while chunk := stream.read(_CHUNK):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from siftui.sources.edit.documents import Fingerprint, fingerprint_of, is_encrypted, open_pdf
+from siftui.sources.edit.documents import Fingerprint, fingerprint, is_encrypted, open_pdf
 from siftui.sources.pdf_open import quiet_pymupdf
 
 __all__ = ["REPAIRED", "Written", "still_encrypted", "whole_reason", "write_beside"]
@@ -63,7 +63,7 @@ class Written:
         finally:
             os.close(folder)
         try:
-            return fingerprint_of(os.stat(self.target))
+            return fingerprint(os.stat(self.target))
         except OSError:
             return None
 

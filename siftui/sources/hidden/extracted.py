@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from siftui.core.findings import Box
+from siftui.sources.hidden.glyphs import Char
 
 STEP = 10
 """Origins are filed by 1/STEP pt."""
@@ -37,10 +38,7 @@ SCALED = 3.0
 trace's (it counts the font's whole ascender and descender); more than this
 many times only when the font's own matrix scales its glyphs (Type 3)."""
 
-Char = tuple[int, int, tuple[float, float], Box]
-"""A character of the text trace: (unicode, glyph, origin, box)."""
-
-Hit = tuple[int, Box]
+ExtractedChar = tuple[int, Box]
 """An extracted character: its offset in the page's text (-1 when it cannot be
 placed there) and its box."""
 
@@ -54,7 +52,7 @@ class Extracted:
         # The flags get_text() uses by default: the contract's extraction.
         textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
         self.text: str = textpage.extractText()
-        self.at: dict[tuple[int, int], list[tuple[float, float, str, Hit]]] = {}
+        self.at: dict[tuple[int, int], list[tuple[float, float, str, ExtractedChar]]] = {}
         text, cursor = self.text, 0
         # PyMuPDF's text page is in the unrotated page space, as the trace is.
         for block in textpage.extractRAWDICT()["blocks"]:
@@ -79,7 +77,7 @@ class Extracted:
                         key = (round(x * STEP), round(y * STEP))
                         self.at.setdefault(key, []).append((x, y, letter, hit))
 
-    def find(self, char: Char) -> Hit | None:
+    def find(self, char: Char) -> ExtractedChar | None:
         """The extracted character drawn where ``char`` is, or None when the
         extraction does not hold it."""
         x, y = char[2]
@@ -88,7 +86,7 @@ class Extracted:
         for ex, ey, other, hit in self.at.get((kx, ky), ()):
             if other == letter and abs(ex - x) <= NEAR and abs(ey - y) <= NEAR:
                 return hit  # the usual case: the same letter, filed under the same key
-        best: tuple[float, Hit] | None = None
+        best: tuple[float, ExtractedChar] | None = None
         for dx in (0, -1, 1):
             for dy in (0, -1, 1):
                 for ex, ey, other, hit in self.at.get((kx + dx, ky + dy), ()):

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from siftui.sources.hidden.paint import PaintLog
 
 Char = tuple[int, int, tuple[float, float], tuple[float, float, float, float]]
+"""A character of the text trace: (unicode, glyph, origin, box)."""
 
 EMPTY = 1e-3
 """A glyph whose bounds are under this (in units of the font size) each way draws nothing."""

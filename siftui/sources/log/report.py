@@ -105,12 +105,12 @@ class LogReport:
     cut: tuple[CutAnswer, ...]
 
 
-Key = tuple[str, str | None] | None
+DocumentKey = tuple[str, str | None] | None
 
 
 def _document_key(
     entry: LogEntry, known: Mapping[str, str], opened: Mapping[str, tuple[str, str]]
-) -> Key:
+) -> DocumentKey:
     """A document is a path with one content; a failed call joins the path's content,
     and one refused before its path was resolved joins the document that path opened
     (``opened``: a requested path -> the path and content a call read by it). None for a
@@ -134,7 +134,7 @@ def report(entries: Sequence[LogEntry], docs: Mapping[str, Doc] | None = None) -
             shas.setdefault(entry.path, entry.sha256)
             opened.setdefault(entry.requested, (entry.path, entry.sha256))
     documents: dict[tuple[str, str | None], DocumentUse] = {}
-    keys: list[Key] = []
+    keys: list[DocumentKey] = []
     for number, entry in enumerate(entries, start=1):
         key = _document_key(entry, shas, opened)
         keys.append(key)
@@ -226,7 +226,7 @@ def _count_reads(use: DocumentUse, number: int, answer: Rendered) -> None:
 
 
 def _loops(
-    entries: Sequence[LogEntry], keys: Sequence[Key]
+    entries: Sequence[LogEntry], keys: Sequence[DocumentKey]
 ) -> tuple[tuple[LogEntry, tuple[int, ...]], ...]:
     seen: dict[tuple[object, ...], list[int]] = {}
     for number, (entry, key) in enumerate(zip(entries, keys, strict=True), start=1):
@@ -242,7 +242,7 @@ def _loops(
     )
 
 
-def _errors(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[ErrorCall, ...]:
+def _errors(entries: Sequence[LogEntry], keys: Sequence[DocumentKey]) -> tuple[ErrorCall, ...]:
     """Failed calls of the read tools (the evidence tools' are their sessions' report)."""
     found: list[ErrorCall] = []
     for index, entry in enumerate(entries):
@@ -288,7 +288,7 @@ def _follows(note: str, asked: str | None, entry: LogEntry, later: LogEntry) -> 
     return False
 
 
-def _cut(entries: Sequence[LogEntry], keys: Sequence[Key]) -> tuple[CutAnswer, ...]:
+def _cut(entries: Sequence[LogEntry], keys: Sequence[DocumentKey]) -> tuple[CutAnswer, ...]:
     found: list[CutAnswer] = []
     for index, entry in enumerate(entries):
         if entry.rendered is None or not entry.rendered.note:

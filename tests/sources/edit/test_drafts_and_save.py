@@ -20,7 +20,7 @@ from support.editing import Editing, make_lines_pdf, open_editing, text_under_qu
 from siftui.core.edit.tools_annotations import annotation_create
 from siftui.core.evidence.errors import EvidenceError
 from siftui.sources.edit import drafts as drafts_module
-from siftui.sources.edit.documents import fingerprint_of
+from siftui.sources.edit.documents import fingerprint
 from siftui.sources.edit.drafts import DraftStore, default_drafts_folder
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import Revised
@@ -250,7 +250,7 @@ def test_a_touched_but_unchanged_file_is_saved_over(tmp_path: Path) -> None:
     path = make_lines_pdf(tmp_path / "a.pdf")
     data = path.read_bytes()
     copies = WorkingCopies(DraftStore(tmp_path / "drafts"))
-    copy = copies.open(str(path), data, seen=fingerprint_of(os.stat(path))).copy
+    copy = copies.open(str(path), data, seen=fingerprint(os.stat(path))).copy
     editing = open_editing(path, tmp_path / "other-drafts")
     editing.copy = copy
     highlight(editing, "beta")
