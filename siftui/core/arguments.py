@@ -56,10 +56,18 @@ Pure: standard library only, no I/O.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+
+from siftui.core.argument_values import (
+    MAX_QUOTED,
+    ArgumentError,
+    check_object,
+    echoed,
+    properties_of,
+    utf16_length,
+)
+from siftui.core.schema_check import SchemaError, check_schema
 
 __all__ = [
     "MAX_QUOTED",
@@ -72,52 +80,6 @@ __all__ = [
     "echoed",
     "utf16_length",
 ]
-
-MAX_QUOTED: Final = 200
-"""Characters of an unknown key an error message repeats, at most."""
-
-ELLIPSIS: Final = "…"
-
-
-class ArgumentError(ValueError):
-    """A call's arguments refused; ``str(error)`` is the one-line message the tool answers."""
-
-
-class SchemaError(Exception):
-    """A schema or messages mapping outside what this module checks: a programming error,
-    not the caller's (deliberately not a ValueError, so no handler of ArgumentError
-    turns it into a tool error)."""
-
-
-_TYPE_NAMES: Final = {
-    "integer": "an integer",
-    "boolean": "true or false",
-    "string": "a string",
-    "object": "an object",
-    "array": "an array",
-}
-_ANNOTATIONS: Final = frozenset({"description", "title"})
-_OBJECT_KEYWORDS: Final = frozenset({"type", "properties", "required", "additionalProperties"})
-_KEYWORDS: Final = {
-    "integer": frozenset({"type", "minimum", "maximum", "default"}) | _ANNOTATIONS,
-    "boolean": frozenset({"type", "default"}) | _ANNOTATIONS,
-    "string": frozenset({"type", "minLength", "maxLength", "enum", "default"}) | _ANNOTATIONS,
-    "object": _OBJECT_KEYWORDS | _ANNOTATIONS,
-    "array": frozenset({"type", "items", "minItems", "maxItems"}) | _ANNOTATIONS,
-}
-_OPEN_KEYWORDS: Final = frozenset({"type", "additionalProperties"}) | _ANNOTATIONS
-_VALUE_RULES: Final = frozenset(
-    {"minimum", "maximum", "minLength", "maxLength", "enum", "minItems", "maxItems"}
-)
-
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
-# What a quoted key must not hold for the message to stay one valid line: C0 controls and
-# DEL, the other characters str.splitlines breaks at, and surrogates (not UTF-8).
-_ESCAPES: Final = (
-    {code: f"\\x{code:02x}" for code in (*range(32), 127, 0x85)}
-    | {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
-    | {code: f"\\u{code:04x}" for code in (0x2028, 0x2029, *range(0xD800, 0xE000))}
-)
 
 
 def check_arguments(
@@ -143,7 +105,7 @@ def check_arguments(
         arguments = {}
     if not isinstance(arguments, Mapping):
         raise ArgumentError("arguments must be an object")
-    return _check_object(tool, "", schema, arguments, messages or {})
+    return check_object(tool, "", schema, arguments, messages or {})
 
 
 def argument_keys(schema: Mapping[str, Any], within: str = "") -> tuple[str, ...]:
@@ -152,11 +114,11 @@ def argument_keys(schema: Mapping[str, Any], within: str = "") -> tuple[str, ...
     names no object of the schema."""
     node: Mapping[str, Any] = schema
     for part in within.split(".") if within else ():
-        child = _properties(node).get(part)
+        child = properties_of(node).get(part)
         if not isinstance(child, Mapping) or child.get("type") != "object":
             return ()
         node = child
-    return tuple(_properties(node))
+    return tuple(properties_of(node))
 
 
 def dotted_keys(schema: Mapping[str, Any]) -> tuple[str, ...]:
@@ -165,270 +127,10 @@ def dotted_keys(schema: Mapping[str, Any]) -> tuple[str, ...]:
     found: list[str] = []
 
     def walk(node: Mapping[str, Any], prefix: str) -> None:
-        for name, child in _properties(node).items():
+        for name, child in properties_of(node).items():
             found.append(prefix + name)
             if isinstance(child, Mapping) and child.get("type") == "object":
                 walk(child, f"{prefix}{name}.")
 
     walk(schema, "")
     return tuple(found)
-
-
-def utf16_length(text: str) -> int:
-    """``text``'s length in UTF-16 code units (a code point outside the BMP is 2; a lone
-    surrogate 1)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def check_schema(schema: Mapping[str, Any], messages: Mapping[str, str] | None = None) -> None:
-    """:class:`SchemaError` unless ``schema`` is in the subset :func:`check_arguments`
-    checks (and each key of ``messages`` names a property with a range, length or
-    enum rule, its value a one-line message)."""
-    if not isinstance(schema, Mapping):
-        raise SchemaError("a schema is a JSON object")
-    with_rules: set[str] = set()
-    _check_object_schema(schema, "", with_rules)
-    for key, message in (messages or {}).items():
-        if key not in with_rules:
-            raise SchemaError(f"messages: {key!r} names no property with a range, length or enum")
-        if not isinstance(message, str) or not message or len(message.splitlines()) != 1:
-            raise SchemaError(f"messages: {key!r}: a message is one non-empty line")
-
-
-# --- checking a call ------------------------------------------------------------------
-
-
-def _check_object(
-    owner: str,
-    prefix: str,
-    schema: Mapping[str, Any],
-    given: Mapping[Any, Any],
-    messages: Mapping[str, str],
-) -> dict[str, Any]:
-    properties = _properties(schema)
-    for key in given:
-        if not isinstance(key, str) or key not in properties:
-            takes = ", ".join(properties) if properties else "no arguments"
-            raise ArgumentError(f'unknown argument "{prefix}{echoed(key)}" ({owner} takes {takes})')
-    required = schema.get("required", ())
-    checked: dict[str, Any] = {}
-    for name, rules in properties.items():
-        key = prefix + name
-        if name in given:
-            checked[name] = _check_value(key, rules, given[name], messages)
-        elif name in required:
-            raise ArgumentError(f'missing argument "{key}"')
-        elif "default" in rules:
-            checked[name] = rules["default"]
-    return checked
-
-
-def _check_value(
-    key: str, rules: Mapping[str, Any], value: object, messages: Mapping[str, str]
-) -> Any:
-    kind = rules["type"]
-    if kind == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ArgumentError(f'argument "{key}" must be an integer')
-        low, high = rules.get("minimum"), rules.get("maximum")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise ArgumentError(
-                messages.get(key) or f'argument "{key}" must be {_bounds(low, high)}'
-            )
-        return value
-    if kind == "string":
-        if not isinstance(value, str):
-            raise ArgumentError(f'argument "{key}" must be a string')
-        if _SURROGATE.search(value):
-            raise ArgumentError(f'argument "{key}" is not valid text')
-        low, high = rules.get("minLength"), rules.get("maxLength")
-        if low is not None or high is not None:
-            length = utf16_length(value)
-            if (low is not None and length < low) or (high is not None and length > high):
-                bounds = _bounds(low, high)
-                unit = (
-                    "UTF-16 unit" if bounds in ("1", "at least 1", "at most 1") else "UTF-16 units"
-                )
-                raise ArgumentError(
-                    messages.get(key) or f'argument "{key}" must be {bounds} {unit}'
-                )
-        allowed = rules.get("enum")
-        if allowed is not None and value not in allowed:
-            raise ArgumentError(
-                messages.get(key) or f'argument "{key}" must be {_choices(allowed)}'
-            )
-        return value
-    if kind == "boolean":
-        if not isinstance(value, bool):
-            raise ArgumentError(f'argument "{key}" must be true or false')
-        return value
-    if kind == "array":
-        return _check_array(key, rules, value, messages)
-    if not isinstance(value, Mapping):
-        raise ArgumentError(f'argument "{key}" must be an object')
-    if _open(rules):  # its keys are the tool's to check, with the tool's words
-        return dict(value)
-    return _check_object(key, f"{key}.", rules, value, messages)
-
-
-def _check_array(
-    key: str, rules: Mapping[str, Any], value: object, messages: Mapping[str, str]
-) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise ArgumentError(f'argument "{key}" must be an array')
-    low, high = rules.get("minItems"), rules.get("maxItems")
-    if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-        raise ArgumentError(
-            messages.get(key) or f'argument "{key}" must hold {_bounds(low, high)} items'
-        )
-    return [
-        _check_value(f"{key}[{number}]", rules["items"], item, messages)
-        for number, item in enumerate(value, 1)
-    ]
-
-
-def _open(rules: Mapping[str, Any]) -> bool:
-    """An object property whose keys the tool checks itself (EDITING.md's E13 target):
-    ``{"type": "object", "additionalProperties": true}``, no properties."""
-    return rules.get("additionalProperties") is True and "properties" not in rules
-
-
-def _bounds(low: int | None, high: int | None) -> str:
-    if low is not None and high is not None:
-        return str(low) if low == high else f"{low}-{high}"
-    return f"at least {low}" if low is not None else f"at most {high}"
-
-
-def _choices(allowed: list[str]) -> str:
-    shown = [json.dumps(value, ensure_ascii=False) for value in allowed]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
-
-
-def echoed(key: object) -> str:
-    """``key`` as a message repeats it: one line, valid UTF-8, at most MAX_QUOTED
-    characters (then how many it had, in plain digits)."""
-    shown = str(key).translate(_ESCAPES)
-    if len(shown) <= MAX_QUOTED:
-        return shown
-    return f"{shown[:MAX_QUOTED]}{ELLIPSIS} ({len(shown)} characters)"
-
-
-def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    properties = schema.get("properties")
-    return properties if isinstance(properties, Mapping) else {}
-
-
-# --- checking a schema ----------------------------------------------------------------
-
-
-def _check_object_schema(schema: Mapping[str, Any], prefix: str, with_rules: set[str]) -> None:
-    where = prefix.rstrip(".") or "the schema"
-    extra = set(schema) - _KEYWORDS["object"]
-    if extra:
-        raise SchemaError(f"{where}: unsupported keywords {sorted(extra)}")
-    if schema.get("type") != "object":
-        raise SchemaError(f'{where}: "type" must be "object"')
-    if schema.get("additionalProperties") is not False:
-        raise SchemaError(f'{where}: "additionalProperties" must be false (strict arguments)')
-    properties = schema.get("properties", {})
-    if not isinstance(properties, Mapping):
-        raise SchemaError(f'{where}: "properties" must be an object')
-    required = schema.get("required", [])
-    if (
-        not isinstance(required, list | tuple)
-        or not all(isinstance(name, str) for name in required)
-        or len(set(required)) != len(required)
-    ):
-        raise SchemaError(f'{where}: "required" must be a list of distinct keys')
-    for name in required:
-        if name not in properties:
-            raise SchemaError(f"{where}: required {name!r} is not a property")
-    for name, rules in properties.items():
-        if (
-            not isinstance(name, str)
-            or not name
-            or not name.isprintable()
-            or any(char.isspace() or char in '."' for char in name)
-        ):
-            raise SchemaError(f'{where}: {name!r} is not a usable key (printable, no . or ")')
-        key = prefix + name
-        if not isinstance(rules, Mapping) or rules.get("type") not in _TYPE_NAMES:
-            raise SchemaError(f'{key}: "type" must be one of {sorted(_TYPE_NAMES)}')
-        if rules["type"] == "array":
-            _check_array_schema(key, rules, with_rules)
-            continue
-        if rules["type"] == "object":
-            if "default" in rules:
-                raise SchemaError(f"{key}: an object property takes no default")
-            if _open(rules):
-                extra = set(rules) - _OPEN_KEYWORDS
-                if extra:
-                    raise SchemaError(f"{key}: unsupported keywords {sorted(extra)}")
-                continue
-            _check_object_schema(rules, f"{key}.", with_rules)
-            continue
-        extra = set(rules) - _KEYWORDS[rules["type"]]
-        if extra:
-            raise SchemaError(f"{key}: unsupported keywords {sorted(extra)}")
-        _check_rules(key, rules)
-        if _VALUE_RULES & set(rules):
-            with_rules.add(key)
-        if "default" in rules:
-            if name in required:
-                raise SchemaError(f"{key}: a required key takes no default")
-            try:
-                _check_value(key, rules, rules["default"], {})
-            except ArgumentError as error:
-                raise SchemaError(f"{key}: the default is refused: {error}") from None
-
-
-def _check_array_schema(key: str, rules: Mapping[str, Any], with_rules: set[str]) -> None:
-    extra = set(rules) - _KEYWORDS["array"]
-    if extra:
-        raise SchemaError(f"{key}: unsupported keywords {sorted(extra)}")
-    for name in ("minItems", "maxItems"):
-        bound = rules.get(name)
-        if bound is not None and (
-            not isinstance(bound, int) or isinstance(bound, bool) or bound < 0
-        ):
-            raise SchemaError(f"{key}: {name} must be an integer of at least 0")
-    low, high = rules.get("minItems"), rules.get("maxItems")
-    if low is not None and high is not None and low > high:
-        raise SchemaError(f"{key}: minItems is above maxItems")
-    if low is not None or high is not None:
-        with_rules.add(key)
-    items = rules.get("items")
-    if not isinstance(items, Mapping):
-        raise SchemaError(f'{key}: "items" must be a property schema')
-    # The items are checked as one property of a schema whose key is "<key>[]".
-    _check_object_schema(
-        {"type": "object", "properties": {"items": items}, "additionalProperties": False},
-        f"{key}[].",
-        with_rules,
-    )
-
-
-def _check_rules(key: str, rules: Mapping[str, Any]) -> None:
-    if rules["type"] == "boolean":
-        return
-    low_name, high_name = (
-        ("minimum", "maximum") if rules["type"] == "integer" else ("minLength", "maxLength")
-    )
-    low, high = rules.get(low_name), rules.get(high_name)
-    for name, bound in ((low_name, low), (high_name, high)):
-        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)):
-            raise SchemaError(f"{key}: {name} must be an integer")
-        if bound is not None and rules["type"] == "string" and bound < 0:
-            raise SchemaError(f"{key}: {name} must be at least 0")
-    if low is not None and high is not None and low > high:
-        raise SchemaError(f"{key}: {low_name} is above {high_name}")
-    allowed = rules.get("enum")
-    if allowed is not None and (
-        not isinstance(allowed, list | tuple)
-        or not allowed
-        or len(set(allowed)) != len(allowed)
-        or not all(isinstance(value, str) and value.isprintable() for value in allowed)
-    ):
-        raise SchemaError(f"{key}: enum must list distinct printable strings")
