@@ -9,6 +9,7 @@ from typing import Any
 from siftui.serve.access import Roots
 from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
+from siftui.serve.evidence.files import Files
 from siftui.serve.host import ToolHost
 from siftui.serve.tool_api import Session, TextBlock, ToolAnswer
 
@@ -29,7 +30,7 @@ def connect(folder: Path, store: DocStore, **kwargs: Any) -> Driver:
     driver = Driver(host)
     if kwargs:
         driver.session.state["evidence"] = EvidenceConnection(
-            host.settings.roots, store, 100_000, **kwargs
+            Files(host.settings.roots, store), 100_000, **kwargs
         )
     return driver
 

@@ -29,8 +29,6 @@ from siftui.core.findings import Inspection
 from siftui.core.kinds import paged
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.tools.entry import ToolEntry
-from siftui.serve.access import Roots
-from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.files import Files, Origin, content_version
 from siftui.serve.evidence.prepare import Preparations
 from siftui.serve.evidence.script import image_line
@@ -61,8 +59,7 @@ class EvidenceConnection:
 
     def __init__(
         self,
-        roots: Roots,
-        store: DocStore,
+        files: Files,
         out_cap: int,
         *,
         unit: Unit = CHARS,
@@ -70,14 +67,13 @@ class EvidenceConnection:
         limits: Limits = SERVED_LIMITS,
         recognize_png: Callable[[bytes], tuple[str, str]] | None = None,
         tesseract: Callable[[], str | None] = tesseract_engine,
-        served: frozenset[str] = frozenset(),
     ) -> None:
         self.session = EvidenceSession(out_cap, limits, unit)
-        self.files = Files(roots, store, served)
+        self.files = files
         self.warn_hidden = warn_hidden
         # The store's runner by default: its slots, its memory limit, one OCR per image.
         self._recognize_png = recognize_png or functools.partial(
-            store.ocr.recognize, language=DEFAULT_OCR_LANGUAGE
+            files.store.ocr.recognize, language=DEFAULT_OCR_LANGUAGE
         )
         self._tesseract = tesseract
         self._sources: dict[str, Origin] = {}

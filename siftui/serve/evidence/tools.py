@@ -16,6 +16,7 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.tools import evidence
 from siftui.core.tools.entry import ToolEntry
 from siftui.serve.evidence.connection import EvidenceConnection, Work
+from siftui.serve.evidence.files import Files
 from siftui.serve.tool_api import ServedTool, Session, Settings, ToolAnswer, ToolCall
 
 
@@ -24,15 +25,13 @@ def connection_of(session: Session, settings: Settings) -> EvidenceConnection:
     found = session.state.get(evidence.FAMILY.name)
     if not isinstance(found, EvidenceConnection):
         found = EvidenceConnection(
-            settings.roots,
-            settings.store,
+            Files(settings.roots, settings.store, settings.served),
             settings.out_cap,
             unit=check_unit(settings.unit),
             warn_hidden=settings.warn_hidden,
             recognize_png=functools.partial(
                 settings.store.ocr.recognize, language=settings.ocr_language
             ),
-            served=settings.served,
         )
         session.state[evidence.FAMILY.name] = found
     return found
