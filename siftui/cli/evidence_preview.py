@@ -68,8 +68,11 @@ class HostPreview:
     def __init__(self, root: Path, out_cap: int = DEFAULT_OUT_CAP) -> None:
         from siftui.serve.access import Roots
         from siftui.serve.host import ToolHost
+        from siftui.serve.tool_api import ServedOptions
 
-        self.host: ToolHost = ToolHost(Roots([str(root)]), out_cap=out_cap, families={"evidence"})
+        self.host: ToolHost = ToolHost(
+            Roots([str(root)]), ServedOptions(out_cap=out_cap), families={"evidence"}
+        )
 
     def call(self, tool: str, arguments: Any) -> Result:
         return result_of(self.host.call(arguments, tool))
@@ -89,12 +92,13 @@ class HostRerun:
     def __init__(self, setting: Setting) -> None:
         from siftui.serve.access import Roots
         from siftui.serve.host import ToolHost
+        from siftui.serve.tool_api import ServedOptions
 
         self.host: ToolHost = ToolHost(
             Roots([str(root) for root in setting.roots]),
-            out_cap=setting.out_cap,
-            unit=setting.unit,
-            warn_hidden=setting.warn_hidden,
+            ServedOptions(
+                out_cap=setting.out_cap, unit=setting.unit, warn_hidden=setting.warn_hidden
+            ),
             families={"evidence"},
         )
 

@@ -138,6 +138,7 @@ def cmd_reader(argv: Sequence[str]) -> int:
     from siftui.serve.edit.state import EditHost
     from siftui.serve.host import ToolHost
     from siftui.serve.http_host import HostError, HttpHost
+    from siftui.serve.tool_api import ServedOptions
     from siftui.sources.log.calllog import CallLog
     from siftui.tui.reader.app import ReaderApp
     from siftui.tui.reader.copies import CopiesBackend
@@ -149,12 +150,14 @@ def cmd_reader(argv: Sequence[str]) -> int:
     edit = EditHost(approval_timeout=args.approval_timeout)
     host = ToolHost(
         roots,
-        out_cap=args.outcap,
-        unit=args.unit,
+        ServedOptions(
+            out_cap=args.outcap,
+            unit=args.unit,
+            warn_hidden=args.warn_hidden,
+            ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
+        ),
         store=server_store(args, inspect_hidden=True),
         log=log,
-        warn_hidden=args.warn_hidden,
-        ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
         families=families,
         edit=edit,
     )

@@ -234,6 +234,7 @@ def cmd_mcp(argv: Sequence[str]) -> int:
     # The MCP SDK is imported only for this command.
     from siftui.serve.host import ToolHost
     from siftui.serve.mcp_server import serve
+    from siftui.serve.tool_api import ServedOptions
     from siftui.sources.log.calllog import CallLog
 
     log = CallLog(args.log) if args.log else None
@@ -241,12 +242,14 @@ def cmd_mcp(argv: Sequence[str]) -> int:
     try:
         host = ToolHost(
             roots,
-            out_cap=args.outcap,
-            unit=args.unit,
+            ServedOptions(
+                out_cap=args.outcap,
+                unit=args.unit,
+                warn_hidden=args.warn_hidden,
+                ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
+            ),
             store=store,
             log=log,
-            warn_hidden=args.warn_hidden,
-            ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
             families=families,
         )
         return serve(host)

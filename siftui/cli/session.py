@@ -137,16 +137,19 @@ def cmd_session(argv: Sequence[str]) -> int:
     except NotLines as error:
         raise UsageError(str(error)) from None
     from siftui.serve.host import ToolHost
+    from siftui.serve.tool_api import ServedOptions
 
     store = server_store(args, inspect_hidden=args.warn_hidden)
     try:
         host = ToolHost(
             roots,
-            out_cap=args.outcap,
-            unit=args.unit,
+            ServedOptions(
+                out_cap=args.outcap,
+                unit=args.unit,
+                warn_hidden=args.warn_hidden,
+                ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
+            ),
             store=store,
-            warn_hidden=args.warn_hidden,
-            ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
             families=families,
         )
         for line in run_script(

@@ -81,9 +81,10 @@ def cmd_tools(argv: Sequence[str]) -> int:
     roots = server_roots(args)
     from siftui.serve.host import ToolHost  # the MCP SDK only for this command
     from siftui.serve.listing import listed_tools
+    from siftui.serve.tool_api import ServedOptions
     from siftui.sources.tokens import token_counts
 
-    host = ToolHost(roots, out_cap=args.outcap, unit=args.unit, families=families)
+    host = ToolHost(roots, ServedOptions(out_cap=args.outcap, unit=args.unit), families=families)
     try:
         listed = listed_tools(host)
     finally:

@@ -18,15 +18,14 @@ from siftui.core.arguments import ArgumentError, check_arguments, check_schema
 from siftui.core.budget import check_unit
 from siftui.core.findings import Inspection
 from siftui.core.messages import one_line, quoted
-from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.core.outcap import check_outcap
-from siftui.core.render import DEFAULT_OUT_CAP
 from siftui.serve.access import Refused, Roots, Unopenable
 from siftui.serve.docstore import DocStore, Failed
 from siftui.serve.edit.state import EditHost
 from siftui.serve.tool_api import (
     Facts,
     LoggedRequest,
+    ServedOptions,
     ServedTool,
     Session,
     Settings,
@@ -108,30 +107,36 @@ def _leniently(schema: Mapping[str, Any], arguments: object) -> object:
 
 class ToolHost:
     """The tools of ``families`` (default: read_pdf and read_docx), their settings and log;
+    ``options``: how answers are made (OutCap, unit, ``--warn-hidden``, OCR language);
     ``edit``: what the edit tools' sessions share (the reader attached, if any)."""
 
     def __init__(
         self,
         roots: Roots,
+        options: ServedOptions | None = None,
         *,
-        out_cap: int = DEFAULT_OUT_CAP,
         store: DocStore | None = None,
         log: CallLog | None = None,
-        warn_hidden: bool = False,
         families: Iterable[str] = DEFAULT_FAMILIES,
-        unit: str = "chars",
-        ocr_language: str = DEFAULT_OCR_LANGUAGE,
         edit: EditHost | None = None,
     ) -> None:
-        check_outcap(out_cap)
-        check_unit(unit)
+        options = options if options is not None else ServedOptions()
+        check_outcap(options.out_cap)
+        check_unit(options.unit)
         store = store if store is not None else DocStore()
         edit = edit if edit is not None else EditHost()
         self.families: tuple[Family, ...]
         self.families, tools = selected(families)
         served = frozenset(tool.name for tool in tools)
         self.settings = Settings(
-            roots, out_cap, store, warn_hidden, unit, ocr_language, edit, served
+            roots,
+            options.out_cap,
+            store,
+            options.warn_hidden,
+            options.unit,
+            options.ocr_language,
+            edit,
+            served,
         )
         for tool in tools:  # an entry outside the checker's subset fails here, not per call
             check_schema(tool.input_schema, tool.messages)

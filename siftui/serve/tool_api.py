@@ -19,7 +19,7 @@ from typing import Any
 
 from siftui.core.kinds import kind_of
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
-from siftui.core.render import Options, Rendered
+from siftui.core.render import DEFAULT_OUT_CAP, Options, Rendered
 from siftui.core.tools.entry import ToolEntry
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import Roots
@@ -36,6 +36,18 @@ class ToolError(ValueError):
 
 UNIT_WORDS = {"chars": "characters", "bytes": "bytes (UTF-8)"}
 """How a tool's description names the unit of its OutCap."""
+
+
+@dataclass(frozen=True)
+class ServedOptions:
+    """How the operator wants every answer made: the OutCap (every answer's budget) and
+    ``unit``, what it counts ("chars": code points, or "bytes": UTF-8); ``--warn-hidden``;
+    ``ocr_language``: ``--ocr-lang`` (Tesseract's codes)."""
+
+    out_cap: int = DEFAULT_OUT_CAP
+    unit: str = "chars"
+    warn_hidden: bool = False
+    ocr_language: str = DEFAULT_OCR_LANGUAGE
 
 
 @dataclass(frozen=True)

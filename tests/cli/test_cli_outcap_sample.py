@@ -67,6 +67,7 @@ def test_one_rule_and_one_message_for_every_surface(typed: str, tmp_path: Path) 
     from siftui.core.outcap import ENTRY_MAX, check_outcap, parse_outcap
     from siftui.serve.access import Roots
     from siftui.serve.host import ToolHost
+    from siftui.serve.tool_api import ServedOptions
 
     expected = f"siftui: error: argument --outcap: {INVALID_MESSAGE}, not {typed!r}\n"
     assert parse_outcap(typed) is None  # the TUI's entry refuses it with INVALID_MESSAGE
@@ -74,5 +75,5 @@ def test_one_rule_and_one_message_for_every_surface(typed: str, tmp_path: Path) 
         done = siftui(*command, f"--outcap={typed}")
         assert (done.returncode, done.stderr.decode()) == (2, expected)
     with pytest.raises(ValueError, match=f"^{INVALID_MESSAGE}"):
-        ToolHost(Roots([str(tmp_path)]), out_cap=ENTRY_MAX + 1)
+        ToolHost(Roots([str(tmp_path)]), ServedOptions(out_cap=ENTRY_MAX + 1))
     assert check_outcap(ENTRY_MAX) == ENTRY_MAX and parse_outcap(f"{ENTRY_MAX:,}") == ENTRY_MAX

@@ -14,7 +14,7 @@ from support.pdfs import make_pdf
 from siftui.core.arguments import MAX_QUOTED
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Session
+from siftui.serve.tool_api import ServedOptions, Session
 from siftui.sources.log.calllog import CallLog
 
 HUGE = "x" * 900_000
@@ -37,7 +37,7 @@ def test_an_unknown_id_is_echoed_bounded(
     pdf = make_pdf(tmp_path / "a.pdf", ["alpha beta"])
     log_path = tmp_path / "calls.jsonl"
     log = CallLog(log_path)
-    host = ToolHost(Roots([tmp_path]), out_cap=2000, log=log, families={"evidence"})
+    host = ToolHost(Roots([tmp_path]), ServedOptions(out_cap=2000), log=log, families={"evidence"})
     session = Session()
     try:
         opened = host.call({"path": pdf.name}, "pdf_open", session)

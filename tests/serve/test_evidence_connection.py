@@ -29,7 +29,7 @@ from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.script import answer_lines, run_script
 from siftui.serve.host import ToolHost
 from siftui.serve.limits import StoreLimits
-from siftui.serve.tool_api import ImageBlock, Session, TextBlock
+from siftui.serve.tool_api import ImageBlock, ServedOptions, Session, TextBlock
 
 WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
 
@@ -370,7 +370,9 @@ def test_warn_hidden_adds_a_warning_per_page_with_hidden_text(tmp_path: Path) ->
     make_pdf(tmp_path / "blank.pdf", ["Some text", ""])
     store = DocStore(StoreLimits(workers=1, inspect_hidden=True))
     try:
-        host = ToolHost(Roots([tmp_path]), store=store, warn_hidden=True, families={"evidence"})
+        host = ToolHost(
+            Roots([tmp_path]), ServedOptions(warn_hidden=True), store=store, families={"evidence"}
+        )
         driver = Driver(host)
         text_of(driver, "pdf_open", {"path": "h.pdf"})
         read = json.loads(
@@ -399,7 +401,9 @@ def test_ocr_recognize_reads_the_server_s_ocr_language(
         return "Hallo\n", "tesseract 9.9.9"
 
     monkeypatch.setattr(store.ocr, "recognize", recognize)
-    host = ToolHost(Roots([tmp_path]), store=store, families={"evidence"}, ocr_language="deu+eng")
+    host = ToolHost(
+        Roots([tmp_path]), ServedOptions(ocr_language="deu+eng"), store=store, families={"evidence"}
+    )
     assert not host.call({"path": "a.pdf"}, "pdf_open").is_error
     assert not host.call({"documentId": "doc-1", "page": 1}, "pdf_page_render").is_error
     answer = host.call({"imageHandle": "img-1"}, "ocr_recognize")
@@ -418,7 +422,12 @@ def test_pdf_info_refuses_what_read_pdf_refuses_in_its_words(
     (tmp_path / "empty.pdf").write_bytes(b"")
     write_docx(tmp_path / "doc.docx", p("a Word paragraph"))
     worked_doc(tmp_path)
-    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families={"read", "evidence"})
+    host = ToolHost(
+        Roots([tmp_path]),
+        ServedOptions(out_cap=100_000),
+        store=store,
+        families={"read", "evidence"},
+    )
     driver = Driver(host)
     for name in ("text.pdf", "empty.pdf", "doc.docx"):
         read = host.call({"path": name}, "read_pdf", Session())

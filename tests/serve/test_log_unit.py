@@ -15,6 +15,7 @@ from support.tui_support import long_doc, write_doc
 from siftui.core.render import Options, render
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import ServedOptions
 from siftui.sources.log.calllog import CallLog, LogError
 from siftui.sources.log.reading import read_log
 
@@ -22,7 +23,7 @@ from siftui.sources.log.reading import read_log
 def served_log(folder: Path, unit: str) -> Path:
     write_doc(long_doc(), folder, "doc.json")
     log = folder / f"calls-{unit}.jsonl"
-    tool = ToolHost(Roots([folder]), out_cap=1_000, log=CallLog(log), unit=unit)
+    tool = ToolHost(Roots([folder]), ServedOptions(out_cap=1_000, unit=unit), log=CallLog(log))
     try:
         for pages in ("7", "8-9"):
             assert tool.call({"path": "doc.json", "pages": pages}).rendered is not None

@@ -19,6 +19,7 @@ from siftui.core.render import Rendered
 from siftui.serve.access import OpenedFile, Roots
 from siftui.serve.docstore import DocStore, Failed, ServedDoc, doc_bytes
 from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import ServedOptions
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load import LoadError, load_doc_report
 from siftui.sources.log.calllog import CallLog, LogEntry, LogError, entry_to_line
@@ -107,16 +108,16 @@ def test_failures_are_remembered(tmp_path: Path) -> None:
 def test_tool_reports_size_limit_and_timeout(tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "a.pdf", ["one"])
     roots = Roots([tmp_path])
-    small = ToolHost(roots, out_cap=100, store=DocStore(StoreLimits(max_bytes=10)))
+    small = ToolHost(roots, ServedOptions(out_cap=100), store=DocStore(StoreLimits(max_bytes=10)))
     answer = small.call({"path": "a.pdf"})
     assert answer.rendered is None
     assert answer.message.endswith("over this server's limit of 10 bytes")
     # A fresh process cannot even start in a millisecond: it is stopped, not waited for.
-    slow = ToolHost(roots, out_cap=100, store=DocStore(StoreLimits(timeout=0.001)))
+    slow = ToolHost(roots, ServedOptions(out_cap=100), store=DocStore(StoreLimits(timeout=0.001)))
     answer = slow.call({"path": str(pdf)})
     assert answer.message == f"{pdf}: extraction took longer than 0.001 s; stopped"
     with pytest.raises(ValueError):
-        ToolHost(roots, out_cap=0)
+        ToolHost(roots, ServedOptions(out_cap=0))
 
 
 def test_worker_returns_the_doc_load_doc_returns(tmp_path: Path) -> None:

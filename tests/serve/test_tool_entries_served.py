@@ -19,7 +19,7 @@ from siftui.serve.docstore import DocStore
 from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
 from siftui.serve.limits import StoreLimits
-from siftui.serve.tool_api import Session
+from siftui.serve.tool_api import ServedOptions, Session
 from siftui.serve.tools import TOOLS
 from siftui.sources.edit.drafts import DraftStore
 
@@ -52,7 +52,13 @@ def test_a_tool_runs_in_a_worker_when_its_entry_says_so(
         monkeypatch.setattr(store, method, spy)
     drafts = EditHost(drafts=DraftStore(tmp_path / "drafts"))
     families = {"read", "evidence", "edit"}
-    host = ToolHost(Roots([tmp_path]), out_cap=100_000, store=store, families=families, edit=drafts)
+    host = ToolHost(
+        Roots([tmp_path]),
+        ServedOptions(out_cap=100_000),
+        store=store,
+        families=families,
+        edit=drafts,
+    )
     region = {"kind": "pdf-region", "page": 1, "rectPdf": [10, 10, 60, 60]}
     session = Session()
     calls: list[tuple[ToolEntry, dict[str, Any]]] = [

@@ -22,6 +22,7 @@ from siftui.core.tools import edit
 from siftui.serve.access import Roots
 from siftui.serve.edit.tools import EXTENDED_TOOLS
 from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import ServedOptions
 from siftui.serve.tools import FAMILIES, FAMILY_NAMES, TOOLS, UnknownFamily, selected
 
 SERVE = Path(siftui.serve.__file__).parent
@@ -99,7 +100,7 @@ def test_the_server_imports_no_private_module_of_the_sdk() -> None:
 def test_read_tools_take_null_as_absent_and_whole_floats(tmp_path: Path) -> None:
     """As they always did: an optional key given as null is left out, window 2.0 is 2."""
     make_pdf(tmp_path / "a.pdf", ["alpha", "beta"])
-    host = ToolHost(Roots([tmp_path]), out_cap=1000)
+    host = ToolHost(Roots([tmp_path]), ServedOptions(out_cap=1000))
     try:
         plain = host.call({"path": "a.pdf"})
         assert plain.rendered is not None

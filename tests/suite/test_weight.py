@@ -32,7 +32,6 @@ MANY_PARAMETERS_LEFT = {
     "core/edit/tools_forms.py:form_fill": "E18's keywords",
     "core/evidence/tools_documents.py:open_document": "E1's facts",
     "core/evidence/tools_documents.py:register_image": "E5's image",
-    "serve/host.py:__init__": "ToolHost's settings",
     "sources/hidden/document.py:_parallel": "the inspection's options",
     "sources/parallel.py:share_chunks": "the extraction's options",
 }

@@ -11,7 +11,7 @@ from siftui.serve.docstore import DocStore
 from siftui.serve.evidence.connection import EvidenceConnection
 from siftui.serve.evidence.files import Files
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Session, TextBlock, ToolAnswer
+from siftui.serve.tool_api import ServedOptions, Session, TextBlock, ToolAnswer
 
 
 class Driver:
@@ -26,7 +26,9 @@ class Driver:
 
 
 def connect(folder: Path, store: DocStore, **kwargs: Any) -> Driver:
-    host = ToolHost(Roots([folder]), out_cap=100_000, store=store, families={"evidence"})
+    host = ToolHost(
+        Roots([folder]), ServedOptions(out_cap=100_000), store=store, families={"evidence"}
+    )
     driver = Driver(host)
     if kwargs:
         driver.session.state["evidence"] = EvidenceConnection(
