@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from siftui.core.evidence.records import RenderedPage
 from siftui.sources import evidence_pdf
-from siftui.sources.evidence_pdf import RenderedPage
 
 __all__ = ["Describe", "Draw", "Task"]
 

@@ -11,25 +11,16 @@ as a child process with a time limit, on the PNG the agent was handed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.records import RenderedPage
 from siftui.core.evidence.tools_documents import MAX_RENDER_PIXELS, fit_dpi
 from siftui.core.messages import one_line
 from siftui.sources.damage import open_failure
 from siftui.sources.detect import mupdf_type
 from siftui.sources.pdf_open import quiet_pymupdf
 from siftui.sources.word.kind import PDF_HEADER_WITHIN
-
-
-@dataclass(frozen=True)
-class RenderedPage:
-    png: bytes
-    width: int
-    height: int
-    dpi: int
-    lowered: bool
 
 
 def _open(name: str, data: bytes) -> Any:

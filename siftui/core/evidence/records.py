@@ -54,6 +54,18 @@ class Cursor:
     limit: int
 
 
+@dataclass(frozen=True)
+class RenderedPage:
+    """A page as the sources layer drew it for E8 (``lowered``: its dpi was lowered to
+    the pixel bound)."""
+
+    png: bytes
+    width: int
+    height: int
+    dpi: int
+    lowered: bool
+
+
 @dataclass(slots=True)
 class Image:
     document_id: str

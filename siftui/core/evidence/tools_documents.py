@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.records import Document, Image
+from siftui.core.evidence.records import Document, Image, RenderedPage
 from siftui.core.evidence.search import DocumentSearcher
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.utf16 import Utf16Text
@@ -182,11 +182,7 @@ def register_image(
     document_id: str,
     *,
     page: int,
-    dpi: int,
-    width: int,
-    height: int,
-    png: bytes,
-    dpi_lowered: bool = False,
+    image: RenderedPage,
 ) -> dict[str, object]:
     """E8's JSON block for an image the sources layer rendered; issues its imageHandle."""
     document = state.document(document_id)
@@ -197,13 +193,15 @@ def register_image(
         "imageHandle": handle,
         "documentId": document_id,
         "page": page,
-        "dpi": dpi,
-        "width": width,
-        "height": height,
+        "dpi": image.dpi,
+        "width": image.width,
+        "height": image.height,
     }
-    if dpi_lowered:
+    if image.lowered:
         result["dpiLowered"] = True
     fit_whole(result, state.budget)
     state.counters.issue("img")
-    state.images.put(handle, Image(document_id, page, dpi, width, height, png))
+    state.images.put(
+        handle, Image(document_id, page, image.dpi, image.width, image.height, image.png)
+    )
     return result

@@ -243,11 +243,7 @@ class EvidenceConnection:
             {},
             document_id=document_id,
             page=page,
-            dpi=image.dpi,
-            width=image.width,
-            height=image.height,
-            png=image.png,
-            dpi_lowered=image.lowered,
+            image=image,
         )
         called.blocks.append(ImageBlock(image.png))
         return result

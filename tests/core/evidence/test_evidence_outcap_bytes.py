@@ -19,7 +19,7 @@ from support.evidence_session import open_session, wire
 from siftui.core.budget import BYTES, utf8_size
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import read_pages
-from siftui.core.evidence.records import Image
+from siftui.core.evidence.records import Image, RenderedPage
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, Capability
 from siftui.core.evidence.tools_read import _reading_result
@@ -43,7 +43,7 @@ def session_at(out_cap: int) -> EvidenceSession:
     image (img-1) and its OCR text kept, then held to ``out_cap`` bytes."""
     session = open_session(PAGES, outline=OUTLINE, path=PATH, unit=BYTES, out_cap=ROOMY)
     session.pdf_page_read(document_id="doc-1", page=1, last_page=2)
-    session.pdf_page_render(document_id="doc-1", page=2, dpi=96, width=10, height=20, png=b"")
+    session.pdf_page_render(document_id="doc-1", page=2, image=RenderedPage(b"", 10, 20, 96, False))
     session.ocr_recognize(image_handle="img-1", max_chars=1, recognize=_recognize)
     session.out_cap = out_cap
     return session
@@ -90,7 +90,7 @@ WHOLE: dict[str, Callable[[EvidenceSession], dict[str, object]]] = {
         document_id="doc-1", source_changed=False, capabilities=CAPABILITIES
     ),
     "pdf_page_render": lambda s: s.pdf_page_render(
-        document_id="doc-1", page=1, dpi=96, width=10, height=20, png=b""
+        document_id="doc-1", page=1, image=RenderedPage(b"", 10, 20, 96, False)
     ),
     "pdf_evidence_read ref": lambda s: s.pdf_evidence_read(document_id="doc-1", ref_id="ref-2"),
     "pdf_evidence_read quote": lambda s: s.pdf_evidence_read(

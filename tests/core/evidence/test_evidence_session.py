@@ -9,7 +9,7 @@ import pytest
 from support.evidence_session import open_session, wire
 
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.records import Image
+from siftui.core.evidence.records import Image, RenderedPage
 from siftui.core.evidence.schemas import SCHEMAS
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.store import Limits
@@ -152,7 +152,9 @@ def test_outcap_failure_issues_no_identity() -> None:
 def image_session(text: str, engine: str = "tesseract 5.3.0") -> tuple[EvidenceSession, list[int]]:
     session = open_session()
     handle = wire(
-        session.pdf_page_render(document_id="doc-1", page=2, dpi=96, width=10, height=20, png=b"")
+        session.pdf_page_render(
+            document_id="doc-1", page=2, image=RenderedPage(b"", 10, 20, 96, False)
+        )
     )
     assert handle == {
         "imageHandle": "img-1",
@@ -220,7 +222,7 @@ def test_ocr_refusals_and_empty_text() -> None:
             session.ocr_recognize(**arguments)  # type: ignore[arg-type]
         assert raised.value.message == message
     fresh = open_session()
-    fresh.pdf_page_render(document_id="doc-1", page=1, dpi=96, width=1, height=1, png=b"")
+    fresh.pdf_page_render(document_id="doc-1", page=1, image=RenderedPage(b"", 1, 1, 96, False))
     with pytest.raises(EvidenceError) as raised:
         fresh.ocr_recognize(image_handle="img-1")
     assert raised.value.message == "OCR is not available: Tesseract is not installed"
