@@ -37,8 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import CORPUS, load
 from siftui.core.edit.tools_annotations import annotation_create
 from siftui.core.evidence.page_read import Piece
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
-from siftui.sources.edit.documents import fingerprint_of, open_pdf
+from siftui.sources.edit.documents import fingerprint, open_pdf
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.glyphs import page_matrix
 from siftui.sources.edit.registry import WorkingCopies
@@ -75,13 +76,19 @@ class Bench:
     def start(self) -> tuple[EvidenceSession, WorkingCopy]:
         shutil.copyfile(self.path.with_name("original.pdf"), self.path)
         copies = WorkingCopies(DraftStore(Path(tempfile.mkdtemp(dir=self.folder))))
-        seen = fingerprint_of(os.stat(self.path))
+        seen = fingerprint(os.stat(self.path))
         copy = copies.open(str(self.path), self.data, seen=seen).copy
         session = EvidenceSession()
         session.pdf_open(
-            path=str(self.path), real_path=str(self.path), content_version=copy.content_version,
-            title="", page_count=self.page_count, pages=self.texts,
-        )  # fmt: skip
+            path=str(self.path),
+            read=DocumentRead(
+                real_path=str(self.path),
+                content_version=copy.content_version,
+                title="",
+                page_count=self.page_count,
+                pages=self.texts,
+            ),
+        )
         return session, copy
 
     def ref(self, session: EvidenceSession, page: int) -> str:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from common import CORPUS, best, load
 
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.wire import dumps
 from siftui.serve.evidence.prepare import Preparations
@@ -84,11 +85,13 @@ def session_of(doc_pages: tuple[str, ...], title: str, count: int) -> EvidenceSe
     session = EvidenceSession(out_cap=1_000_000)
     session.pdf_open(
         path="bench.pdf",
-        real_path="/bench.pdf",
-        content_version="v-000000000000",
-        title=title,
-        page_count=count,
-        pages=doc_pages,
+        read=DocumentRead(
+            real_path="/bench.pdf",
+            content_version="v-000000000000",
+            title=title,
+            page_count=count,
+            pages=doc_pages,
+        ),
     )
     return session
 

@@ -30,7 +30,6 @@ MANY_PARAMETERS_LEFT = {
     "core/edit/tools_annotations.py:annotation_create": "E13's keywords",
     "core/edit/tools_annotations.py:annotation_update": "E14's keywords",
     "core/edit/tools_forms.py:form_fill": "E18's keywords",
-    "core/evidence/tools_documents.py:open_document": "E1's facts",
     "sources/hidden/document.py:_parallel": "the inspection's options",
     "sources/parallel.py:share_chunks": "the extraction's options",
 }

@@ -15,6 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from siftui.core.evidence.page_read import Piece
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.utf16 import Utf16Text
 from siftui.sources.edit.drafts import DraftStore
@@ -94,11 +95,13 @@ def open_editing(path: Path, drafts: Path) -> Editing:
         texts = [page.get_text() for page in document]
     session.pdf_open(
         path=str(path),
-        real_path=str(path),
-        content_version=opened.copy.content_version,
-        title="",
-        page_count=len(texts),
-        pages=texts,
+        read=DocumentRead(
+            real_path=str(path),
+            content_version=opened.copy.content_version,
+            title="",
+            page_count=len(texts),
+            pages=texts,
+        ),
     )
     return Editing(session, copies, opened.copy, path)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.bookmarks import OutlineTuple
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.store import Limits
 from siftui.core.evidence.wire import dumps
@@ -48,12 +49,14 @@ def open_session(
     session = EvidenceSession(out_cap=out_cap, limits=limits, unit=unit)
     session.pdf_open(
         path=path,
-        real_path="/roots/" + path,
-        content_version=version,
-        title="A title",
-        page_count=len(pages),
-        pages=pages,
-        outline=outline,
+        read=DocumentRead(
+            real_path="/roots/" + path,
+            content_version=version,
+            title="A title",
+            page_count=len(pages),
+            pages=pages,
+            outline=outline,
+        ),
     )
     return session
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from siftui.core.evidence.bookmarks import OutlineTuple
@@ -52,6 +53,19 @@ class Cursor:
     document_id: str
     position: int
     limit: int
+
+
+@dataclass(frozen=True)
+class DocumentRead:
+    """What the sources layer read of a document E1 opens: its real path, its bytes'
+    content version, title, page count, page texts and outline."""
+
+    real_path: str
+    content_version: str
+    title: str
+    page_count: int
+    pages: Sequence[str]
+    outline: Sequence[OutlineTuple] = ()
 
 
 @dataclass(frozen=True)

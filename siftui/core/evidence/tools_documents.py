@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from siftui.core.evidence.bookmarks import OutlineTuple
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.records import Document, Image, RenderedPage
+from siftui.core.evidence.records import Document, DocumentRead, Image, RenderedPage
 from siftui.core.evidence.search import DocumentSearcher
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.utf16 import Utf16Text
@@ -57,28 +56,26 @@ def open_document(
     state: SessionState,
     *,
     path: str,
-    real_path: str,
-    content_version: str,
-    title: str,
-    page_count: int,
-    pages: Sequence[str],
-    outline: Sequence[OutlineTuple] = (),
+    read: DocumentRead,
 ) -> dict[str, object]:
     """E2: the same real path with the same bytes answers under its first documentId."""
     for document in state.documents.values():
-        if document.real_path == real_path and document.content_version == content_version:
+        if (
+            document.real_path == read.real_path
+            and document.content_version == read.content_version
+        ):
             document.stale = False  # its bytes are the opened ones again
             return fit_whole(_opened(document, reopened=True), state.budget)
-    texts = tuple(Utf16Text(text) for text in pages)
+    texts = tuple(Utf16Text(text) for text in read.pages)
     document = Document(
         document_id=state.counters.peek("doc"),
         path=path,
-        real_path=real_path,
-        content_version=content_version,
-        page_count=page_count,
-        title=title,
+        real_path=read.real_path,
+        content_version=read.content_version,
+        page_count=read.page_count,
+        title=read.title,
         texts=texts,
-        outline=tuple(outline),
+        outline=tuple(read.outline),
         searcher=DocumentSearcher(texts),
     )
     result = fit_whole(_opened(document, reopened=False), state.budget)

@@ -19,7 +19,7 @@ from typing import Any
 
 from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.records import Image
+from siftui.core.evidence.records import DocumentRead, Image
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.store import SERVED_LIMITS, Limits
 from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, NO_SEMANTIC_SEARCH, Capability
@@ -199,12 +199,14 @@ class EvidenceConnection:
         result = self.session.call(
             called.tool,
             arguments,
-            real_path=real_path,
-            content_version=content_version(loaded.sha256),
-            title=doc.title,
-            page_count=doc.page_count,
-            pages=doc.pages,
-            outline=outline,
+            read=DocumentRead(
+                real_path=real_path,
+                content_version=content_version(loaded.sha256),
+                title=doc.title,
+                page_count=doc.page_count,
+                pages=doc.pages,
+                outline=outline,
+            ),
         )
         document_id = str(result["documentId"])
         if not result["reopened"]:

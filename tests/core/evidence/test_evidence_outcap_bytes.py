@@ -19,7 +19,7 @@ from support.evidence_session import open_session, wire
 from siftui.core.budget import BYTES, utf8_size
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.page_read import read_pages
-from siftui.core.evidence.records import Image, RenderedPage
+from siftui.core.evidence.records import DocumentRead, Image, RenderedPage
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.tools_documents import CAPABILITY_NAMES, Capability
 from siftui.core.evidence.tools_read import _reading_result
@@ -69,21 +69,25 @@ CAPABILITIES = {
 WHOLE: dict[str, Callable[[EvidenceSession], dict[str, object]]] = {
     "pdf_open": lambda s: s.pdf_open(
         path="autre/été.pdf",
-        real_path="/roots/autre/été.pdf",
-        content_version="v-ffffffffffff",
-        title="Un titre — 題名",
-        page_count=1,
-        pages=("ü",),
-        outline=(),
+        read=DocumentRead(
+            real_path="/roots/autre/été.pdf",
+            content_version="v-ffffffffffff",
+            title="Un titre — 題名",
+            page_count=1,
+            pages=("ü",),
+            outline=(),
+        ),
     ),
     "pdf_open reopened": lambda s: s.pdf_open(
         path=PATH,
-        real_path="/roots/" + PATH,
-        content_version="v-0123456789ab",
-        title="A title",
-        page_count=len(PAGES),
-        pages=PAGES,
-        outline=OUTLINE,
+        read=DocumentRead(
+            real_path="/roots/" + PATH,
+            content_version="v-0123456789ab",
+            title="A title",
+            page_count=len(PAGES),
+            pages=PAGES,
+            outline=OUTLINE,
+        ),
     ),
     "pdf_current": lambda s: s.pdf_current(),
     "pdf_status": lambda s: s.pdf_status(

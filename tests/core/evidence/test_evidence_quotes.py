@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from support.evidence_session import open_session, unit_slice, wire
 
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
 
 PAGES = ("aXa aXa\n", "", "one \U0001f600 two\n", "x" * 5000, "y" * 5000, "z")
@@ -94,11 +95,9 @@ def test_ref_of_another_document() -> None:
     session = open_session(PAGES)
     session.pdf_open(
         path="b.pdf",
-        real_path="/b.pdf",
-        content_version="v-b",
-        title="",
-        page_count=1,
-        pages=("b",),
+        read=DocumentRead(
+            real_path="/b.pdf", content_version="v-b", title="", page_count=1, pages=("b",)
+        ),
     )
     session.pdf_page_read(document_id="doc-2", page=1)
     with pytest.raises(EvidenceError) as raised:

@@ -9,7 +9,7 @@ import pytest
 from support.evidence_session import open_session, wire
 
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.records import Image, RenderedPage
+from siftui.core.evidence.records import DocumentRead, Image, RenderedPage
 from siftui.core.evidence.schemas import SCHEMAS
 from siftui.core.evidence.session import EvidenceSession
 from siftui.core.evidence.store import Limits
@@ -20,11 +20,13 @@ def open_other(session: EvidenceSession, version: str = "v-other", path: str = "
     return wire(
         session.pdf_open(
             path=path,
-            real_path="/roots/" + path,
-            content_version=version,
-            title="B",
-            page_count=2,
-            pages=("b1", "b2"),
+            read=DocumentRead(
+                real_path="/roots/" + path,
+                content_version=version,
+                title="B",
+                page_count=2,
+                pages=("b1", "b2"),
+            ),
         )
     )
 
@@ -35,11 +37,13 @@ def test_open_again_is_the_same_document_and_current_lists_in_order() -> None:
     again = wire(
         session.pdf_open(
             path="./doc.pdf",
-            real_path="/roots/doc.pdf",
-            content_version="v-0123456789ab",
-            title="A title",
-            page_count=3,
-            pages=(),
+            read=DocumentRead(
+                real_path="/roots/doc.pdf",
+                content_version="v-0123456789ab",
+                title="A title",
+                page_count=3,
+                pages=(),
+            ),
         )
     )
     assert again == {

@@ -19,6 +19,7 @@ from siftui.core.edit.tools_annotations import (
 )
 from siftui.core.edit.tools_list import annotation_list
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.utf16 import Utf16Text
 
 
@@ -106,9 +107,11 @@ def test_refs_that_cannot_be_annotated(editing: Editing, tmp_path: Path) -> None
     other = make_lines_pdf(tmp_path / "other.pdf", pages=1)
     texts = [page.get_text() for page in pymupdf.open(other).pages()]
     editing.session.pdf_open(
-        path=str(other), real_path=str(other), content_version="v-other", title="",
-        page_count=1, pages=texts,
-    )  # fmt: skip
+        path=str(other),
+        read=DocumentRead(
+            real_path=str(other), content_version="v-other", title="", page_count=1, pages=texts
+        ),
+    )
     foreign = editing.session.issue_ref("doc-2", editing.session.ref(editing.ref(1, "beta")).pieces)
     with pytest.raises(EvidenceError, match=f"^{foreign} belongs to doc-2, not doc-1$"):
         create(editing, foreign, 0)
@@ -122,7 +125,10 @@ def test_text_the_glyphs_do_not_draw_is_not_placed(tmp_path: Path) -> None:
     editing = open_editing(path, tmp_path / "drafts")
     texts = [page.get_text().replace("beta", "bete") for page in pymupdf.open(path).pages()]
     editing.session.pdf_open(
-        path="x", real_path="x", content_version="v-x", title="", page_count=1, pages=texts
+        path="x",
+        read=DocumentRead(
+            real_path="x", content_version="v-x", title="", page_count=1, pages=texts
+        ),
     )
     document = editing.session.document("doc-2")
     start = document.texts[0].text.index("bete")
