@@ -19,7 +19,6 @@ MAX_PARAMETERS = 7
 
 LONG_MODULES_LEFT = {
     "sources/edit/working_copy.py": "being edited for the bookmark tools; split after",
-    "tui/reader/screen.py": "being edited for the bookmark tools; split after",
 }
 MANY_PARAMETERS_LEFT = {
     # MuPDF calls a Python device's methods with these arguments: the signature is its.

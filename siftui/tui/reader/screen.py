@@ -9,7 +9,6 @@ its revision; a new one (the agent's change, an undo, a save) draws the page aga
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,11 +30,10 @@ from textual.widgets import (
 from textual.widgets import Tab as TabWidget
 
 from siftui.core.edit.operations import Quad
-from siftui.core.halfblocks import Pixels
-from siftui.core.reader import AnnotationRow, FieldRow, OutlineRow
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.evidence.image import PageImage
 from siftui.tui.keys import READER_KEYS, bindings
+from siftui.tui.reader.drawing import Drawn, drawing_of, page_line, shown_path
 from siftui.tui.reader.edits import Edits
 from siftui.tui.reader.panels import (
     AnnotationsTable,
@@ -55,20 +53,6 @@ POLL_SECONDS = 0.3
 
 SMALLEST = (60, 14)
 """Columns and rows below which the reader shows only a line asking for more."""
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """One drawing of a tab's page and panels, and the revision it is of."""
-
-    tab: str
-    page: int
-    revision: int
-    unsaved: bool
-    pixels: Pixels
-    annotations: list[AnnotationRow]
-    fields: list[FieldRow]
-    outline: list[OutlineRow]
 
 
 class ReaderScreen(Screen[None]):
@@ -158,17 +142,7 @@ class ReaderScreen(Screen[None]):
     def _draw_worker(self, tab: str, page: int, shown: Open, outline: bool) -> None:
         view = shown.view
         try:
-            revision = view.revision()
-            drawn = Drawn(
-                tab,
-                page,
-                revision,
-                view.unsaved(),
-                view.page_pixels(page, shown.tab.marks if shown.tab.page == page else ()),
-                view.annotations(page),
-                view.fields(page),
-                view.outline() if outline else [],
-            )
+            drawn = drawing_of(tab, page, shown, outline)
         except Exception as error:  # a working copy that fails to draw: said, not raised
             from siftui.sources.errors import report_unexpected
 
@@ -188,12 +162,7 @@ class ReaderScreen(Screen[None]):
         if outline:
             self.query_one(OutlineList).show(drawn.outline)
             self._outline_of = drawn.tab
-        state = "unsaved changes" if drawn.unsaved else "no unsaved changes"
-        notes = len(drawn.annotations)
-        self.query_one("#page-line", Static).update(
-            f"page {drawn.page} of {shown.pages} · revision {drawn.revision} · {state} · "
-            f"{notes} annotation{'' if notes == 1 else 's'}"
-        )
+        self.query_one("#page-line", Static).update(page_line(drawn, shown.pages))
         self._label(shown, drawn.unsaved)
 
     def _label(self, shown: Open, unsaved: bool) -> None:
@@ -400,13 +369,3 @@ class ReaderScreen(Screen[None]):
             f"The terminal is {columns}x{rows}: the reader needs at least "
             f"{SMALLEST[0]}x{SMALLEST[1]}. Make it larger (q quits)."
         )
-
-
-def shown_path(path: str) -> str:
-    """A tab's file as the header names it: relative to the folder the reader started
-    in when it lies there, else whole."""
-    where = Path(path)
-    try:
-        return str(where.relative_to(Path.cwd()))
-    except ValueError:
-        return path
