@@ -18,7 +18,7 @@ MAX_LINES = 400
 MAX_PARAMETERS = 7
 
 LONG_MODULES_LEFT = {
-    "sources/edit/working_copy.py": "being edited for the bookmark tools; split after",
+    "sources/edit/working_copy.py": "one class under one lock; its page caches to split out",
 }
 MANY_PARAMETERS_LEFT = {
     # MuPDF calls a Python device's methods with these arguments: the signature is its.
