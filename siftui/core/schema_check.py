@@ -34,9 +34,10 @@ _VALUE_RULES: Final = frozenset(
 
 
 def check_schema(schema: Mapping[str, Any], messages: Mapping[str, str] | None = None) -> None:
-    """:class:`SchemaError` unless ``schema`` is in the subset :func:`~siftui.core.arguments.check_arguments`
-    checks (and each key of ``messages`` names a property with a range, length or
-    enum rule, its value a one-line message)."""
+    """:class:`SchemaError` unless ``schema`` is in the subset that
+    :func:`~siftui.core.arguments.check_arguments` checks (and each key of
+    ``messages`` names a property with a range, length or enum rule, its value a
+    one-line message)."""
     if not isinstance(schema, Mapping):
         raise SchemaError("a schema is a JSON object")
     with_rules: set[str] = set()

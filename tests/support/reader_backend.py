@@ -38,6 +38,7 @@ class MemoryCopy:
         self.undone: list[bytes] = []
         self.released = False
         self.made = 0
+        self._listeners: list[Callable[[], None]] = []
 
     @property
     def path(self) -> Path:
@@ -82,6 +83,7 @@ class MemoryCopy:
             self.applied.append(before)
             self.undone.clear()
             self._revision += 1
+            self._tell()
             return self._revision
 
     def highlight(self, page: int, rect: tuple[float, float, float, float], comment: str) -> int:
@@ -108,6 +110,7 @@ class MemoryCopy:
             self.undone.append(self.document.tobytes())
             self._reopen(self.applied.pop())
             self._revision += 1
+            self._tell()
             return f"Undone: revision {self._revision}"
 
     def redo(self) -> str:
@@ -117,6 +120,7 @@ class MemoryCopy:
             self.applied.append(self.document.tobytes())
             self._reopen(self.undone.pop())
             self._revision += 1
+            self._tell()
             return f"Redone: revision {self._revision}"
 
     def delete_annotation(self, annotation_id: str) -> str:
@@ -138,10 +142,19 @@ class MemoryCopy:
             self.applied.clear()
             self.undone.clear()
             self._revision += 1
+            self._tell()
             return f"The draft is discarded: revision {self._revision}"
+
+    def listen(self, changed: Callable[[], None]) -> None:
+        self._listeners.append(changed)
+
+    def _tell(self) -> None:
+        for changed in self._listeners:
+            changed()
 
     def release(self) -> None:
         self.released = True
+        self._listeners.clear()
 
 
 class MemoryBackend:

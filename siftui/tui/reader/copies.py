@@ -10,6 +10,7 @@ and the person's changes, each a transaction with ``origin="person"``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from siftui.core.edit.annotations import Annotation, DraftChanges
@@ -94,6 +95,7 @@ class CopyView:
         self.copy = copy
         self._note = note
         self._released = False
+        self._stops: list[Callable[[], None]] = []
 
     @property
     def path(self) -> Path:
@@ -175,7 +177,13 @@ class CopyView:
         revision = self.copy.discard()
         return f"The draft of {self.path.name} is discarded: revision {revision}."
 
+    def listen(self, changed: Callable[[], None]) -> None:
+        self._stops.append(self.copy.listen(lambda _revised: changed()))
+
     def release(self) -> None:
+        for stop in self._stops:
+            stop()
+        self._stops.clear()
         if not self._released:
             self._released = True
             self._copies.release(self.copy.path)

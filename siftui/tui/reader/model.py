@@ -11,6 +11,7 @@ and the jumps of E20.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,11 @@ class WorkingView(Protocol):
     def revision(self) -> int: ...
 
     def unsaved(self) -> bool: ...
+
+    def listen(self, changed: Callable[[], None]) -> None:
+        """Calls ``changed`` (from whichever thread changed it) after every change of
+        the draft, the agent's or the person's, until :meth:`release`."""
+        ...
 
     def page_pixels(self, page: int, marks: tuple[Quad, ...] = ()) -> Pixels:
         """The draft's page ``page`` (1-based), annotations drawn, ``marks`` tinted."""

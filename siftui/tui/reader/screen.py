@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import (
     Header,
@@ -47,9 +48,6 @@ from siftui.tui.widgets.replay import CallChosen
 
 if TYPE_CHECKING:
     from siftui.tui.reader.model import ScreenOwner
-
-POLL_SECONDS = 0.3
-"""How often the shown working copy is asked for its revision."""
 
 SMALLEST = (60, 14)
 """Columns and rows below which the reader shows only a line asking for more."""
@@ -103,7 +101,6 @@ class ReaderScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#too-small").display = False
-        self.set_interval(POLL_SECONDS, self._poll, name="the draft's revision")
         self.say("")
         self._show_empty()
         self.reader.screen_ready()
@@ -173,21 +170,15 @@ class ReaderScreen(Screen[None]):
         name = escape_controls(Path(shown.tab.path).name)
         widget.label = Content(f"{name} •" if unsaved else name)  # never markup
 
-    def _poll(self) -> None:
-        shown = self.store.shown
-        if shown is not None and self._shown is not None:
-            self._poll_worker(shown, self._shown)
+    class DraftChanged(Message):
+        """The draft a tab shows has a new revision (posted from the thread that made it)."""
 
-    @work(thread=True, exclusive=True, group="poll", description="the draft's revision")
-    def _poll_worker(self, shown: Open, drawn: tuple[str, int, int]) -> None:
-        try:
-            revision = shown.view.revision()
-        except Exception:  # the next draw says what is wrong
-            return
-        if drawn[0] == shown.tab.tab_id and revision != drawn[2]:
-            self.app.call_from_thread(self._changed, shown.tab.tab_id)
+        def __init__(self, tab: str) -> None:
+            super().__init__()
+            self.tab = tab
 
-    def _changed(self, tab: str) -> None:
+    def on_reader_screen_draft_changed(self, message: DraftChanged) -> None:
+        tab = message.tab
         if self.store.active == tab:
             if self._outline_of == tab:
                 self._outline_of = None  # the agent may have edited the outline
@@ -200,6 +191,12 @@ class ReaderScreen(Screen[None]):
         tabs = self.query_one("#doc-tabs", Tabs)
         label = Content(escape_controls(Path(shown.tab.path).name))
         await tabs.add_tab(TabWidget(label, id=shown.tab.tab_id))
+        tab = shown.tab.tab_id
+
+        def changed() -> None:
+            self.post_message(self.DraftChanged(tab))
+
+        shown.view.listen(changed)
         tabs.active = shown.tab.tab_id
         self._activate(shown.tab.tab_id)
         note = shown.view.note
