@@ -8,9 +8,9 @@ from siftui.core.arguments import echoed
 from siftui.core.edit.annotations import Annotation
 from siftui.core.edit.copy import EditableCopy
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.paging import cursor_page
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
-from siftui.core.evidence.wire import fit_largest
 
 __all__ = ["DEFAULT_LIMIT", "AnnotationCursor", "annotation_list"]
 
@@ -51,25 +51,11 @@ def annotation_list(
             raise EvidenceError(f"page out of range (1-{copy.page_count})")
         items = tuple(copy.annotations(page))
         position, page_size, revision = 0, DEFAULT_LIMIT if limit is None else limit, copy.revision
-    most = min(page_size, len(items) - position)
-
-    def build(count: int) -> dict[str, object]:
-        more = position + count < len(items)
-        return {
-            "documentId": document_id,
-            "revision": revision,
-            "total": len(items),
-            "items": [item.item() for item in items[position : position + count]],
-            "nextCursor": state.counters.peek("cur") if more else None,
-        }
-
-    result = fit_largest(build, most, state.budget, least=min(1, most))
-    if result["nextCursor"] is not None:
-        returned = result["items"]
-        assert isinstance(returned, list)
-        name = state.counters.issue("cur")
-        state.cursors.put(
-            name,
-            AnnotationCursor(document_id, position + len(returned), page_size, items, revision),
-        )
-    return result
+    return cursor_page(
+        state,
+        {"documentId": document_id, "revision": revision},
+        (items, Annotation.item),
+        position,
+        page_size,
+        lambda at: AnnotationCursor(document_id, at, page_size, items, revision),
+    )

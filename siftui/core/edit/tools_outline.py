@@ -19,9 +19,10 @@ from siftui.core.edit.outline_ops import (
     UpdateOutline,
 )
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.paging import cursor_page
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
-from siftui.core.evidence.wire import fit_largest, fit_whole
+from siftui.core.evidence.wire import fit_whole
 
 __all__ = ["DEFAULT_LIMIT", "OutlineCopy", "OutlineCursor", "bookmark_edit", "bookmark_list"]
 
@@ -196,23 +197,11 @@ def bookmark_list(
     else:
         items = tuple(copy.outline().entries())
         position, page_size = 0, DEFAULT_LIMIT if limit is None else limit
-    most = min(page_size, len(items) - position)
-
-    def build(count: int) -> dict[str, object]:
-        more = position + count < len(items)
-        return {
-            "documentId": document_id,
-            "total": len(items),
-            "items": [item.item() for item in items[position : position + count]],
-            "nextCursor": state.counters.peek("cur") if more else None,
-        }
-
-    result = fit_largest(build, most, state.budget, least=min(1, most))
-    if result["nextCursor"] is not None:
-        returned = result["items"]
-        assert isinstance(returned, list)
-        name = state.counters.issue("cur")
-        state.cursors.put(
-            name, OutlineCursor(document_id, position + len(returned), page_size, items)
-        )
-    return result
+    return cursor_page(
+        state,
+        {"documentId": document_id},
+        (items, OutlineEntry.item),
+        position,
+        page_size,
+        lambda at: OutlineCursor(document_id, at, page_size, items),
+    )

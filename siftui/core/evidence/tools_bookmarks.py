@@ -5,9 +5,9 @@ from __future__ import annotations
 from siftui.core.arguments import echoed
 from siftui.core.evidence.bookmarks import bookmark_items
 from siftui.core.evidence.errors import EvidenceError
+from siftui.core.evidence.paging import cursor_page
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
-from siftui.core.evidence.wire import fit_largest
 
 __all__ = ["DEFAULT_LIMIT", "bookmark_list"]
 
@@ -37,21 +37,15 @@ def bookmark_list(
             raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
         position, page_size = kept.position, kept.limit
     items = bookmark_items(document.outline)
-    most = min(page_size, len(items) - position)
+    return cursor_page(
+        state,
+        {"documentId": document_id},
+        (items, _as_listed),
+        position,
+        page_size,
+        lambda at: Cursor(document_id, at, page_size),
+    )
 
-    def build(count: int) -> dict[str, object]:
-        more = position + count < len(items)
-        return {
-            "documentId": document_id,
-            "total": len(items),
-            "items": items[position : position + count],
-            "nextCursor": state.counters.peek("cur") if more else None,
-        }
 
-    result = fit_largest(build, most, state.budget, least=min(1, most))
-    if result["nextCursor"] is not None:
-        returned = result["items"]
-        assert isinstance(returned, list)
-        name = state.counters.issue("cur")
-        state.cursors.put(name, Cursor(document_id, position + len(returned), page_size))
-    return result
+def _as_listed(item: object) -> object:
+    return item
