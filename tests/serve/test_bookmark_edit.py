@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from support.edit_host import ApprovingReader
 from support.http_host import client, result_lines, serving
 from support.outlines import Item, items_of, outlined_pdf, poppler_items, pypdf_items
 
@@ -31,21 +31,6 @@ from siftui.sources.edit.drafts import DraftStore
 CORPUS = Path(__file__).resolve().parents[2] / "../shared/corpus"
 
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
-
-
-class Approves:
-    """A reader that approves every save at once."""
-
-    def tabs(self) -> list[Any]:
-        return []
-
-    def jump(self, tab_id: str, page: int, marks: tuple[Any, ...] = ()) -> int:
-        raise LookupError(tab_id)
-
-    def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:
-        decision: Future[bool] = Future()
-        decision.set_result(True)
-        return decision
 
 
 def run_agent(folder: Path, work: Callable[[Call], Awaitable[None]]) -> EditHost:
@@ -63,7 +48,7 @@ def run_agent(folder: Path, work: Callable[[Call], Awaitable[None]]) -> EditHost
             await work(call)
 
     with serving(folder, {"evidence", "edit"}, edit=edit) as served:
-        served.host.settings.edit.attach(Approves())
+        served.host.settings.edit.attach(ApprovingReader())
         anyio.run(agent)
     return edit
 

@@ -22,13 +22,14 @@ from typing import Any
 import anyio
 import pymupdf
 import pytest
+from support.edit_host import call
 from support.http_host import client, result_lines, serving
 from support.pdfs import make_pdf
 
 from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import Session, TextBlock
+from siftui.serve.tool_api import Session
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.log.calllog import CallLog
 from siftui.sources.log.evidence_report import evidence_lines, evidence_report
@@ -75,18 +76,6 @@ def host(folder: Path) -> Iterator[ToolHost]:
     yield served
     served.shutdown()
     log.close()
-
-
-def call(
-    host: ToolHost, tool: str, arguments: dict[str, Any], session: Session | None = None
-) -> Any:
-    """The result's JSON, or the error line."""
-    got = host.call(arguments, tool, session)
-    if got.is_error:
-        return f"error: {got.message}"
-    block = got.blocks[-1]
-    assert isinstance(block, TextBlock)
-    return json.loads(block.text)
 
 
 def highlighted(host: ToolHost, session: Session | None = None) -> Any:

@@ -16,7 +16,6 @@ import json
 import shutil
 import subprocess
 from collections.abc import Iterator
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,14 @@ import anyio
 import pymupdf
 import pypdf
 import pytest
+from support.edit_host import ApprovingReader, call
 from support.forms import CORPUS_EDIT, make_form_pdf, make_xfa_only_pdf
 from support.http_host import client, result_lines, serving
 
 from siftui.serve.access import Roots
 from siftui.serve.edit.state import EditHost
 from siftui.serve.host import ToolHost
-from siftui.serve.tool_api import ImageBlock, Session, TextBlock
+from siftui.serve.tool_api import ImageBlock, TextBlock
 from siftui.sources.edit.drafts import DraftStore
 
 FIELD_TYPES_FILL = [
@@ -59,21 +59,6 @@ FIELD_TYPES_READ = {
 }
 
 
-class Approving:
-    """A reader that approves every save at once."""
-
-    def tabs(self) -> list[Any]:
-        return []
-
-    def jump(self, tab_id: str, page: int, marks: tuple[Any, ...] = ()) -> int:
-        raise LookupError(tab_id)
-
-    def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:
-        decision: Future[bool] = Future()
-        decision.set_result(True)
-        return decision
-
-
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     for name in ("field-types.pdf", "fields-two-pages.pdf", "AcroForm_TEST.pdf", "resetform.pdf"):
@@ -89,18 +74,6 @@ def host(folder: Path) -> Iterator[ToolHost]:
     served = ToolHost(Roots([folder]), families={"evidence", "edit"}, edit=edit)
     yield served
     served.shutdown()
-
-
-def call(
-    host: ToolHost, tool: str, arguments: dict[str, Any], session: Session | None = None
-) -> Any:
-    """The result's JSON, or the error line."""
-    got = host.call(arguments, tool, session)
-    if got.is_error:
-        return f"error: {got.message}"
-    block = got.blocks[-1]
-    assert isinstance(block, TextBlock)
-    return json.loads(block.text)
 
 
 def inspect(host: ToolHost, page: int, document: str = "doc-1", values: bool = True) -> Any:
@@ -146,7 +119,7 @@ def test_over_http_every_field_type_is_inspected_filled_read_back_and_saved(fold
     with serving(
         folder, {"evidence", "edit"}, edit=EditHost(drafts=DraftStore(folder / "d"))
     ) as served:
-        served.host.settings.edit.attach(Approving())
+        served.host.settings.edit.attach(ApprovingReader())
         anyio.run(agent)
     image, text = answers["inspect"]
     assert image.startswith("image: 816x1056 png ")  # 96 dpi of a Letter page
@@ -188,7 +161,7 @@ def test_over_http_every_field_type_is_inspected_filled_read_back_and_saved(fold
 
 
 def test_a_form_on_two_pages_is_filled_page_by_page_and_saved(host: ToolHost, folder: Path) -> None:
-    host.settings.edit.attach(Approving())
+    host.settings.edit.attach(ApprovingReader())
     call(host, "pdf_open", {"path": "fields-two-pages.pdf"})
     first, second = inspect(host, 1), inspect(host, 2)
     assert [field["name"] for field in first["fields"]] == ["Text Box 1", "Text Box 2"] + ["r1"] * 3
@@ -291,7 +264,7 @@ def test_each_refusal_of_a_fill_fills_nothing(host: ToolHost) -> None:
 
 
 def test_max_length_the_real_on_state_and_the_fields_left_out(host: ToolHost, folder: Path) -> None:
-    host.settings.edit.attach(Approving())
+    host.settings.edit.attach(ApprovingReader())
     call(host, "pdf_open", {"path": "made.pdf"})
     first = inspect(host, 1)
     # The read-only field and the push button get no label.

@@ -13,13 +13,13 @@ from siftui.core.evidence.wire import fit_largest
 
 __all__ = ["cursor_page"]
 
-Item = TypeVar("Item")
+_Item = TypeVar("_Item")
 
 
 def cursor_page(
     state: SessionState,
     head: Mapping[str, object],
-    listed: tuple[Sequence[Item], Callable[[Item], object]],
+    listed: tuple[Sequence[_Item], Callable[[_Item], object]],
     position: int,
     page_size: int,
     cursor_at: Callable[[int], Cursor],
