@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import CORPUS, load
-from siftui.core.edit.tools_annotations import annotation_create
+from siftui.core.edit.tools_annotations import Create, annotation_create
 from siftui.core.evidence.page_read import Piece
 from siftui.core.evidence.records import DocumentRead
 from siftui.core.evidence.session import EvidenceSession
@@ -99,10 +99,8 @@ class Bench:
 
 
 def create(session: EvidenceSession, copy: WorkingCopy, ref_id: str) -> None:
-    annotation_create(
-        session, copy, "doc-1", expected_revision=copy.revision, subtype="Highlight",
-        target={"kind": "reference", "refId": ref_id},
-    )  # fmt: skip
+    target = {"kind": "reference", "refId": ref_id}
+    annotation_create(session, copy, "doc-1", Create(copy.revision, "Highlight", target))
 
 
 def bare_highlight(document: Any, page_number: int, quads: tuple[tuple[float, ...], ...]) -> float:

@@ -25,10 +25,7 @@ MANY_PARAMETERS_LEFT = {
     "sources/hidden/paint.py:fill_path": "MuPDF device callback",
     "sources/hidden/paint.py:stroke_path": "MuPDF device callback",
     "sources/hidden/paint.py:stroke_text": "MuPDF device callback",
-    # Left: the tools' JSON keywords, and options not yet one value.
-    "core/edit/tools_annotations.py:annotation_create": "E13's keywords",
-    "core/edit/tools_annotations.py:annotation_update": "E14's keywords",
-    "core/edit/tools_forms.py:form_fill": "E18's keywords",
+    # Left: options not yet one value.
     "sources/hidden/document.py:_parallel": "the inspection's options",
     "sources/parallel.py:share_chunks": "the extraction's options",
 }

@@ -13,17 +13,19 @@ How the host serves them (``siftui.sources.edit`` holds the PyMuPDF side):
    order or raise ``EvidenceError`` (one line, EDITING.md's words):
 
    - ``tools_list.annotation_list(state, copy, document_id, page=, limit=, cursor=)``
-   - ``tools_annotations.annotation_create(state, copy, document_id,
-     expected_revision=, subtype=, target=, color=, comment=)`` (``target`` the
-     wire object as given: its kind, refId, page and rectPdf are checked here)
-   - ``tools_annotations.annotation_update(..., expected_revision=, annotation_id=,
-     color=, comment=)``
+   - ``tools_annotations.annotation_create(state, copy, document_id, Create(
+     expected_revision, subtype, target, color, comment))`` (``target`` the wire
+     object as given: its kind, refId, page and rectPdf are checked here)
+   - ``tools_annotations.annotation_update(..., Update(expected_revision,
+     annotation_id, color, comment))``
    - ``tools_annotations.annotation_delete(..., expected_revision=, annotation_id=)``
 
-   Each takes ``tool=`` (the name of what made the change: the served entry's name,
-   or the reader's action such as ``"reader: delete"``; the tool's names are spelt in
-   their entries only) and ``origin=`` ("agent" or "person") for the transaction it
-   makes: the reader deletes an annotation through ``annotation_delete`` with
+   ``Create`` and ``Update`` are the checked arguments as one value
+   (``Create.asked(arguments, tool)`` builds one from the wire mapping). Each takes
+   ``tool`` (the name of what made the change: the served entry's name, or the
+   reader's action such as ``"reader: delete"``; the tool's names are spelt in their
+   entries only) and ``origin`` ("agent" or "person") for the transaction it makes:
+   the reader deletes an annotation through ``annotation_delete`` with
    ``origin="person"``.
 3. The copy itself: ``revision``, ``unsaved``, ``can_undo``/``can_redo``,
    ``undo()``/``redo()`` (a revision each), ``discard()`` (the person's),

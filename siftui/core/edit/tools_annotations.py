@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from siftui.core.arguments import echoed
 from siftui.core.edit.annotations import Annotation
@@ -33,7 +34,62 @@ from siftui.core.evidence.records import Document
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.wire import fit_whole
 
-__all__ = ["annotation_create", "annotation_delete", "annotation_update", "find_annotation"]
+__all__ = [
+    "Create",
+    "Update",
+    "annotation_create",
+    "annotation_delete",
+    "annotation_update",
+    "find_annotation",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """E13's checked arguments (documentId aside), and who makes the change."""
+
+    expected_revision: int
+    subtype: str
+    target: Mapping[str, object]
+    color: str | None = None
+    comment: str | None = None
+    tool: str = ""
+    origin: str = "agent"
+
+    @classmethod
+    def asked(cls, arguments: Mapping[str, Any], tool: str) -> Create:
+        """The wire arguments as the tool's schema checked them."""
+        return cls(
+            arguments["expectedRevision"],
+            arguments["subtype"],
+            arguments["target"],
+            arguments.get("color"),
+            arguments.get("comment"),
+            tool,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """E14's checked arguments (documentId aside), and who makes the change."""
+
+    expected_revision: int
+    annotation_id: str
+    color: str | None = None
+    comment: str | None = None
+    tool: str = ""
+    origin: str = "agent"
+
+    @classmethod
+    def asked(cls, arguments: Mapping[str, Any], tool: str) -> Update:
+        """The wire arguments as the tool's schema checked them."""
+        return cls(
+            arguments["expectedRevision"],
+            arguments["annotationId"],
+            arguments.get("color"),
+            arguments.get("comment"),
+            tool,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,22 +122,13 @@ class _Wanted:
 
 
 def annotation_create(
-    state: SessionState,
-    copy: EditableCopy,
-    document_id: str,
-    *,
-    expected_revision: int,
-    subtype: str,
-    target: Mapping[str, object],
-    color: str | None = None,
-    comment: str | None = None,
-    tool: str = "",
-    origin: str = "agent",
+    state: SessionState, copy: EditableCopy, document_id: str, asked: Create
 ) -> dict[str, object]:
     """E13."""
     document = state.document(document_id)
+    subtype, target, expected_revision = asked.subtype, asked.target, asked.expected_revision
     kind = target_kind(subtype, target)
-    shade, text = check_color(color), check_comment(comment)
+    shade, text = check_color(asked.color), check_comment(asked.comment)
     copy.check(expected_revision)
     if kind == "reference":
         wanted = _from_reference(state, copy, document, reference_of(target), subtype, shade, text)
@@ -124,7 +171,7 @@ def annotation_create(
             for one, found, name in zip(wanted, answered, ids, strict=True)
             if found is None
         )
-        copy.commit(expected_revision, Transaction(operations, tool, origin))
+        copy.commit(expected_revision, Transaction(operations, asked.tool, asked.origin))
     return result
 
 
@@ -188,19 +235,12 @@ def find_annotation(copy: EditableCopy, annotation_id: str) -> Annotation:
 
 
 def annotation_update(
-    state: SessionState,
-    copy: EditableCopy,
-    document_id: str,
-    *,
-    expected_revision: int,
-    annotation_id: str,
-    color: str | None = None,
-    comment: str | None = None,
-    tool: str = "",
-    origin: str = "agent",
+    state: SessionState, copy: EditableCopy, document_id: str, asked: Update
 ) -> dict[str, object]:
     """E14: color and comment changed in place."""
     state.document(document_id)
+    expected_revision, annotation_id = asked.expected_revision, asked.annotation_id
+    color, comment = asked.color, asked.comment
     if color is None and comment is None:
         raise EvidenceError("give color or comment")
     shade = None if color is None else check_color(color)
@@ -216,7 +256,7 @@ def annotation_update(
         state.budget,
     )
     operation = UpdateAnnotation(found.page, annotation_id, shade, text, copy.now())
-    copy.commit(expected_revision, Transaction((operation,), tool, origin))
+    copy.commit(expected_revision, Transaction((operation,), asked.tool, asked.origin))
     return result
 
 

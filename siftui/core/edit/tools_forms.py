@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from siftui.core.edit.forms import FormWidget, Inspections, check_fill, wire_value
 from siftui.core.edit.operations import FieldValue, FillField, Transaction
@@ -14,7 +14,22 @@ from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.wire import fit_whole
 
-__all__ = ["FormCopy", "FormSnapshot", "form_fill", "form_inspect"]
+__all__ = ["Fill", "FormCopy", "FormSnapshot", "form_fill", "form_inspect"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """E18's checked arguments (inspectionId aside), and who makes the change."""
+
+    expected_revision: int
+    fields: Sequence[Mapping[str, object]]
+    tool: str = ""
+    origin: str = "agent"
+
+    @classmethod
+    def asked(cls, arguments: Mapping[str, Any], tool: str) -> Fill:
+        """The wire arguments as the tool's schema checked them."""
+        return cls(arguments["expectedRevision"], arguments["fields"], tool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +100,14 @@ def form_fill(
     copy: FormCopy,
     inspections: Inspections,
     inspection_id: str,
-    *,
-    expected_revision: int,
-    fields: Sequence[Mapping[str, object]],
-    tool: str = "",
-    origin: str = "agent",
+    asked: Fill,
 ) -> dict[str, object]:
-    """E18: all of ``fields`` or nothing, one transaction."""
+    """E18: all of ``asked.fields`` or nothing, one transaction."""
     inspection = inspections.get(inspection_id)
     document_id = inspection.document_id
     state.document(document_id)
-    wanted = check_fill(inspection, fields)
+    expected_revision = asked.expected_revision
+    wanted = check_fill(inspection, asked.fields)
     inspections.check_current(inspection, copy.revision)
     copy.check(expected_revision)
     operations = tuple(
@@ -117,6 +129,6 @@ def form_fill(
         )
 
     result(expected_revision + 1, {widget.name: value for _, widget, value in wanted})  # fits
-    revision = copy.commit(expected_revision, Transaction(operations, tool, origin))
+    revision = copy.commit(expected_revision, Transaction(operations, asked.tool, asked.origin))
     read = copy.form(inspection.page, image=False).widgets
     return result(revision, {widget.name: widget.value for widget in read})

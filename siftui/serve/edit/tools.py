@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from siftui.core.edit import tools_annotations, tools_forms, tools_list, tools_outline
+from siftui.core.edit.copy import EditableCopy
 from siftui.core.edit.placement import PageGlyphs
 from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.session import python_name
@@ -49,6 +50,7 @@ class EditCall:
 
 
 EditWork = Callable[[EditCall, Mapping[str, Any]], dict[str, object]]
+Asked = TypeVar("Asked")
 Extension = Callable[[EvidenceConnection, EditCall, Mapping[str, Any], Called], dict[str, object]]
 
 
@@ -111,6 +113,20 @@ def _writing(write: Callable[..., dict[str, object]]) -> EditWork:
     return work
 
 
+def _asking(
+    asked: Callable[[Mapping[str, Any], str], Asked],
+    write: Callable[[SessionState, EditableCopy, str, Asked], dict[str, object]],
+) -> EditWork:
+    """A write whose checked arguments (documentId aside) travel as one value."""
+
+    def work(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
+        document_id = arguments["documentId"]
+        copy = call.held.copy(document_id)
+        return write(call.state, copy, document_id, asked(arguments, call.tool))
+
+    return work
+
+
 def _forms(call: EditCall, document_id: str) -> tools_forms.FormCopy:
     from siftui.sources.edit.forms_copy import FormsOf  # MuPDF: loaded once a session edits
 
@@ -140,9 +156,7 @@ def _fill(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
         _forms(call, inspection.document_id),
         call.held.inspections,
         arguments["inspectionId"],
-        expected_revision=arguments["expectedRevision"],
-        fields=arguments["fields"],
-        tool=call.tool,
+        tools_forms.Fill.asked(arguments, call.tool),
     )
 
 
@@ -183,8 +197,14 @@ def _jump(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
 
 EDIT_TOOLS: tuple[ServedTool, ...] = (
     _served(edit.ANNOTATION_LIST, _list),
-    _served(edit.ANNOTATION_CREATE, _writing(tools_annotations.annotation_create)),
-    _served(edit.ANNOTATION_UPDATE, _writing(tools_annotations.annotation_update)),
+    _served(
+        edit.ANNOTATION_CREATE,
+        _asking(tools_annotations.Create.asked, tools_annotations.annotation_create),
+    ),
+    _served(
+        edit.ANNOTATION_UPDATE,
+        _asking(tools_annotations.Update.asked, tools_annotations.annotation_update),
+    ),
     _served(edit.ANNOTATION_DELETE, _writing(tools_annotations.annotation_delete)),
     _served(edit.BOOKMARK_EDIT, _writing(tools_outline.bookmark_edit)),
     _bound(edit.FORM_INSPECT, _inspect),

@@ -13,6 +13,8 @@ import pytest
 from support.editing import Editing, make_lines_pdf, open_editing
 
 from siftui.core.edit.tools_annotations import (
+    Create,
+    Update,
     annotation_create,
     annotation_delete,
     annotation_update,
@@ -28,16 +30,17 @@ def editing(tmp_path: Path) -> Editing:
     return open_editing(make_lines_pdf(tmp_path / "lines.pdf"), tmp_path / "drafts")
 
 
-def create(editing: Editing, ref_id: str, revision: int, **extra: object) -> dict[str, object]:
-    return annotation_create(
-        editing.session,
-        editing.copy,
-        "doc-1",
-        expected_revision=revision,
-        subtype=str(extra.pop("subtype", "Highlight")),
-        target={"kind": "reference", "refId": ref_id},
-        **extra,  # type: ignore[arg-type]
-    )
+def create(
+    editing: Editing,
+    ref_id: str,
+    revision: int,
+    subtype: str = "Highlight",
+    color: str | None = None,
+    comment: str | None = None,
+) -> dict[str, object]:
+    target = {"kind": "reference", "refId": ref_id}
+    asked = Create(revision, subtype, target, color, comment)
+    return annotation_create(editing.session, editing.copy, "doc-1", asked)
 
 
 def test_a_ref_over_two_lines_is_one_annotation_with_a_quad_per_line(editing: Editing) -> None:
@@ -137,8 +140,8 @@ def test_text_the_glyphs_do_not_draw_is_not_placed(tmp_path: Path) -> None:
     ref_id = editing.session.issue_ref("doc-2", (Piece(1, start, start + 4, "bete"),))
     with pytest.raises(EvidenceError) as refused:
         annotation_create(
-            editing.session, editing.copy, "doc-2", expected_revision=0, subtype="Highlight",
-            target={"kind": "reference", "refId": ref_id},
+            editing.session, editing.copy, "doc-2",
+            Create(0, "Highlight", {"kind": "reference", "refId": ref_id}),
         )  # fmt: skip
     assert (
         str(refused.value) == f"the text of {ref_id} cannot be placed on page 1: nothing annotated"
@@ -148,10 +151,9 @@ def test_text_the_glyphs_do_not_draw_is_not_placed(tmp_path: Path) -> None:
 def region(
     editing: Editing, rect: Sequence[float], revision: int = 0, page: int = 1
 ) -> dict[str, object]:
-    return annotation_create(
-        editing.session, editing.copy, "doc-1", expected_revision=revision, subtype="Text",
-        target={"kind": "pdf-region", "page": page, "rectPdf": rect}, comment="look",
-    )  # fmt: skip
+    target = {"kind": "pdf-region", "page": page, "rectPdf": rect}
+    asked = Create(revision, "Text", target, comment="look")
+    return annotation_create(editing.session, editing.copy, "doc-1", asked)
 
 
 def test_region_notes_and_their_checks(editing: Editing) -> None:
@@ -169,8 +171,8 @@ def test_region_notes_and_their_checks(editing: Editing) -> None:
         EvidenceError, match=r'^subtype "Text" takes a target of kind "pdf-region"$'
     ):
         annotation_create(
-            editing.session, editing.copy, "doc-1", expected_revision=1, subtype="Text",
-            target={"kind": "reference", "refId": "ref-1"},
+            editing.session, editing.copy, "doc-1",
+            Create(1, "Text", {"kind": "reference", "refId": "ref-1"}),
         )  # fmt: skip
     with pytest.raises(EvidenceError, match=r'^argument "color" must be "#rrggbb"$'):
         create(editing, editing.ref(1, "beta"), 1, color="yellow")
@@ -179,10 +181,8 @@ def test_region_notes_and_their_checks(editing: Editing) -> None:
 def test_update_keeps_identity_author_and_rect(editing: Editing) -> None:
     create(editing, editing.ref(1, "beta"), 0)
     (before,) = editing.copy.annotations(1)
-    result = annotation_update(
-        editing.session, editing.copy, "doc-1", expected_revision=1,
-        annotation_id="siftui-1-1", color="#00FF00", comment="the point",
-    )  # fmt: skip
+    asked = Update(1, "siftui-1-1", color="#00FF00", comment="the point")
+    result = annotation_update(editing.session, editing.copy, "doc-1", asked)
     assert result == {"documentId": "doc-1", "revision": 2, "annotationId": "siftui-1-1"}
     (after,) = editing.copy.annotations(1)
     assert (after.annotation_id, after.xref, after.author, after.rect, after.quads) == (
@@ -190,14 +190,9 @@ def test_update_keeps_identity_author_and_rect(editing: Editing) -> None:
     )  # fmt: skip
     assert (after.color, after.comment) == ("#00ff00", "the point")
     with pytest.raises(EvidenceError, match=r"^give color or comment$"):
-        annotation_update(
-            editing.session, editing.copy, "doc-1", expected_revision=2, annotation_id="siftui-1-1"
-        )
+        annotation_update(editing.session, editing.copy, "doc-1", Update(2, "siftui-1-1"))
     with pytest.raises(EvidenceError) as unknown:
-        annotation_update(
-            editing.session, editing.copy, "doc-1", expected_revision=2, annotation_id="nope",
-            comment="x",
-        )  # fmt: skip
+        annotation_update(editing.session, editing.copy, "doc-1", Update(2, "nope", comment="x"))
     assert str(unknown.value) == 'unknown annotationId "nope": list them (pdf_annotation_list)'
 
 

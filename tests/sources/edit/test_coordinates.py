@@ -19,15 +19,15 @@ from support.editing import (
     without_space,
 )
 
-from siftui.core.edit.tools_annotations import annotation_create
+from siftui.core.edit.tools_annotations import Create, annotation_create
 
 
 def highlight_and_save(path: Path, drafts: Path, page: int, text: str) -> str:
     editing = open_editing(path, drafts)
     ref_id = editing.ref(page, text)
     result = annotation_create(
-        editing.session, editing.copy, "doc-1", expected_revision=0, subtype="Highlight",
-        target={"kind": "reference", "refId": ref_id},
+        editing.session, editing.copy, "doc-1",
+        Create(0, "Highlight", {"kind": "reference", "refId": ref_id}),
     )  # fmt: skip
     annotations = result["annotations"]
     assert isinstance(annotations, list)

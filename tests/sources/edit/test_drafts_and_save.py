@@ -17,7 +17,7 @@ import pymupdf
 import pytest
 from support.editing import Editing, make_lines_pdf, open_editing, text_under_quads
 
-from siftui.core.edit.tools_annotations import annotation_create
+from siftui.core.edit.tools_annotations import Create, annotation_create
 from siftui.core.evidence.errors import EvidenceError
 from siftui.sources.edit import drafts as drafts_module
 from siftui.sources.edit.documents import fingerprint
@@ -27,10 +27,9 @@ from siftui.sources.edit.working_copy import Revised
 
 
 def highlight(editing: Editing, text: str, page: int = 1) -> str:
-    result = annotation_create(
-        editing.session, editing.copy, "doc-1", expected_revision=editing.copy.revision,
-        subtype="Highlight", target={"kind": "reference", "refId": editing.ref(page, text)},
-    )  # fmt: skip
+    target = {"kind": "reference", "refId": editing.ref(page, text)}
+    asked = Create(editing.copy.revision, "Highlight", target)
+    result = annotation_create(editing.session, editing.copy, "doc-1", asked)
     annotations = result["annotations"]
     assert isinstance(annotations, list)
     return str(annotations[0]["annotationId"])

@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 from support.editing import make_lines_pdf, open_editing
 
-from siftui.core.edit.tools_annotations import annotation_create
+from siftui.core.edit.tools_annotations import Create, annotation_create
 from siftui.core.halfblocks import Pixels
 from siftui.sources.reader_page import page_pixels
 
@@ -40,8 +40,8 @@ def test_the_mark_lies_where_mupdf_puts_a_highlight_of_the_same_quads(
     editing = open_editing(path, tmp_path / "drafts")
     ref_id = editing.ref(1, "epsilon zeta 1")
     annotation_create(
-        editing.session, editing.copy, "doc-1", expected_revision=0, subtype="Highlight",
-        target={"kind": "reference", "refId": ref_id},
+        editing.session, editing.copy, "doc-1",
+        Create(0, "Highlight", {"kind": "reference", "refId": ref_id}),
     )  # fmt: skip
     with editing.copy.reading() as draft:
         page = draft[0]

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from support.editing import Editing, make_lines_pdf, open_editing
 
 from siftui.core.edit.tools_annotations import (
+    Create,
+    Update,
     annotation_create,
     annotation_delete,
     annotation_update,
@@ -60,17 +62,13 @@ def run(editing: Editing, step: tuple[Any, ...]) -> None:
     try:
         if step[0] == "create":
             _, page, word, subtype = step
-            annotation_create(
-                session, copy, "doc-1", expected_revision=revision, subtype=str(subtype),
-                target={"kind": "reference", "refId": editing.ref(int(page), str(word))},
-            )  # fmt: skip
+            reference = {"kind": "reference", "refId": editing.ref(int(page), str(word))}
+            annotation_create(session, copy, "doc-1", Create(revision, str(subtype), reference))
         elif step[0] == "region":
             _, page, slot = step
             left = 50 + 60 * int(slot)
-            annotation_create(
-                session, copy, "doc-1", expected_revision=revision, subtype="Text",
-                target={"kind": "pdf-region", "page": page, "rectPdf": [left, 500, left + 30, 530]},
-            )  # fmt: skip
+            region = {"kind": "pdf-region", "page": page, "rectPdf": [left, 500, left + 30, 530]}
+            annotation_create(session, copy, "doc-1", Create(revision, "Text", region))
         elif step[0] in ("update", "delete"):
             listed = copy.annotations()
             if not listed:
@@ -78,9 +76,8 @@ def run(editing: Editing, step: tuple[Any, ...]) -> None:
             target = listed[int(step[1]) % len(listed)].annotation_id
             if step[0] == "update":
                 annotation_update(
-                    session, copy, "doc-1", expected_revision=revision,
-                    annotation_id=target, color=str(step[2]),
-                )  # fmt: skip
+                    session, copy, "doc-1", Update(revision, target, color=str(step[2]))
+                )
             else:
                 annotation_delete(
                     session, copy, "doc-1", expected_revision=revision, annotation_id=target
