@@ -23,6 +23,25 @@ def _cell(text: str, style: str = "") -> Text:
     return Text(escape_controls(text), style=style, no_wrap=True, overflow="ellipsis")
 
 
+Row = tuple[tuple[Text, ...], str | None]  # a row's cells and its key
+
+
+def _refill(table: DataTable[Text], labels: tuple[str, ...], rows: list[Row]) -> None:
+    """The table's rows replaced by ``rows``, each column as wide as its label and its
+    widest cell. The widths are set here: DataTable measures new rows when it is next
+    idle, which under load came after the rows were drawn (a new annotation's id cut to
+    "sift…" in a column still as wide as the row before it)."""
+    widths = [
+        max([len(label)] + [cells[index].cell_len for cells, _ in rows])
+        for index, label in enumerate(labels)
+    ]
+    table.clear(columns=True)
+    for label, width in zip(labels, widths, strict=True):
+        table.add_column(label, width=width)
+    for cells, key in rows:
+        table.add_row(*cells, key=key)
+
+
 class AnnotationsTable(DataTable[Text]):
     """The page's annotations: id, subtype, by whom (the agent's, or the file's own),
     author and comment. The row key is the annotation's id."""
@@ -30,25 +49,28 @@ class AnnotationsTable(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id="annotations")
 
+    LABELS = ("id", "type", "by", "author", "comment")
+
     def on_mount(self) -> None:
-        self.add_columns("id", "type", "by", "author", "comment")
+        self.add_columns(*self.LABELS)
 
     def show(self, rows: list[AnnotationRow]) -> None:
         chosen = self.chosen
-        self.clear()
+        made: list[Row] = []
         for row in rows:
             by = _cell("agent", "bold cyan") if row.by_agent else _cell("file", "dim")
             comment = row.comment[:COMMENT_SHOWN] + (
                 "…" if len(row.comment) > COMMENT_SHOWN else ""
             )
-            self.add_row(
+            cells = (
                 _cell(row.annotation_id),
                 _cell(row.subtype),
                 by,
                 _cell(row.author),
                 _cell(" ".join(comment.split())),
-                key=row.annotation_id,
             )
+            made.append((cells, row.annotation_id))
+        _refill(self, self.LABELS, made)
         ids = [row.annotation_id for row in rows]
         if chosen in ids:
             self.move_cursor(row=ids.index(chosen))
@@ -102,15 +124,18 @@ class FieldsTable(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id="fields")
 
+    LABELS = ("label", "name", "type", "value", "by")
+
     def on_mount(self) -> None:
-        self.add_columns("label", "name", "type", "value", "by")
+        self.add_columns(*self.LABELS)
 
     def show(self, rows: list[FieldRow]) -> None:
-        self.clear()
+        made: list[Row] = []
         for row in rows:
             by = _cell("agent", "bold cyan") if row.changed else _cell("file", "dim")
             value = _cell(row.value, "bold cyan" if row.changed else "")
-            self.add_row(_cell(row.label), _cell(row.name), _cell(row.kind), value, by)
+            made.append(((_cell(row.label), _cell(row.name), _cell(row.kind), value, by), None))
+        _refill(self, self.LABELS, made)
 
 
 def call_result_text(entry: LogEntry, number: int) -> tuple[str, str]:
