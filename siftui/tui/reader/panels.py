@@ -23,10 +23,10 @@ def _cell(text: str, style: str = "") -> Text:
     return Text(escape_controls(text), style=style, no_wrap=True, overflow="ellipsis")
 
 
-Row = tuple[tuple[Text, ...], str | None]  # a row's cells and its key
+_Row = tuple[tuple[Text, ...], str | None]  # a row's cells and its key
 
 
-def _refill(table: DataTable[Text], labels: tuple[str, ...], rows: list[Row]) -> None:
+def _refill(table: DataTable[Text], labels: tuple[str, ...], rows: list[_Row]) -> None:
     """The table's rows replaced by ``rows``, each column as wide as its label and its
     widest cell. The widths are set here: DataTable measures new rows when it is next
     idle, which under load came after the rows were drawn (a new annotation's id cut to
@@ -56,7 +56,7 @@ class AnnotationsTable(DataTable[Text]):
 
     def show(self, rows: list[AnnotationRow]) -> None:
         chosen = self.chosen
-        made: list[Row] = []
+        made: list[_Row] = []
         for row in rows:
             by = _cell("agent", "bold cyan") if row.by_agent else _cell("file", "dim")
             comment = row.comment[:COMMENT_SHOWN] + (
@@ -130,7 +130,7 @@ class FieldsTable(DataTable[Text]):
         self.add_columns(*self.LABELS)
 
     def show(self, rows: list[FieldRow]) -> None:
-        made: list[Row] = []
+        made: list[_Row] = []
         for row in rows:
             by = _cell("agent", "bold cyan") if row.changed else _cell("file", "dim")
             value = _cell(row.value, "bold cyan" if row.changed else "")
