@@ -12,6 +12,7 @@ import pytest
 from support.evidence_log import log_session, tamper
 from support.pdfs import make_pdf
 
+from siftui.serve.tool_api import ServedOptions
 from siftui.sources.sample import sample_path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,7 +63,7 @@ def test_a_session_served_in_bytes_reruns_in_bytes(tmp_path: Path) -> None:
     folder.mkdir()
     pdf = make_pdf(folder / "café.pdf", ["Déjà vu, the café beside the été\n" * 8] * 2)
     log = tmp_path / "calls.jsonl"
-    log_session(pdf, log, out_cap=400, unit="bytes")
+    log_session(pdf, log, ServedOptions(out_cap=400, unit="bytes"))
     code, lines, err = rerun(log)
     assert (code, err) == (0, "")
     assert lines == [

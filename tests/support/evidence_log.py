@@ -8,6 +8,7 @@ from typing import Any
 
 from siftui.serve.access import Roots
 from siftui.serve.host import ToolHost
+from siftui.serve.tool_api import ServedOptions
 from siftui.sources.log.calllog import CallLog
 
 CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -22,16 +23,20 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
 """The session's calls (``PDF``: the file's name); call 5 is refused."""
 
 
-def log_session(pdf: Path, log: Path, **served: Any) -> list[tuple[str, dict[str, Any]]]:
+def log_session(
+    pdf: Path, log: Path, options: ServedOptions | None = None
+) -> list[tuple[str, dict[str, Any]]]:
     """``CALLS`` on ``pdf`` (rooted at its folder) through a ToolHost logging to ``log``,
-    as ``siftui mcp --tools evidence --log`` would (``served``: the host's other options,
-    ``out_cap``, ``unit``); the calls made."""
+    as ``siftui mcp --tools evidence --log`` would (``options``: the host's OutCap, unit,
+    ...); the calls made."""
     calls = [
         (tool, {**arguments, "path": pdf.name} if "path" in arguments else arguments)
         for tool, arguments in CALLS
     ]
     call_log = CallLog(log)
-    host = ToolHost(Roots([pdf.parent]), log=call_log, families={"evidence"}, **served)
+    host = ToolHost(
+        Roots([pdf.parent]), options or ServedOptions(), log=call_log, families={"evidence"}
+    )
     try:
         for tool, arguments in calls:
             host.call(arguments, tool)
