@@ -17,7 +17,7 @@ the corpus; the file is copied to a temporary folder, never written in place).
   append to the file in place, not flushed; the line after it adds an fsync of the
   file to the bare save, since ours must be on the disk before it answers).
 
-Targets (issue 39): highlight <= 1.5x, save <= 2x. Medians of N runs, ratios printed.
+Targets: highlight <= 1.5x, save <= 2x. Medians of N runs, ratios printed.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ each round a fresh process of each:
   tables) runs: from the key to the refresh that paints the preview's first result;
 - e (idle): the same once every worker of the app has ended.
 
-Target (issue 42 item 7): the preview's first result within 1.5x `siftui session`.
+Target: the preview's first result within 1.5x `siftui session`.
 Prints each round, the medians, the ratios measured in this run and the load. Each
 `--tree` is a checkout put first on PYTHONPATH (default: this one), so `--tree
 ../main --tree .` gives before and after in one run. Run by hand.

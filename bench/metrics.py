@@ -1,4 +1,4 @@
-"""Issue 38's closing-note figures for a siftui checkout (run by hand, not by pytest).
+"""The code's shape in figures for a siftui checkout (run by hand, not by pytest).
 
     python bench/metrics.py                    # this checkout
     python bench/metrics.py --tree OLD --tree NEW --collect 2

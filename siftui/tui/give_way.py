@@ -2,7 +2,7 @@
 
 The answer's after-work runs in threads of the app's process (siftui.tui.background):
 counting every page's tokens for the strip's tooltips takes seconds on a long document
-and held the evidence preview's first result back as long (issue 42 item 7). Work
+and held the evidence preview's first result back as long. Work
 that can wait calls :meth:`GiveWay.pause` between its steps; while a call the user
 waits for is made (:meth:`GiveWay.waiting`), a pause waits until it is done.
 """

@@ -1,5 +1,5 @@
-"""An unknown id is repeated in its error at most 200 characters, escaped (issue 41,
-item 4): a 900,000-character documentId answered 900,025 characters under
+"""An unknown id is repeated in its error at most 200 characters, escaped: a
+900,000-character documentId answered 900,025 characters under
 --outcap 2000, and the log kept each such line whole."""
 
 from __future__ import annotations

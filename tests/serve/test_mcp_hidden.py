@@ -268,7 +268,7 @@ def test_a_page_without_text_is_named_in_the_second_block(tmp_path: Path) -> Non
 
 
 def test_the_tricks_a_person_misses_get_the_warning(tmp_path: Path) -> None:
-    """Issue 41, item 11: a 1 Tz smear, a page-wide white rectangle with text
+    """A 1 Tz smear, a page-wide white rectangle with text
     drawn on it, empty Type 3 glyphs, a lying ToUnicode map, XXXX over a white
     box, 0.95-0.97 grey: each page's answer names it with --warn-hidden."""
     from support.hidden_tricks import TRICKS, make_tricks_pdf

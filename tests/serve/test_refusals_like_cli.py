@@ -120,7 +120,7 @@ def test_a_path_the_os_would_not_open_is_not_opened(root: Path, tmp_path: Path) 
 def test_a_way_out_and_back_is_refused_whatever_it_passes(root: Path, tmp_path: Path) -> None:
     """Outside the roots nothing is looked at: a path whose written form leaves them
     (a ".." taken outside a root) is refused in the same words whether what it passes
-    outside is a folder, a symlink, a file or nothing (issue 41 item 9: the answer used
+    outside is a folder, a symlink, a file or nothing (the answer used
     to tell a symlink outside from a folder); inside a root, a path the OS would not
     open as written is not opened."""
     outside = tmp_path / "elsewhere"

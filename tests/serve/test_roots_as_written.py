@@ -1,4 +1,4 @@
-"""Issue 41 item 9 over the wire: the real `siftui mcp --tools read,evidence`, called by
+"""Roots read as written, over the wire: the real `siftui mcp --tools read,evidence`, called by
 the official MCP client. A path whose written form leaves the roots is refused in the
 same words whatever it passes outside them (a symlink there used to be told from a
 folder: `outside/lnk/../../root/in.pdf` refused, `outside/plain/../../root/in.pdf`

@@ -1,4 +1,4 @@
-"""The staleness check cannot be made to stall the server (issue 41, item 1): a size
+"""The staleness check cannot be made to stall the server: a size
 change is a change without reading; only a file of the size opened is hashed, within
 the store's timeout; an equal hash refreshes the fingerprint, so a touched file is
 hashed once, not at every later call."""

@@ -1,6 +1,6 @@
 # mypy: disallow-untyped-calls=False
-"""One decision of what a file is, from its bytes, for every tool and the CLI (issue 41
-item 10, issue 42 item 10), over the wire: the real `siftui mcp`, called by the official
+"""One decision of what a file is, from its bytes, for every tool and the CLI,
+over the wire: the real `siftui mcp`, called by the official
 MCP client, and `siftui render` on the same files.
 
 - A PDF whose `%PDF-` header comes after 1,100 leading spaces, and a PDF named .docx,

@@ -51,7 +51,7 @@ def test_the_image_only_scan_is_no_alarm() -> None:
 # beameruserguide.pdf p. 176: the beaver theme's sidebar titles, 0.95 grey on
 # a 0.92 grey (contrast 1.07, as 0.97 grey on white), seen by eye on a render
 # only at 300 dpi and zoomed in: a true low_contrast since 0.94-0.97 grey on
-# white is (issue 41, item 11).
+# white is flagged as well.
 LONG_FINDINGS: dict[str, list[tuple[int, str, str]]] = {
     "beameruserguide.pdf": 2
     * [

@@ -1,4 +1,4 @@
-"""Hidden text a person's eye misses is found (issue 41, item 11), the true
+"""Hidden text a person's eye misses is found, the true
 alarms of third-party files stay (a FreeText box, a picture stamp over text,
 render mode 3 under a field's value), and legible text drawn in the looks that
 raised false alarms is not (item 12): generated PDFs, written as raw content

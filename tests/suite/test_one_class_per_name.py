@@ -1,4 +1,4 @@
-"""One public class per name (issue 38, Light): no two modules of siftui define a
+"""One public class per name: no two modules of siftui define a
 public class, or a module-level type alias spelt like one, of the same name. A
 second meaning gets a name of its own; the same meaning is imported from its one
 home."""

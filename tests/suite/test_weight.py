@@ -1,4 +1,4 @@
-"""Light (issue 38): no module of siftui over 400 lines, no function taking 8 or more
+"""Modules stay light: no module of siftui over 400 lines, no function taking 8 or more
 parameters (``self`` and ``cls`` not counted; ``*args`` and ``**kwargs`` are one
 each). Options travel as one value (a settings dataclass), not as keywords.
 

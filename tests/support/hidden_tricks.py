@@ -1,7 +1,7 @@
 # mypy: disallow-untyped-calls=False
 # (PyMuPDF's annotations are partial, as for siftui.sources.extract in pyproject.toml)
 """PDFs written as raw content streams: text hidden by tricks a person's eye
-misses (issue 41, item 11), and legible text drawn in the ways that fooled
+misses, and legible text drawn in the ways that fooled
 the inspection (item 12).
 
 Every page holds a visible control line, drawn last. ``TRICKS`` gives, per
@@ -121,7 +121,7 @@ TRICKS: dict[int, tuple[str, str]] = {
     8: ("low_contrast", INJECTION),  # gray 0.97 on white
     9: ("transparent", INJECTION),  # opacity 0 over paths that draw other letters
     10: ("low_contrast", STRADDLED),  # white, in one span with white words on black
-    # True alarms that must stay (third-party files had them, issue 41 item 12):
+    # True alarms that must stay (third-party files had them):
     11: ("covered", INJECTION),  # under a FreeText annotation's box
     12: ("invisible", INJECTION),  # render mode 3 under a text field's value
     13: ("covered", INJECTION),  # under a picture stamp
@@ -276,7 +276,7 @@ LEGIBLE_PAGES = 5
 
 
 def make_legible_pdf(path: Path) -> Path:
-    """Legible text in the looks that were false alarms (issue 41, item 12):
+    """Legible text in the looks that were false alarms:
     white labels on a row of swatches (one span over several boxes, in
     calibrated colour spaces), outlined digits drawn as paths under the same
     text with opacity 0 (a browser's print), a scan under its text with

@@ -1,4 +1,4 @@
-"""The evidence preview's keys are its own (issue 42 item 6): read_pdf's keys behind it
+"""The evidence preview's keys are its own: read_pdf's keys behind it
 neither act nor show, `?` and the palette list the preview's, `j` is the wire's
 result, and `b` leaves the call line and the cursor on the result it shows."""
 

@@ -1,4 +1,4 @@
-"""Optional after-work gives way to a result the user waits for (issue 42 item 7): the
+"""Optional after-work gives way to a result the user waits for: the
 page token counts pause between pages while the evidence preview makes its call."""
 
 from __future__ import annotations

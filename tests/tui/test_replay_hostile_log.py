@@ -1,5 +1,5 @@
-"""A crafted call log never puts a control on the terminal through the replay (issue 41
-item 7): ESC, OSC (a window title, OSC 52 into the clipboard), C1 and bidi controls in
+"""A crafted call log never puts a control on the terminal through the replay:
+ESC, OSC (a window title, OSC 52 into the clipboard), C1 and bidi controls in
 `path`, `requested`, `options`, `note` and `message` are drawn as visible escapes in the
 call table, the status line, the view, the notes, the notifications and the report.
 (tests/cli/test_terminal_output.py covers the command line.)"""

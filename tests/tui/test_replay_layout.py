@@ -1,4 +1,4 @@
-"""The replay's and the follow's layout (issue 42 item 9): the call table between the
+"""The replay's and the follow's layout: the call table between the
 header and the footer, the result keeping most columns at 80x24, and an evidence call
 shown without read_pdf's request, OutCap, counter and strip.
 

@@ -1,4 +1,4 @@
-"""Issue 42 item 14's words and keys: every field has a key (the OutCap number, Word's
+"""Words and keys: every field has a key (the OutCap number, Word's
 Window and Scope), the save dialog says what Enter does there, a copy in bytes mode
 counts bytes, and one call is "1 call"."""
 

@@ -25,7 +25,7 @@ from siftui.sources.hidden.document import inspect_document
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import PageProgress, check_file, pymupdf_version
 
-FORMAT = 4  # 4: remapped, squeezed, glyphs drawing nothing, OCR layers of opacity 0 (issue 41)
+FORMAT = 4  # 4: remapped, squeezed, glyphs drawing nothing, OCR layers of opacity 0
 # 3: findings are the extraction's text; what it does not hold is apart
 MAGIC = b"siftui hidden cache 4\n"
 SUFFIX = ".hidden"

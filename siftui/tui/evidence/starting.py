@@ -3,7 +3,7 @@
 Making the session (the server's host: its modules, a helper process that loads
 the document) and its first call (``pdf_open`` of the file) run in a thread of
 their own while the screen is built, so the first result is not kept waiting for
-the screen, nor the screen for it (issue 42 item 7: the first result came
+the screen, nor the screen for it (the first result came
 seconds after the same call through ``siftui session``).
 """
 
