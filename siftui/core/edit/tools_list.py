@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from siftui.core.arguments import echoed
 from siftui.core.edit.annotations import Annotation
 from siftui.core.edit.copy import EditableCopy
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.paging import cursor_page
+from siftui.core.evidence.paging import CURSOR_ALONE, cursor_page, kept_cursor
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
 
@@ -37,14 +36,10 @@ def annotation_list(
 ) -> dict[str, object]:
     """E12: a first call ``{documentId, page?, limit?}`` or ``{documentId, cursor}``."""
     if cursor is not None and (limit is not None or page is not None):
-        raise EvidenceError(
-            "a continuation takes {documentId, cursor} alone (the cursor keeps the limit)"
-        )
+        raise EvidenceError(CURSOR_ALONE)
     state.document(document_id)
     if cursor is not None:
-        kept = state.cursors.get(cursor)
-        if not isinstance(kept, AnnotationCursor) or kept.document_id != document_id:
-            raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
+        kept = kept_cursor(state, cursor, AnnotationCursor, document_id)
         items, position, page_size, revision = kept.items, kept.position, kept.limit, kept.revision
     else:
         if page is not None and not 1 <= page <= copy.page_count:

@@ -19,7 +19,7 @@ from siftui.core.edit.outline_ops import (
     UpdateOutline,
 )
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.paging import cursor_page
+from siftui.core.evidence.paging import CURSOR_ALONE, cursor_page, kept_cursor
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.wire import fit_whole
@@ -185,14 +185,10 @@ def bookmark_list(
 ) -> dict[str, object]:
     """E11 on a working copy: the draft's outline, E11's keys, cursors and messages."""
     if cursor is not None and limit is not None:
-        raise EvidenceError(
-            "a continuation takes {documentId, cursor} alone (the cursor keeps the limit)"
-        )
+        raise EvidenceError(CURSOR_ALONE)
     state.document(document_id)
     if cursor is not None:
-        kept = state.cursors.get(cursor)
-        if not isinstance(kept, OutlineCursor) or kept.document_id != document_id:
-            raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
+        kept = kept_cursor(state, cursor, OutlineCursor, document_id)
         items, position, page_size = kept.items, kept.position, kept.limit
     else:
         items = tuple(copy.outline().entries())

@@ -7,13 +7,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
+from siftui.core.arguments import echoed
+from siftui.core.evidence.errors import EvidenceError
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
 from siftui.core.evidence.wire import fit_largest
 
-__all__ = ["cursor_page"]
+__all__ = ["CURSOR_ALONE", "cursor_page", "kept_cursor"]
 
 _Item = TypeVar("_Item")
+_Kept = TypeVar("_Kept", bound=Cursor)
+
+CURSOR_ALONE = "a continuation takes {documentId, cursor} alone (the cursor keeps the limit)"
+"""A listing's continuation sent with a first call's keys."""
+
+
+def kept_cursor(state: SessionState, cursor: str, kind: type[_Kept], document_id: str) -> _Kept:
+    """The cursor ``cursor`` of this listing (its record exactly of ``kind``: each
+    listing's cursors are its own) on ``document_id``, or the refusal."""
+    kept = state.cursors.get(cursor)
+    if type(kept) is not kind or kept.document_id != document_id:
+        raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
+    return kept
 
 
 def cursor_page(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from siftui.core.arguments import echoed
 from siftui.core.evidence.bookmarks import bookmark_items
 from siftui.core.evidence.errors import EvidenceError
-from siftui.core.evidence.paging import cursor_page
+from siftui.core.evidence.paging import CURSOR_ALONE, cursor_page, kept_cursor
 from siftui.core.evidence.records import Cursor
 from siftui.core.evidence.state import SessionState
 
@@ -26,15 +25,11 @@ def bookmark_list(
     A cursor stays valid after use (passing it again lists the same items).
     """
     if cursor is not None and limit is not None:
-        raise EvidenceError(
-            "a continuation takes {documentId, cursor} alone (the cursor keeps the limit)"
-        )
+        raise EvidenceError(CURSOR_ALONE)
     document = state.document(document_id)
     position, page_size = 0, DEFAULT_LIMIT if limit is None else limit
     if cursor is not None:
-        kept = state.cursors.get(cursor)
-        if type(kept) is not Cursor or kept.document_id != document_id:  # not E12's
-            raise EvidenceError(f'unknown cursor "{echoed(cursor)}": list again')
+        kept = kept_cursor(state, cursor, Cursor, document_id)  # not E12's
         position, page_size = kept.position, kept.limit
     items = bookmark_items(document.outline)
     return cursor_page(
