@@ -117,7 +117,8 @@ class SeamLink:
 
         view = self.backend.view_of(path)
         changes = view.changes() if view is not None else ()
-        request = SaveRequest(Path(path), revision, changes, timeout=timeout)
+        whole = view.copy.rewrites_whole if view is not None else ""
+        request = SaveRequest(Path(path), revision, changes, timeout=timeout, whole=whole)
         try:
             self.seam.ask(request)
         except ReaderGone as error:

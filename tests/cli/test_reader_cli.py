@@ -106,3 +106,56 @@ def test_the_link_puts_a_save_with_its_changes_before_the_person(tmp_path: Path)
     assert asked[0].result() is True
     with pytest.raises(ReaderAway):  # the reader has closed
         link.jump("tab-1", 1)
+
+
+def test_a_repaired_file_s_save_dialog_says_it_rewrites_the_file_whole(tmp_path: Path) -> None:
+    """The person approves a save knowing it rewrites the file whole (MuPDF repaired it
+    on open); the line under the tabs says so once, naming the file."""
+    import asyncio
+    import threading
+    from concurrent.futures import Future
+
+    from support.pdfs import make_pdf
+    from support.tui_support import wait_until
+    from textual.widgets import Static
+
+    from siftui.core.edit.operations import AGENT_AUTHOR, AddAnnotation, Transaction
+    from siftui.sources.edit.save import REPAIRED
+    from siftui.tui.reader.app import ReaderApp
+    from siftui.tui.reader.approval import ApprovalScreen
+
+    pdf = make_pdf(tmp_path / "notes.pdf", ["Field notes\nentropy at dawn"], stable=True)
+    data = pdf.read_bytes()
+    pdf.write_bytes(data[: data.rfind(b"startxref")] + b"startxref\n999999\n%%EOF\n")
+    backend = CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts")))
+    assert backend.open(pdf, None).note == f"notes.pdf: {REPAIRED}"
+    seam = ReaderSeam()
+    link = SeamLink(seam, backend)
+    app = ReaderApp(backend, seam, [pdf])
+    asked: list[Future[bool]] = []
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(110, 34)) as pilot:
+            await wait_until(pilot, lambda: len(link.tabs()) == 1)
+            copy = backend.copies.get(str(pdf))
+            assert copy is not None
+            quad = (72.0, 780.0, 200.0, 780.0, 72.0, 766.0, 200.0, 766.0)
+            added = AddAnnotation(
+                1, "Highlight", (quad,), None, "#ffff00", "", "siftui-1-1", AGENT_AUTHOR, "D:1"
+            )
+            copy.commit(0, Transaction((added,), "pdf_annotation_create"))
+            host = threading.Thread(target=lambda: asked.append(link.ask_save(str(pdf), 1, 30.0)))
+            host.start()
+            await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+            screen = app.screen
+            assert isinstance(screen, ApprovalScreen)
+            assert screen.request.whole == REPAIRED
+            shown.extend(str(static.render()) for static in screen.query(Static))
+            await pilot.press("n")
+            await wait_until(pilot, lambda: bool(asked) and asked[0].done())
+            host.join(5)
+
+    asyncio.run(main())
+    assert REPAIRED in shown
+    assert asked[0].result() is False

@@ -57,6 +57,8 @@ class ApprovalScreen(ModalScreen[bool | None]):
             )
             with VerticalScroll(id="approval-changes"):
                 yield Static(escape_lines("\n".join(changes_text(request.changes))), markup=False)
+            if request.whole:  # the person approves knowing the file is written anew
+                yield Static(request.whole, id="approval-whole", markup=False)
             yield Static(
                 "y  approve: write the draft over the file      n / Esc  decline",
                 id="approval-keys",

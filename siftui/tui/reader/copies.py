@@ -229,8 +229,8 @@ class CopiesBackend:
         except EvidenceError as error:
             raise OpenRefused(error.message) from None
         note = opened.note.message if opened.note is not None else ""
-        if opened.copy.rewrites_whole:
-            whole = f"a save rewrites {real.name} whole: {opened.copy.rewrites_whole}"
+        if opened.copy.rewrites_whole:  # the reason says that a save rewrites it whole
+            whole = f"{real.name}: {opened.copy.rewrites_whole}"
             note = f"{note}; {whole}" if note else whole
         return CopyView(self.copies, opened.copy, note)
 

@@ -127,6 +127,7 @@ class SaveRequest:
     decision: Future[bool] = field(default_factory=Future, compare=False)
     agent: str = ""  # the client's name, when it gave one
     timeout: float | None = None  # seconds the host waits
+    whole: str = ""  # why the save rewrites the file whole ("" when it appends to it)
 
 
 class ScreenOwner(Protocol):
