@@ -64,6 +64,10 @@ class NotReadable(ExtractError):
     """Exists but cannot be read or is not a document PyMuPDF can open."""
 
 
+PASSWORD_HINT = " (use --password)"
+"""How a refusal for a missing password points to the commands' option."""
+
+
 class NeedsPassword(ExtractError):
     pass
 
@@ -178,7 +182,7 @@ def open_document(
             if password is None:
                 if attachments:
                     raise NeedsPassword(f"{quoted(where)}: {ATTACHMENTS_ONLY}")
-                raise NeedsPassword(f"{quoted(where)}: needs a password (use --password)")
+                raise NeedsPassword(f"{quoted(where)}: needs a password{PASSWORD_HINT}")
             if not document.authenticate(password):
                 if attachments:
                     raise WrongPassword(f"{quoted(where)}: wrong password ({ATTACHMENTS_ONLY})")

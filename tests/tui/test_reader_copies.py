@@ -167,6 +167,8 @@ def test_files_that_cannot_open_are_one_line(backend: CopiesBackend, tmp_path: P
     with pytest.raises(OpenRefused, match="needs a password") as refused:
         backend.open(locked, None)
     assert refused.value.needs_password
+    # The reader asks for the password itself: it has no --password option to point to.
+    assert str(refused.value) == f"{locked}: needs a password"
     assert isinstance(backend.open(locked, USER_PASSWORD), CopyView)
 
 

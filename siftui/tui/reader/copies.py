@@ -31,7 +31,13 @@ from siftui.core.reader import (
 from siftui.sources.edit.forms_copy import FieldChange, field_changes
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.sources.edit.working_copy import WorkingCopy
-from siftui.sources.pdf_open import ExtractError, NeedsPassword, WrongPassword, open_document
+from siftui.sources.pdf_open import (
+    PASSWORD_HINT,
+    ExtractError,
+    NeedsPassword,
+    WrongPassword,
+    open_document,
+)
 from siftui.sources.reader_page import field_rows, page_pixels
 from siftui.tui.reader.model import EditRefused, OpenRefused
 
@@ -219,7 +225,9 @@ class CopiesBackend:
             document.close()
             data = real.read_bytes()
         except (NeedsPassword, WrongPassword) as error:
-            raise OpenRefused(str(error), needs_password=True) from None
+            # The reader asks for the password itself: it has no --password to point to.
+            said = str(error).removesuffix(PASSWORD_HINT)
+            raise OpenRefused(said, needs_password=True) from None
         except ExtractError as error:
             raise OpenRefused(str(error)) from None
         except OSError as error:
