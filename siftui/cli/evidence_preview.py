@@ -3,9 +3,14 @@
 The TUI may not import siftui.serve; the CLI may start it inside a command. So
 ``siftui FILE`` hands the app :func:`preview_factory`: each preview is a fresh
 ``ToolHost`` session of the evidence family rooted at the file's folder, the
-same host ``siftui session`` and ``siftui mcp --tools evidence`` answer with,
-and each result comes back as the lines ``siftui session`` prints and the MCP
-result the server sends.
+same host ``siftui session`` and ``siftui mcp --tools evidence`` answer with
+(with the same store limits: no hidden-text inspection, which only
+``--warn-hidden`` uses), and each result comes back as the lines ``siftui
+session`` prints and the MCP result the server sends. The document the app has
+open is the one the session's store answers with for its file while the file
+holds the same bytes: a worker would read the same document from them again
+(0.4-0.5 s on a long PDF with a warm cache, in a process competing with the
+app's for the cores).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from siftui.core.render import DEFAULT_OUT_CAP
 
 if TYPE_CHECKING:
+    from siftui.serve.docstore import DocStore
     from siftui.serve.host import ToolHost
     from siftui.serve.tool_api import ToolAnswer
     from siftui.sources.log.rerun import Received, Setting
-    from siftui.tui.evidence.model import Result
+    from siftui.tui.evidence.model import OpenDocument, Result
 
 
 def mcp_json(answer: ToolAnswer) -> str:
@@ -62,16 +68,43 @@ def result_of(answer: ToolAnswer) -> Result:
     )
 
 
-class HostPreview:
-    """One fresh evidence session on one folder."""
+def preview_store(document: OpenDocument | None) -> DocStore:
+    """The store of ``siftui session`` without options (the same limits, no hidden-text
+    inspection), answering with ``document`` for its file while the file is unchanged."""
+    from siftui.serve.docstore import DocStore
+    from siftui.serve.limits import StoreLimits
+    from siftui.serve.loading import (
+        ServedDoc,
+        load_known,
+        load_range_in_worker,
+    )
 
-    def __init__(self, root: Path, out_cap: int = DEFAULT_OUT_CAP) -> None:
+    limits = StoreLimits(inspect_hidden=False)
+    if document is None:
+        return DocStore(limits)
+    known = ServedDoc(document.doc, document.sha256, document.unreadable)
+    loader = load_known(document.path, known)
+    return DocStore(limits, loader=loader, range_loader=load_range_in_worker)
+
+
+class HostPreview:
+    """One fresh evidence session on one folder (``document``: the app's open one)."""
+
+    def __init__(
+        self,
+        root: Path,
+        out_cap: int = DEFAULT_OUT_CAP,
+        document: OpenDocument | None = None,
+    ) -> None:
         from siftui.serve.access import Roots
         from siftui.serve.host import ToolHost
         from siftui.serve.tool_api import ServedOptions
 
         self.host: ToolHost = ToolHost(
-            Roots([str(root)]), ServedOptions(out_cap=out_cap), families={"evidence"}
+            Roots([str(root)]),
+            ServedOptions(out_cap=out_cap),
+            store=preview_store(document),
+            families={"evidence"},
         )
 
     def call(self, tool: str, arguments: Any) -> Result:
@@ -81,9 +114,9 @@ class HostPreview:
         self.host.store.shutdown()
 
 
-def preview_factory(root: Path) -> HostPreview:
+def preview_factory(root: Path, document: OpenDocument | None = None) -> HostPreview:
     """The app's :data:`~siftui.tui.evidence.model.PreviewFactory`."""
-    return HostPreview(root)
+    return HostPreview(root, document=document)
 
 
 class HostRerun:

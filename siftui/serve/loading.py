@@ -9,14 +9,17 @@ a thread of its own and returns what the calling thread answers with.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from siftui.core.findings import Inspection
-from siftui.core.kinds import DEFAULT_KIND, AnyDoc, kind_of
+from siftui.core.kinds import DEFAULT_KIND, AnyDoc, kind_of, runes_of
 from siftui.core.render import Options
 from siftui.core.unreadable import UnreadablePage
 from siftui.serve.access import OpenedFile
@@ -39,6 +42,7 @@ __all__ = [
     "doc_bytes",
     "first_answer",
     "load_in_worker",
+    "load_known",
     "load_range_in_worker",
 ]
 
@@ -138,6 +142,45 @@ def load_in_worker(
     if not isinstance(read, Read):
         raise LoadError(f"{shown}: the extraction process sent no document")
     return ServedDoc(read.doc, sha256, read.unreadable, read.inspection, read.inspect_error, later)
+
+
+def load_known(path: Path, known: ServedDoc) -> DocLoader:
+    """A :data:`DocLoader` that answers with ``known``, the document its caller read from
+    the file at ``path`` as a worker reads the default kind (no password, no OCR, not
+    inspected), as long as the file opened is that one and holds the bytes ``known`` was
+    read from; any other file, or that one changed, is read by a worker
+    (:func:`load_in_worker`), which also gives every refusal in its own words."""
+    real, name = os.path.realpath(path), path.name
+
+    def load(
+        opened: OpenedFile, deadline: float, store: DocStore, kind: str, progress: Progress | None
+    ) -> ServedDoc:
+        same = (
+            kind == DEFAULT_KIND.name
+            and str(opened.real) == real
+            and opened.real.name == name  # the name the worker is given, as the caller's
+            and not store.inspect_hidden  # else the worker's read carries findings
+            and runes_of(known.doc) <= store.max_runes
+            and _sha256(opened.fd, store.max_bytes) == known.sha256
+        )
+        if same:
+            return known
+        return load_in_worker(opened, deadline, store, kind, progress)
+
+    return load
+
+
+def _sha256(fd: int, max_bytes: int) -> str:
+    """The sha256 of the open file's bytes, read as a worker reads them ("" past
+    ``max_bytes``: the worker refuses the file)."""
+    digest = hashlib.sha256()
+    offset = 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        offset += len(chunk)
+        if offset > max_bytes:
+            return ""
+        digest.update(chunk)
+    return digest.hexdigest()
 
 
 def load_range_in_worker(

@@ -266,7 +266,7 @@ class KeyActions(App[int]):
         self.replay.report()
 
     def action_evidence(self) -> None:
-        self.evidence.toggle(self.opened.source.path if self.opened is not None else None)
+        self.evidence.toggle(self.opened)
 
     def action_details(self) -> None:
         self.keys.details()

@@ -27,16 +27,23 @@ class GiveWay:
     @contextmanager
     def waiting(self) -> Iterator[None]:
         """While the block runs, pauses wait."""
-        with self._lock:
-            self._waiting += 1
-            self._clear.clear()
+        self.begin()
         try:
             yield
         finally:
-            with self._lock:
-                self._waiting -= 1
-                if not self._waiting:
-                    self._clear.set()
+            self.end()
+
+    def begin(self) -> None:
+        """From now until the matching :meth:`end` (in any thread), pauses wait."""
+        with self._lock:
+            self._waiting += 1
+            self._clear.clear()
+
+    def end(self) -> None:
+        with self._lock:
+            self._waiting -= 1
+            if not self._waiting:
+                self._clear.set()
 
     def pause(self) -> None:
         """Return at once, or once no call the user waits for is being made."""

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from siftui.core.doc import Doc
+from siftui.core.unreadable import UnreadablePage
+
 
 @dataclass(frozen=True)
 class Result:
@@ -58,5 +61,19 @@ class Preview(Protocol):
     def close(self) -> None: ...
 
 
-PreviewFactory = Callable[[Path], Preview]
-"""Given the folder the preview may read (the open file's), a fresh session on it."""
+@dataclass(frozen=True)
+class OpenDocument:
+    """The document the app has open, read from the file at ``path`` (whose bytes had
+    ``sha256``) as the server reads a PDF: no password given, no page read by OCR. A
+    preview's session answers with it while the file still holds those bytes, instead
+    of reading the file again."""
+
+    path: Path
+    sha256: str
+    doc: Doc
+    unreadable: tuple[UnreadablePage, ...] = ()
+
+
+PreviewFactory = Callable[[Path, OpenDocument | None], Preview]
+"""Given the folder the preview may read (the open file's) and the document the app has
+open (None: none the server would read alike), a fresh session on it."""

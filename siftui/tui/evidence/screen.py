@@ -26,7 +26,7 @@ from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.evidence.complete import complete
 from siftui.tui.evidence.exports import copy_text, save_script
 from siftui.tui.evidence.image import PageImage
-from siftui.tui.evidence.model import Preview, PreviewFactory, Result
+from siftui.tui.evidence.model import Preview, Result
 from siftui.tui.evidence.reading import Row, reading_rows
 from siftui.tui.evidence.session import Made, SessionLog, call_text, next_call, parse_call_text
 from siftui.tui.evidence.sizes import measured_text, sizes_line
@@ -91,12 +91,13 @@ class EvidenceScreen(Screen[None]):
 
     BINDINGS = bindings(evidence_keys())
 
-    def __init__(self, path: Path, factory: PreviewFactory) -> None:
+    def __init__(self, starting: Starting) -> None:
+        """``starting``: the session and its first call, made since `e` was pressed."""
         super().__init__()
-        self.path = path
-        self._factory = factory
+        self.path = starting.path
+        self._fresh = starting.fresh
         self.preview: Preview | None = None
-        self._starting: Starting | None = Starting(factory, path)  # made while composing
+        self._starting: Starting | None = starting
         self.session = SessionLog()
         self.reading = False
         self.busy = False
@@ -150,7 +151,7 @@ class EvidenceScreen(Screen[None]):
                 starting.close()
             with GIVE_WAY.waiting():
                 if self.preview is None:
-                    self.preview = self._factory(self.path.parent)
+                    self.preview = self._fresh()
                 result = self.preview.call(tool, arguments)
         pixels = png_pixels(result.png) if result.png else None  # decoded here, not on paint
         self.app.call_from_thread(self._made, Made(tool, arguments, result, pixels))
