@@ -162,10 +162,15 @@ def parse_ranks(data: bytes) -> dict[bytes, int]:
     return ranks
 
 
-def encoding_from_bytes(name: str, data: bytes) -> tiktoken.Encoding:
+def encoding_from_bytes(
+    name: str, data: bytes, pause: Callable[[], None] | None = None
+) -> tiktoken.Encoding:
     """Build encoding ``name`` from the uncompressed bytes of its .tiktoken file.
 
     Raises VocabularyError unless ``data`` hashes to the sha256 tiktoken expects.
+    ``pause``: called before parsing the ranks and before building the encoding, the
+    two steps that hold the interpreter (~0.5 s each for o200k_base, the second
+    without a break), so that work which can wait gives way there.
     """
     spec = _spec(name)
     actual = hashlib.sha256(data).hexdigest()
@@ -174,11 +179,16 @@ def encoding_from_bytes(name: str, data: bytes) -> tiktoken.Encoding:
             f"{name}: vocabulary could not be loaded: sha256 {actual} "
             f"is not the expected {spec.sha256}"
         )
+    if pause is not None:
+        pause()
     try:
         ranks = parse_ranks(data)
     except VocabularyError as error:
         raise VocabularyError(f"{name}: vocabulary could not be loaded: {error}") from error
     import tiktoken  # here, not at the top: the TUI imports this module before its first paint
+
+    if pause is not None:
+        pause()
 
     return tiktoken.Encoding(
         name=name,
@@ -192,29 +202,34 @@ _LOCK = threading.Lock()
 _ENCODINGS: dict[str, tiktoken.Encoding] = {}
 
 
-def load_encoding(name: str) -> tiktoken.Encoding:
+def load_encoding(name: str, pause: Callable[[], None] | None = None) -> tiktoken.Encoding:
     """Encoding ``name`` built from the file shipped in siftui/data (cached, thread-safe).
 
     Raises ValueError for a name not in ENCODINGS and VocabularyError when the
     shipped file is missing, corrupt or does not hash to tiktoken's value. A
-    failure is not cached: the next call tries again.
+    failure is not cached: the next call tries again. ``pause``: see
+    :func:`encoding_from_bytes` (called only while the encoding is being built).
     """
     _spec(name)
+    found = _ENCODINGS.get(name)  # built once: later calls never wait for the lock
+    if found is not None:
+        return found
     with _LOCK:
         found = _ENCODINGS.get(name)
         if found is None:
-            found = encoding_from_bytes(name, _read_shipped(name))
+            found = encoding_from_bytes(name, _read_shipped(name), pause)
             _ENCODINGS[name] = found
         return found
 
 
-def count_tokens(text: str, encoding: str) -> int:
-    """How many tokens ``text`` is in ``encoding``; special-token text counts as text.
+def count_tokens(text: str, encoding: str, pause: Callable[[], None] | None = None) -> int:
+    """How many tokens ``text`` is in ``encoding``; special-token text counts as text
+    (``pause``: as :func:`load_encoding` takes it).
 
     ``encode_ordinary`` is tiktoken's ``encode(text, disallowed_special=())``:
     "<|endoftext|>" in a page is counted like any other characters, never raises.
     """
-    return len(load_encoding(encoding).encode_ordinary(text))
+    return len(load_encoding(encoding, pause).encode_ordinary(text))
 
 
 @dataclass(frozen=True)
@@ -235,13 +250,16 @@ class TokenCounts:
         return estimated_tokens(self.runes)
 
 
-def token_counts(text: str, encodings: tuple[str, ...] = ENCODINGS) -> TokenCounts:
-    """Count ``text`` in each encoding; a vocabulary that fails to load is reported, not raised."""
+def token_counts(
+    text: str, encodings: tuple[str, ...] = ENCODINGS, pause: Callable[[], None] | None = None
+) -> TokenCounts:
+    """Count ``text`` in each encoding; a vocabulary that fails to load is reported, not
+    raised (``pause``: as :func:`load_encoding` takes it)."""
     tokens: list[tuple[str, int]] = []
     errors: list[tuple[str, str]] = []
     for name in encodings:
         try:
-            tokens.append((name, count_tokens(text, name)))
+            tokens.append((name, count_tokens(text, name, pause)))
         except VocabularyError as error:
             errors.append((name, str(error)))
     return TokenCounts(runes=len(text), tokens=tuple(tokens), errors=tuple(errors))

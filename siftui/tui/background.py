@@ -16,13 +16,16 @@ from siftui.core.kinds import kind_of, paged
 from siftui.core.textless import listed, no_text_line, textless_pages
 from siftui.core.unreadable import describe
 from siftui.sources.kinds import is_json_form
-from siftui.sources.tokens import VocabularyError, count_pages
+from siftui.sources.tokens import VocabularyError, count_pages, load_encoding
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras, Images, OcrRead, PageTokens
 from siftui.tui.found import Job, Notice, Step
 from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Held, Opened
+
+PAGE_ENCODING = "o200k_base"
+"""The encoding of the strip's page counts."""
 
 
 def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> tuple[Step, ...]:
@@ -65,12 +68,17 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
         steps.append(Notice(said, "Pages without text", "warning", 10))
 
     def prepare_grep() -> None:
+        GIVE_WAY.pause()  # a result the user waits for first
         index_of(doc).prepare_grep()  # the first search then pays only for searching
 
     def page_tokens() -> PageTokens | None:
         try:
-            # Tooltips' counts: they give way to a result the user waits for.
-            return PageTokens(opened, tuple(count_pages(doc, "o200k_base", GIVE_WAY.pause)))
+            # Tooltips' counts: they give way to a result the user waits for, while
+            # the vocabulary is built (a second, half of it holding the interpreter)
+            # and between pages.
+            GIVE_WAY.pause()
+            load_encoding(PAGE_ENCODING, GIVE_WAY.pause)
+            return PageTokens(opened, tuple(count_pages(doc, PAGE_ENCODING, GIVE_WAY.pause)))
         except VocabularyError:
             return None  # the token line already says the vocabulary could not be loaded
 

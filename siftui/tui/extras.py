@@ -24,6 +24,7 @@ from siftui.core.doc import Doc
 from siftui.core.kinds import kind_of, paged
 from siftui.sources.errors import report_unexpected
 from siftui.tui.found import Fact, Job, Notice, Step
+from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Agents, Answer, Held, Opened, Source
 
 if TYPE_CHECKING:
@@ -202,7 +203,9 @@ class Extras:
             if count is not None:
                 from siftui.sources.tokens import token_counts  # after the first frame
 
-                counts = token_counts(count)
+                # Given way to a result the user waits for (the evidence preview's) while
+                # a vocabulary is built: the answer's counter is not shown meanwhile.
+                counts = token_counts(count, pause=GIVE_WAY.pause)
             found: Unreachable | None = None
             if wanted is not None:
                 (_, out_cap, unit), doc = wanted

@@ -115,6 +115,28 @@ def test_corrupted_bytes_are_refused() -> None:
         encoding_from_bytes("cl100k_base", b"")
 
 
+def test_building_an_encoding_pauses_before_its_two_long_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Work that can wait gives way before parsing the ranks and before building the
+    encoding (which holds the interpreter without a break); a built one never pauses."""
+    steps: list[str] = []
+    real = tokens.parse_ranks
+
+    def parse(data: bytes) -> dict[bytes, int]:
+        steps.append("parse")
+        return real(data)
+
+    monkeypatch.setattr(tokens, "parse_ranks", parse)
+    data = tokens._read_shipped("cl100k_base")
+    built = encoding_from_bytes("cl100k_base", data, lambda: steps.append("pause"))
+    assert steps == ["pause", "parse", "pause"]
+    assert built.encode_ordinary("hello world") == [15339, 1917]
+    load_encoding("cl100k_base")
+    load_encoding("cl100k_base", lambda: steps.append("again"))
+    assert "again" not in steps
+
+
 def test_parse_ranks() -> None:
     assert parse_ranks(b"IQ== 0\nIg== 1\n\n") == {b"!": 0, b'"': 1}
     with pytest.raises(VocabularyError, match="line 2"):
