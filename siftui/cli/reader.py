@@ -125,6 +125,15 @@ class SeamLink:
             raise ReaderAway(str(error)) from None
         return request.decision
 
+    def save_ended(self, path: str, outcome: str, saved: bool) -> None:
+        from siftui.serve.edit.reader_link import ReaderAway
+        from siftui.tui.reader.seam import ReaderGone
+
+        try:
+            self.seam.save_ended(Path(path), outcome, saved)
+        except ReaderGone as error:
+            raise ReaderAway(str(error)) from None
+
 
 def cmd_reader(argv: Sequence[str]) -> int:
     args = _reader_parser().parse_args(argv)

@@ -59,6 +59,9 @@ class FakeReader:
     def ask_save(self, path: str, revision: int, timeout: float) -> Future[bool]:
         raise AssertionError("no save here")
 
+    def save_ended(self, path: str, outcome: str, saved: bool) -> None:
+        raise AssertionError("no save here")
+
 
 @pytest.fixture
 def host(tmp_path: Path) -> Any:

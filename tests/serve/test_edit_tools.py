@@ -45,6 +45,7 @@ class Person:
     decide: Callable[[str], bool | None]
     asked: list[tuple[str, int, float]] = field(default_factory=list)
     pending: list[Future[bool]] = field(default_factory=list)
+    ended: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def tabs(self) -> list[Any]:
         return []
@@ -60,6 +61,9 @@ class Person:
             decision.set_result(decided)
         self.pending.append(decision)
         return decision
+
+    def save_ended(self, path: str, outcome: str, saved: bool) -> None:
+        self.ended.append((path, outcome, saved))
 
 
 @pytest.fixture
@@ -107,6 +111,8 @@ def test_the_person_approves_and_the_file_holds_the_highlight(host: ToolHost, fo
         "bytes": len(data),
     }
     assert person.asked == [(str(folder / "a.pdf"), 1, 300.0)]
+    # The person is told what became of the save they approved.
+    assert person.ended == [(str(folder / "a.pdf"), f"{len(data):,} bytes, revision 2", True)]
     with pymupdf.open(folder / "a.pdf") as document:
         page = document[1]
         [annotation] = list(page.annots())
@@ -139,7 +145,8 @@ def test_a_declined_or_undecided_save_writes_nothing_and_keeps_the_draft(
         "error: saving needs a person's approval in siftui reader; none is attached "
         "(the draft is kept)"
     )
-    host.settings.edit.attach(Person(lambda path: False))
+    declining = Person(lambda path: False)
+    host.settings.edit.attach(declining)
     assert call(host, "pdf_save", save) == (
         "error: the save was declined in the reader (the draft is kept)"
     )
@@ -150,6 +157,7 @@ def test_a_declined_or_undecided_save_writes_nothing_and_keeps_the_draft(
         "error: no decision in the reader within 0 s (the draft is kept)"
     )
     assert undecided.pending[0].cancelled()  # the dialog closes
+    assert declining.ended == undecided.ended == []  # nothing was approved: nothing to tell
     assert call(host, "pdf_save", {"documentId": "doc-1", "expectedRevision": 0}) == (
         "error: revision is 1, not 0: list again to see what changed"
     )
@@ -165,10 +173,14 @@ def test_a_file_changed_while_the_save_waited_is_not_written(host: ToolHost, fol
         make_pdf(Path(path), ["Somebody else's file"])
         return True
 
-    host.settings.edit.attach(Person(rewrite))
+    person = Person(rewrite)
+    host.settings.edit.attach(person)
+    refusal = "a.pdf changed on disk since it was opened: nothing saved (the draft is kept)"
     assert call(host, "pdf_save", {"documentId": "doc-1", "expectedRevision": 1}) == (
-        "error: a.pdf changed on disk since it was opened: nothing saved (the draft is kept)"
+        f"error: {refusal}"
     )
+    # The person approved; the reader then says that nothing was saved, and why.
+    assert person.ended == [(str(folder / "a.pdf"), refusal, False)]
     with pymupdf.open(folder / "a.pdf") as document:
         assert not list(document[0].annots())
 

@@ -25,6 +25,9 @@ class ApprovingReader:
         decision.set_result(True)
         return decision
 
+    def save_ended(self, path: str, outcome: str, saved: bool) -> None:
+        pass  # told nobody: no person reads this reader
+
 
 def call(
     host: ToolHost, tool: str, arguments: dict[str, Any], session: Session | None = None

@@ -21,6 +21,7 @@ from support.reader_backend import MemoryBackend, MemoryCopy, save_request
 from support.tui_support import idle, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Static, TextArea
+from textual.widgets._toast import Toast
 
 from siftui.core.edit.operations import Quad
 from siftui.core.reader import AGENT_AUTHOR, Registration
@@ -112,6 +113,44 @@ def test_only_y_n_and_escape_decide(pdf: Path) -> None:
         assert request.decision.result() is True
 
     play(app, scenario)
+
+
+@pytest.mark.parametrize(
+    ("saved", "outcome", "said"),
+    [
+        (True, "1,234 bytes, revision 2", "Saved notes.pdf: 1,234 bytes, revision 2."),
+        (
+            False,
+            "notes.pdf changed on disk since it was opened: nothing saved (the draft is kept)",
+            "Not saved: notes.pdf changed on disk since it was opened: nothing saved",
+        ),
+    ],
+)
+def test_the_person_is_told_what_became_of_an_approved_save(
+    pdf: Path, saved: bool, outcome: str, said: str
+) -> None:
+    """After y the host writes or is refused (the file changed meanwhile): the reader
+    says which, where it said only that the save went ahead."""
+    app = ReaderApp(MemoryBackend(), paths=[pdf])
+
+    def toasts() -> str:
+        return " ".join(str(toast.render()) for toast in app.screen.query(Toast))
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await opened(pilot, app)
+            request = save_request(pdf, 0, (1, "+ Highlight siftui-1-1"))
+            app.ask_save(request)
+            await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: "Approved: saving notes.pdf" in toasts())
+            # The host's thread tells the outcome through the seam, as after a write.
+            told = threading.Thread(target=app.seam.save_ended, args=(pdf, outcome, saved))
+            told.start()
+            await wait_until(pilot, lambda: said in toasts())
+            told.join()
+
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize("key", ["n", "escape"])

@@ -53,3 +53,10 @@ class ReaderLink(Protocol):
         ``escape``). The host cancels it when its time is up (the dialog then closes).
         ReaderAway when the reader has gone."""
         ...
+
+    def save_ended(self, path: str, outcome: str, saved: bool) -> None:
+        """What became of a save of ``path`` the person approved: ``saved`` and the
+        bytes written, or the line the agent is refused with (the file changed on disk
+        meanwhile, a write that failed). The person learns it in the reader, not only
+        in the agent's answer. ReaderAway when the reader has gone."""
+        ...

@@ -11,6 +11,7 @@ tools' are, so `siftui session --tools evidence,edit` prints what is served.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -26,7 +27,7 @@ from siftui.serve.edit.approval import await_decision
 from siftui.serve.edit.extend import with_status, with_tabs
 from siftui.serve.edit.held import HeldCopies, NotAPdf
 from siftui.serve.edit.jump import page_jump
-from siftui.serve.edit.reader_link import ReaderAway
+from siftui.serve.edit.reader_link import ReaderAway, ReaderLink
 from siftui.serve.edit.state import EditHost
 from siftui.serve.evidence.connection import Called, EvidenceConnection
 from siftui.serve.evidence.tools import connection_of
@@ -178,7 +179,15 @@ def _save(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
     refused = await_decision(decision, timeout, call.progress)
     if refused is not None:
         raise EvidenceError(refused)
-    saved = copy.save(expected, shown_path=document.path)
+    try:
+        saved = copy.save(expected, shown_path=document.path)
+    except EvidenceError as error:
+        _tell(reader, document.real_path, error.message, saved=False)
+        raise
+    except Exception:
+        _tell(reader, document.real_path, "the save failed (the draft is kept)", saved=False)
+        raise
+    _tell(reader, document.real_path, f"{saved.bytes:,} bytes, revision {saved.revision}", True)
     return {
         "documentId": document_id,
         "revision": saved.revision,
@@ -186,6 +195,12 @@ def _save(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:
         "contentVersion": saved.content_version,
         "bytes": saved.bytes,
     }
+
+
+def _tell(reader: ReaderLink, path: str, outcome: str, saved: bool) -> None:
+    """The approved save's outcome, told to the person (who may have closed the reader)."""
+    with suppress(ReaderAway):
+        reader.save_ended(path, outcome, saved)
 
 
 def _jump(call: EditCall, arguments: Mapping[str, Any]) -> dict[str, object]:

@@ -115,6 +115,13 @@ class ReaderApp(App[None]):
         if self.deciding is None:
             self._next_request()
 
+    def save_ended(self, path: Path, outcome: str, saved: bool) -> None:
+        """The host wrote an approved save, or was refused it after the approval."""
+        if saved:
+            self.notify(f"Saved {path.name}: {outcome}.")
+        else:
+            self.notify(f"Not saved: {outcome}", severity="error")
+
     def _next_request(self) -> None:
         from siftui.tui.reader.approval import ApprovalScreen
 
@@ -134,7 +141,7 @@ class ReaderApp(App[None]):
             if approved is None:
                 self.notify(f"The save of {name} was not decided in time.", severity="warning")
             elif approved:
-                self.notify(f"Approved: the agent's save of {name} goes ahead.")
+                self.notify(f"Approved: saving {name}…")
             else:
                 self.notify(f"Declined: {name} is not saved (the draft is kept).")
         self.deciding = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from siftui.core.edit.operations import Quad
@@ -32,6 +33,8 @@ class SeamApp(Protocol):
     def jump_tab(self, tab_id: str, page: int, marks: tuple[Quad, ...] = ()) -> int | None: ...
 
     def ask_save(self, request: SaveRequest) -> None: ...
+
+    def save_ended(self, path: Path, outcome: str, saved: bool) -> None: ...
 
 
 class ReaderSeam:
@@ -89,6 +92,15 @@ class ReaderSeam:
         app = self._attached_app()
         try:
             app.call_from_thread(app.ask_save, request)
+        except RuntimeError:  # the app stopped meanwhile
+            raise ReaderGone("no reader is attached") from None
+
+    def save_ended(self, path: Path, outcome: str, saved: bool) -> None:
+        """Tells the person what became of a save they approved. ReaderGone when no
+        reader is attached."""
+        app = self._attached_app()
+        try:
+            app.call_from_thread(app.save_ended, path, outcome, saved)
         except RuntimeError:  # the app stopped meanwhile
             raise ReaderGone("no reader is attached") from None
 
