@@ -17,9 +17,7 @@ PACKAGE = Path(siftui.__file__).parent
 MAX_LINES = 400
 MAX_PARAMETERS = 7
 
-LONG_MODULES_LEFT = {
-    "sources/edit/working_copy.py": "one class under one lock; its page caches to split out",
-}
+LONG_MODULES_LEFT: dict[str, str] = {}
 MANY_PARAMETERS_LEFT = {
     # MuPDF calls a Python device's methods with these arguments: the signature is its.
     "sources/hidden/paint.py:fill_path": "MuPDF device callback",

@@ -9,7 +9,8 @@ host) as a ``Revised``. Every method is safe to call from several threads: one l
 (``documents.MUPDF``) for every copy, listeners called after it is released.
 
 Page text, and so every reference, is the text of the file's bytes: glyphs are
-read from the file, never from the draft.
+read from the file, never from the draft. What the copy read of its pages is kept in
+a ``PageCache``, called under the same lock.
 """
 
 from __future__ import annotations
@@ -39,10 +40,9 @@ from siftui.sources.edit.documents import (
     unchanged,
 )
 from siftui.sources.edit.drafts import DraftStore
-from siftui.sources.edit.glyphs import page_glyphs
 from siftui.sources.edit.outline import DraftOutline
+from siftui.sources.edit.page_cache import PageCache
 from siftui.sources.edit.save import still_encrypted, whole_reason, write_beside
-from siftui.sources.edit.scan import page_annotations
 from siftui.sources.edit.told import Listeners, Revised, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
 
@@ -73,6 +73,7 @@ class WorkingCopy:
         self._listeners = Listeners()  # told without waiting for MuPDF
         self._history = history or History()
         self._outline = DraftOutline.of(self._history)
+        self._pages = PageCache()  # called under the lock only (see page_cache)
         self._start(data, hashlib.sha256(data), seen)
         self._file = self._open()
         self._draft = self._replayed(self._history.applied)
@@ -90,9 +91,6 @@ class WorkingCopy:
         self._digest = digest  # sha256 of ``data``, continued by an incremental save
         self.sha256 = digest.hexdigest()
         self._seen = seen
-        self._file_pages: dict[int, list[Annotation]] = {}
-        self._glyphs: dict[int, PageGlyphs] = {}
-        self._draft_pages: dict[int, list[Annotation]] = {}
 
     def _new_draft(self, document: Any) -> None:
         """``document`` is the draft now; the one it replaces is closed off the path."""
@@ -175,22 +173,16 @@ class WorkingCopy:
 
     def annotations(self, page: int | None = None) -> list[Annotation]:
         """The draft's listed annotations: of ``page``, or of every page in order."""
-        return self._listed(self._draft, self._draft_pages, page)
+        return self._listed(self._draft, page, draft=True)
 
     def file_annotations(self, page: int | None = None) -> list[Annotation]:
         """The file's own annotations (without the draft's changes)."""
-        return self._listed(self._file, self._file_pages, page)
+        return self._listed(self._file, page, draft=False)
 
-    def _listed(
-        self, document: Any, cache: dict[int, list[Annotation]], page: int | None
-    ) -> list[Annotation]:
+    def _listed(self, document: Any, page: int | None, *, draft: bool) -> list[Annotation]:
         with self._lock:
-            found: list[Annotation] = []
-            for number in range(1, self.page_count + 1) if page is None else (page,):
-                if number not in cache:
-                    cache[number] = page_annotations(document, number)
-                found.extend(cache[number])
-            return found
+            pages = range(1, self.page_count + 1) if page is None else (page,)
+            return self._pages.annotations(document, pages, draft=draft)
 
     def outline(self) -> OutlineTree:
         """The draft's outline (a copy: E16 checks its operations on it)."""
@@ -218,17 +210,14 @@ class WorkingCopy:
 
     def glyphs(self, page: int) -> PageGlyphs:
         with self._lock:
-            found = self._glyphs.get(page)
-            if found is None:
-                found = self._glyphs[page] = page_glyphs(self._file[page - 1])
-            return found
+            return self._pages.glyphs(self._file, page)
 
     def warm(self, pages: Iterable[int]) -> None:
         """Reads these pages' glyphs in the background, one page at a time (a host
         calls it for the pages it issued refs on: a highlight from one of them then
         does not wait for MuPDF's text page, 20-60 ms a page of pgfmanual)."""
         for page in sorted(set(pages)):
-            if 1 <= page <= self.page_count and page not in self._glyphs:
+            if 1 <= page <= self.page_count and not self._pages.has_glyphs(page):
                 later(partial(self.glyphs, page))
 
     def media_box(self, page: int) -> Rect:
@@ -266,11 +255,10 @@ class WorkingCopy:
 
     def _forget_pages(self, transaction: Transaction | None) -> tuple[int, ...]:
         if transaction is None:
-            self._draft_pages.clear()
+            self._pages.forget_draft()
             return ()
         pages = tuple(sorted(annotation_pages(transaction.operations)))
-        for page in pages:
-            self._draft_pages.pop(page, None)
+        self._pages.forget_draft(pages)
         return pages
 
     def commit(self, expected_revision: int, transaction: Transaction) -> int:
@@ -284,7 +272,7 @@ class WorkingCopy:
                     self._apply(self._draft, operation)
             except (ApplyError, RuntimeError, ValueError) as error:
                 self._new_draft(self._replayed(self._history.applied))
-                self._draft_pages.clear()
+                self._pages.forget_draft()
                 raise EvidenceError(f"the draft could not take the change: {error}") from None
             revision = self._history.commit(transaction)
             pages = self._forget_pages(transaction)
@@ -333,8 +321,7 @@ class WorkingCopy:
             touched = annotation_pages(op for one in self._history.applied for op in one.operations)
             revision = self._history.restart()
             self._new_draft(self._open())
-            for page in touched:
-                self._draft_pages.pop(page, None)
+            self._pages.forget_draft(touched)
             change = Revised(revision, "discard", None, False, tuple(sorted(touched)))
         self._listeners.tell(change)
         return revision
@@ -348,11 +335,10 @@ class WorkingCopy:
         else:
             digest = self._digest.copy()
             digest.update(data[len(self._data) :])
-        glyphs = self._glyphs  # the page text is the same: annotations are not text
         retire(self._file)
         self._start(data, digest, seen)
+        self._pages.new_file()
         self._outline.reset()
-        self._glyphs = glyphs
         if whole:
             self._new_draft(self._open())
             self._file = self._draft
