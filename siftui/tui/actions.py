@@ -14,15 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.notifications import Notify, SeverityLevel
 
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.found import Fact, Found, Job, Notice, Step
-from siftui.tui.state import Opened
-from siftui.tui.widgets.loader import Loader
+from siftui.tui.keys import available, system_commands
+from siftui.tui.kinds import view_of
+from siftui.tui.state import Opened, Request
+from siftui.tui.widgets.loader import Loader, OpenAsked
 from siftui.tui.widgets.outcap import OutCapControl
-from siftui.tui.widgets.replay import CallWanted, LogFollowed, ReplaySaid, ReplayStatus
+from siftui.tui.widgets.replay import CallWanted, LogFollowed
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.view import ContentView
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
     from textual.screen import Screen
 
+    from siftui.core.kind_view import KindView
     from siftui.tui.clipboard import CopyReport
     from siftui.tui.evidence.flow import EvidenceFlow
     from siftui.tui.evidence.model import PreviewFactory
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
 class KeyActions(App[int]):
     """``action_*`` for the keys of siftui/tui/keys.py that act through a helper."""
 
+    request: Request
     opened: Opened | None
     ocr: bool
     opener: OpenFlow
@@ -91,11 +95,21 @@ class KeyActions(App[int]):
     def last_copy(self) -> CopyReport | None:
         return self.exports.last_copy
 
-    def call_list(self) -> CallList:
-        """A log replay's list of calls (its module, a DataTable's, is a replay's only)."""
+    @staticmethod
+    def calls_type() -> type[CallList]:
+        """The class of a log replay's list of calls (its module, a DataTable's, is a
+        replay's only): the app hands it the keys and messages that move in it."""
         from siftui.tui.widgets.call_list import CallList
 
-        return self.query_one("#call-log", CallList)
+        return CallList
+
+    def shown_view(self) -> KindView:
+        """The kind whose fields the request bar shows (siftui.tui.app: its state)."""
+        raise NotImplementedError
+
+    def ask_open(self, asked: OpenAsked) -> None:
+        """Ask the loader for an open (siftui.tui.app, which assigns what it is asked)."""
+        raise NotImplementedError
 
     # ------------------------------------------ the steps of the after-work (found.py)
 
@@ -135,6 +149,22 @@ class KeyActions(App[int]):
 
         return run
 
+    # ------------------------------------------------------- which keys are shown
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = view_of(self.request.options)
+        replay, preview = self._replayed is not None, self.preview_shown()
+        fields = frozenset(field.name for field in view.every_field)
+        shown = view.range_action
+        return available(action, replay=replay, range_action=shown, fields=fields, preview=preview)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if self.preview_shown(screen):  # the preview's own keys, none of read_pdf's
+            yield from self.evidence.system_commands()
+        else:
+            yield from system_commands(self)
+
     # --------------------------------------------------- messages and key actions
 
     @on(ContentView.LineChosen)
@@ -157,16 +187,11 @@ class KeyActions(App[int]):
         if (failed := self.opener.password_given(path, password)) is not None:
             self.post_message(failed)
         else:
-            self.query_one(Loader).open(path, password, ocr=ocr)
-
-    @on(ReplaySaid)
-    def _replay_said(self, event: ReplaySaid) -> None:
-        for status in self.query(ReplayStatus):  # none once the app quits
-            status.say(event)
+            self.ask_open(OpenAsked(path, password, ocr))
 
     @on(CallWanted)
     def _call_wanted(self, event: CallWanted) -> None:
-        self.call_list().show_call(event.number)
+        self.query_one("#call-log", self.calls_type()).show_call(event.number)
 
     # The header shows file names, which may hold ESC or a bidi override: escaped.
     def validate_title(self, title: str) -> str:
@@ -233,12 +258,11 @@ class KeyActions(App[int]):
     def _focus(self, field: str) -> None:
         """Focus a field of the request bar: ``pages`` (a Word document's range),
         ``grep``, or ``anchor``, ``window`` and ``scope`` (a Word document's only)."""
-        bar = self.query_one(RequestBar)
-        view = bar.view
+        view = self.shown_view()
         if field == "anchor" and view.anchor_field is None:
             self.notify(view.no_anchor)
             return
-        bar.field(view.range_field if field == "pages" else field).focus()
+        self.query_one(RequestBar).field(view.range_field if field == "pages" else field).focus()
 
     def action_map(self) -> None:
         self.keys.map()
@@ -260,7 +284,7 @@ class KeyActions(App[int]):
         self.keys.open()
 
     def action_follow_log(self) -> None:
-        self.call_list().toggle_follow()
+        self.query_one("#call-log", self.calls_type()).toggle_follow()
 
     def action_log_report(self) -> None:
         self.replay.report()

@@ -15,28 +15,26 @@ Only the app assigns its state: its helpers read it and return what it becomes.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
-from textual.app import ComposeResult, SystemCommand
-from textual.content import Content
+from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from siftui.core.kinds import DEFAULT_KIND
 from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE
 from siftui.tui.actions import KeyActions
 from siftui.tui.answering import Answering, view_title
-from siftui.tui.display import escape_controls
 from siftui.tui.extras import Extras
 from siftui.tui.found import Fact
 from siftui.tui.history import CallCounter, CallHistory, Calls
-from siftui.tui.keys import available, bindings, system_commands
-from siftui.tui.kinds import AnyDoc, AnyOptions, field_values, units_call, view_of, with_field
+from siftui.tui.keys import bindings
+from siftui.tui.kinds import AnyDoc, AnyOptions, units_call, view_of, with_field
 from siftui.tui.opening import OpenFlow
 from siftui.tui.screens.main import Bound, MainScreen, main_widgets
 from siftui.tui.state import (
@@ -51,15 +49,15 @@ from siftui.tui.state import (
     other_unit,
 )
 from siftui.tui.strip_model import PageFacts
-from siftui.tui.widgets.lines import ErrorLine
-from siftui.tui.widgets.loader import Loader
+from siftui.tui.widgets.loader import Loader, OpenAsked
 from siftui.tui.widgets.outcap import OutCapControl
 from siftui.tui.widgets.pagestrip import PageStrip
-from siftui.tui.widgets.replay import CallChecked, CallChosen
+from siftui.tui.widgets.replay import CallChecked, CallChosen, ReplaySaid
 from siftui.tui.widgets.request_bar import RequestBar
 from siftui.tui.widgets.view import ContentView
 
 if TYPE_CHECKING:
+    from siftui.core.kind_view import KindView
     from siftui.tui.evidence.model import PreviewFactory
     from siftui.tui.evidence_rerun import LogReplay
     from siftui.tui.key_actions import Keys
@@ -85,6 +83,17 @@ class SiftApp(KeyActions):
     the request bar; the answer shown is then the newest earlier one that renders."""
     problem: reactive[str] = reactive("", init=False)
     """Why no document is open ("" for none): the note says it, when an open failed."""
+    # What the widgets are told, each bound to the one widget it is for (always_update:
+    # each request shown, heading or open asked for is acted on, as when it came first).
+    shown: reactive[AnyOptions | None] = reactive(None, init=False, always_update=True)
+    """The request the controls show (the request bar, the OutCap control): set when the
+    app shows it, not when they proposed it (they show it already)."""
+    heading: reactive[str | None] = reactive(None, init=False, always_update=True)
+    """The view's title: what it shows (siftui.tui.answering.view_title)."""
+    open_asked: reactive[OpenAsked | None] = reactive(None, init=False, always_update=True)
+    """The open the loader is asked for (None: stop the one running)."""
+    replay_said: reactive[tuple[str, bool]] = reactive(("", False), init=False)
+    """A replay's status line: how the replayed call compares, and if it is flagged."""
 
     def __init__(
         self,
@@ -126,7 +135,7 @@ class SiftApp(KeyActions):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        bound = Bound(SiftApp.answer, SiftApp.calls, SiftApp.refused, SiftApp.problem)
+        bound = Bound.of(SiftApp)
         yield from main_widgets(bound, self._replayed, self.ocr_language)
 
     def get_default_screen(self) -> Screen[int]:
@@ -140,7 +149,7 @@ class SiftApp(KeyActions):
 
             self.title = log_title(len(self._replayed.entries))
 
-            self.call_list().focus()
+            self.query_one("#call-log", self.calls_type()).focus()
         elif path is not None:
             self.open_document(path, password)
 
@@ -237,14 +246,13 @@ class SiftApp(KeyActions):
     def _show_request(self, options: AnyOptions) -> None:
         """The controls show the request (their Changed messages then propose it again:
         no-op)."""
-        bar, view = self.query_one(RequestBar), view_of(options)
-        if bar.view.range_action != view.range_action:
+        if self.shown_view().range_action != view_of(options).range_action:
             self.refresh_bindings()  # `p` is named for the kind: Pages, or a Word document's Range
-        bar.show(field_values(options), view)
-        outcap = self.query_one(OutCapControl)
-        if outcap.value != options.out_cap:
-            outcap.value = options.out_cap
-        outcap.unit = options.unit
+        self.shown = options
+
+    def shown_view(self) -> KindView:
+        """The kind whose fields the request bar shows (the default kind's at first)."""
+        return view_of(self.shown) if self.shown is not None else DEFAULT_KIND.view
 
     def _counted(self, calls: Calls) -> None:
         if self._replayed is None:  # a replay's calls line counts the log's calls
@@ -261,16 +269,10 @@ class SiftApp(KeyActions):
             if dressed is not self.answer:
                 self.answer = dressed
 
-    def watch_refused(self, refused: str) -> None:
-        for line in self.query(ErrorLine):  # at once, not a message later (as data_bind is)
-            line.refused = refused
-
     def watch_answer(self, answer: Answer | None) -> None:
-        views = self.query(ContentView)
-        if not views:
+        if not self.is_running:
             return  # the app is closing: a worker's late result has nothing to show on
-        # Content: a str title is read as markup, and a grep pattern may hold "[/]"
-        views.first().border_title = Content(escape_controls(view_title(answer, self.opening)))
+        self.heading = view_title(answer, self.opening)
         if answer is None:
             return
         self.sub_title = answer.name
@@ -320,7 +322,14 @@ class SiftApp(KeyActions):
         """A fresh request on ``path`` (see :meth:`OpenFlow.start`)."""
         held = (self.request, self.answer)
         self.apply(self.opener.start(path, held, options=options, keep_answer=keep_answer))
-        self.query_one(Loader).open(path, password, ocr=self.ocr)
+        self.open_asked = OpenAsked(path, password, self.ocr)
+
+    def ask_open(self, asked: OpenAsked) -> None:
+        self.open_asked = asked
+
+    @on(ReplaySaid)
+    def _replay_said(self, event: ReplaySaid) -> None:
+        self.replay_said = (event.message, event.warning)
 
     @on(Loader.Loaded)
     def _loaded(self, event: Loader.Loaded) -> None:
@@ -332,29 +341,14 @@ class SiftApp(KeyActions):
         self.notify(event.message, title="Cannot open", severity="error", timeout=8)
         self.apply(self.opener.failed(event.message, self.opened))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view = view_of(self.request.options)
-        replay, preview = self._replayed is not None, self.preview_shown()
-        fields = frozenset(field.name for field in view.every_field)
-        shown = view.range_action
-        return available(action, replay=replay, range_action=shown, fields=fields, preview=preview)
-
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        if self.preview_shown(screen):  # the preview's own keys, none of read_pdf's
-            yield from self.evidence.system_commands()
-        else:
-            yield from system_commands(self)
-
     @on(CallChosen)
     def _call_chosen(self, event: CallChosen) -> None:
         self.calls = self.replay.log_calls(event.number)
         change = self.replay.chosen(event.entry, event.number)
         self.opener.cancel()
-        try:
-            self.query_one(Loader).stop()
-        except NoMatches:  # a followed call that lands while the app quits
+        if not self.is_running:  # a followed call that lands while the app quits
             return
+        self.open_asked = None
         self.apply(change)
 
     @on(CallChecked)
@@ -376,9 +370,7 @@ class SiftApp(KeyActions):
 
     def _travel(self, *, back: bool) -> None:
         if self._replayed is not None:  # a replay's calls are the log's: move in its list
-            calls = self.call_list()
-            if (number := self.replay.step(calls.cursor_row + 1, back=back)) is not None:
-                calls.show_call(number)
+            self.query_one("#call-log", self.calls_type()).step(back=back)
         elif (request := self.keys.travel(self.history, back=back)) is not None:
             self.calls = self.counter.moved()
             self._set_request(request)

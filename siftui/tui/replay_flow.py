@@ -90,15 +90,6 @@ class ReplayFlow:
         size = sum(call.bytes for call in spent[:number])
         return Calls(spent, number - 1, runes, size, log=True)
 
-    def step(self, shown: int, *, back: bool) -> int | None:
-        """`b` / `f` in a replay: the number of the log's call before or after call
-        ``shown`` (None, said, at either end)."""
-        number = shown + (-1 if back else 1)
-        if not 1 <= number <= len(self.entries):
-            self.app.notify(f"Already at the log's {'first' if back else 'last'} call.")
-            return None
-        return number
-
     def status(self, message: str, *, warning: bool = False) -> None:
         self.app.post_message(ReplaySaid(message, warning))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -35,6 +35,15 @@ class Bound:
     calls: Reactive[Any]
     refused: Reactive[Any]
     problem: Reactive[Any]
+    shown: Reactive[Any]
+    heading: Reactive[Any]
+    open_asked: Reactive[Any]
+    replay_said: Reactive[Any]
+
+    @classmethod
+    def of(cls, app: type[Any]) -> Bound:
+        """The reactives of the app's class ``app``, by name."""
+        return cls(*(getattr(app, field.name) for field in fields(cls)))
 
 
 def main_widgets(kind: Bound, replayed: LogReplay | None, ocr_language: str) -> ComposeResult:
@@ -46,9 +55,9 @@ def main_widgets(kind: Bound, replayed: LogReplay | None, ocr_language: str) -> 
 
         yield call_list(replayed)
     with Vertical(id="controls"):
-        yield RequestBar(id="request")
-        yield ErrorLine(id="request-error", classes="error")
-        yield OutCapControl(id="outcap")
+        yield RequestBar(id="request").data_bind(kind.shown)
+        yield ErrorLine(id="request-error", classes="error").data_bind(kind.refused)
+        yield OutCapControl(id="outcap").data_bind(kind.shown)
         yield CounterLine(id="counter").data_bind(kind.answer)
         yield SummaryLine(id="summary").data_bind(kind.answer)  # short terminals:
         yield AlertsLine(id="alerts").data_bind(kind.answer)  # the counter folded
@@ -57,11 +66,11 @@ def main_widgets(kind: Bound, replayed: LogReplay | None, ocr_language: str) -> 
         yield CallsLine(id="calls-line", markup=False).data_bind(
             kind.answer, kind.calls, kind.refused
         )
-        yield Loader(id="loader", ocr_language=ocr_language)
+        yield Loader(id="loader", ocr_language=ocr_language).data_bind(kind.open_asked)
     if replayed is not None:  # how a replayed call compares: a replay's only
-        yield ReplayStatus(id="replay", markup=False)
+        yield ReplayStatus(id="replay", markup=False).data_bind(said=kind.replay_said)
     yield NoteLine(id="note", markup=False).data_bind(kind.answer, kind.problem)
-    yield ContentView(id="content").data_bind(kind.answer)
+    yield ContentView(id="content").data_bind(kind.answer, kind.heading)
     yield KeyFooter(compact=True)
 
 

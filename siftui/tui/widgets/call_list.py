@@ -102,6 +102,16 @@ class CallList(DataTable[str | Text]):
         if entry.rendered is not None:
             self._check(entry, index + 1)
 
+    def step(self, *, back: bool) -> None:
+        """`b` / `f` in a replay: the call before or after the one under the cursor (none,
+        said, at either end)."""
+        number = self.cursor_row + 1 + (-1 if back else 1)
+        if not 1 <= number <= len(self.entries):
+            message = f"Already at the log's {'first' if back else 'last'} call."
+            self.notify(message, markup=False)
+            return
+        self.show_call(number)
+
     def show_call(self, number: int) -> None:
         """Move to call ``number`` (1-based) and replay it, even if the cursor is there."""
         if not 1 <= number <= len(self.entries):

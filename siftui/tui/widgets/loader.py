@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -43,6 +44,16 @@ from siftui.tui.state import Outcome, Source
 BAR_WIDTH = 30
 
 
+@dataclass(frozen=True)
+class OpenAsked:
+    """An open the app asks of the loader: the file, its password, and whether pages
+    without text are read with OCR."""
+
+    path: Path
+    password: str | None = None
+    ocr: bool = False
+
+
 class OpenCancelled(Exception):
     """The open's worker was cancelled (the app quits, or a newer open took over): it
     stops waiting and reading at the next page, so quitting never waits for a load."""
@@ -64,6 +75,9 @@ class Loader(Widget):
     """The name of the file being opened."""
     progress: reactive[tuple[int, int]] = reactive((0, 0))
     """(pages read, pages to read) of the open running now; (0, 0) until it says."""
+    open_asked: reactive[OpenAsked | None] = reactive(None, init=False)
+    """The open the app asks for (the app's, bound): each one set starts it; None after
+    one stops the open running (None before any: nothing to stop)."""
 
     class Loaded(Message):
         def __init__(
@@ -115,6 +129,12 @@ class Loader(Widget):
     @property
     def busy(self) -> bool:
         return self.has_class("-busy")
+
+    def watch_open_asked(self, old: OpenAsked | None, asked: OpenAsked | None) -> None:
+        if asked is not None:
+            self.open(asked.path, asked.password, ocr=asked.ocr)
+        elif old is not None:
+            self.stop()
 
     def open(self, path: Path, password: str | None = None, *, ocr: bool = False) -> None:
         """Start opening ``path``; any open still running no longer counts."""

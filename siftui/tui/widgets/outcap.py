@@ -9,6 +9,8 @@ number from 1 to 1,000,000,000 (parsed by siftui.core.outcap, as the CLI's --out
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -21,6 +23,9 @@ from siftui.core.budget import BYTES, CHARS
 from siftui.core.outcap import ENTRY_MAX, ENTRY_MIN, INVALID_MESSAGE, parse_outcap
 from siftui.tui.widgets.outcap_scale import DEFAULT_OUT_CAP
 from siftui.tui.widgets.outcap_slider import OutCapSlider
+
+if TYPE_CHECKING:
+    from siftui.tui.kinds import AnyOptions
 
 __all__ = ["OutCapControl", "OutCapSlider", "UnitButton"]
 
@@ -63,6 +68,11 @@ class OutCapControl(Widget):
 
     unit: reactive[str] = reactive(CHARS.name, init=False)
     """The unit the request counts OutCap in, as shown ("chars" or "bytes")."""
+
+    shown: reactive[AnyOptions | None] = reactive(None, init=False)
+    """The request the control shows (the app's, bound; None: none shown yet): its
+    OutCap (set only when it differs, so no Changed is posted for the value held) and
+    its unit."""
 
     class UnitPressed(Message):
         """The unit button was pressed: the other unit is asked for."""
@@ -130,6 +140,13 @@ class OutCapControl(Widget):
             yield self.input
             yield self.unit_button
         yield self.message
+
+    def watch_shown(self, shown: AnyOptions | None) -> None:
+        if shown is None:
+            return
+        if self.value != shown.out_cap:
+            self.value = shown.out_cap
+        self.unit = shown.unit
 
     def validate_value(self, value: int) -> int:
         return min(ENTRY_MAX, max(ENTRY_MIN, int(value)))

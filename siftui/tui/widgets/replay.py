@@ -73,9 +73,12 @@ class ReplayStatus(Static):
 
     message: reactive[str] = reactive("", init=False)
     warning: reactive[bool] = reactive(False, init=False)
+    said: reactive[tuple[str, bool]] = reactive(("", False), init=False)
+    """What the line says and whether it is flagged (the app's, bound: the newest
+    :class:`ReplaySaid`)."""
 
-    def say(self, said: ReplaySaid) -> None:
-        self.message, self.warning = said.message, said.warning
+    def watch_said(self, said: tuple[str, bool]) -> None:
+        self.message, self.warning = said
 
     def watch_message(self, message: str) -> None:
         self.update(escape_lines(message))  # it quotes a log's paths, options and errors

@@ -4,24 +4,30 @@ A PDF is asked by Pages and Grep; a Word document by Range, Anchor and Window,
 Grep and Scope (docs/WORD.md). The bar holds no request: each edit is posted as
 :class:`RequestBar.Edited` (a field's name and its text) and Enter as
 :class:`RequestBar.Submitted`; the app turns them into the request
-(siftui.tui.kinds.with_field) and shows the request back with :meth:`show`.
+(siftui.tui.kinds.with_field) and shows the request back through ``shown``, bound
+to the app's (:meth:`show`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.reactive import reactive
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from siftui.core.kind_view import GREP, Field, KindView
 from siftui.core.kinds import DEFAULT_KIND, KINDS
+from siftui.tui.kinds import field_values, view_of
 from siftui.tui.widgets.safe_input import SafeInput
+
+if TYPE_CHECKING:
+    from siftui.tui.kinds import AnyOptions
 
 
 class RequestBar(Horizontal):
@@ -39,6 +45,10 @@ class RequestBar(Horizontal):
 
     view: KindView = DEFAULT_KIND.view
     """The kind whose fields the bar shows."""
+
+    shown: reactive[AnyOptions | None] = reactive(None, init=False)
+    """The request the bar shows (the app's, bound): set when the app shows it, not
+    when the bar proposed it (None: none shown yet)."""
 
     def compose(self) -> ComposeResult:
         # The default kind's fields (most starts): another kind's are made the first time
@@ -58,6 +68,10 @@ class RequestBar(Horizontal):
         before = [piece for field in view.fields for piece in _field(field, view)]
         self.mount_all(before, before=grep_label)
         self.mount_all([piece for field in view.after_grep for piece in _field(field, view)])
+
+    def watch_shown(self, shown: AnyOptions | None) -> None:
+        if shown is not None:
+            self.show(field_values(shown), view_of(shown))
 
     def show(self, values: dict[str, str], view: KindView) -> None:
         """Show a request: the fields of its kind (``view``), with its values (an Input

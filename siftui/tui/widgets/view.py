@@ -17,6 +17,7 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -61,6 +62,9 @@ class ContentView(ScrollView, can_focus=True):
             self.unit = unit
 
     answer: reactive[Answer | None] = reactive(None, init=False, always_update=True)
+    heading: reactive[str | None] = reactive(None, init=False)
+    """The border's title (the app's, bound; None: none yet), which names what the view
+    shows: escaped, and never read as markup (a grep pattern may hold "[/]")."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -93,6 +97,10 @@ class ContentView(ScrollView, can_focus=True):
     def hidden(self) -> HiddenMarks | None:
         """Where the answer shown holds hidden text (drawn highlighted); None for nowhere."""
         return self._hidden
+
+    def watch_heading(self, heading: str | None) -> None:
+        if heading is not None:
+            self.border_title = Content(escape_controls(heading))
 
     def watch_answer(self, old: Answer | None, answer: Answer | None) -> None:
         self._hidden = hidden_of(answer)
