@@ -41,6 +41,7 @@ class RegisterScreen(ModalScreen[None]):
     """The registration lines, selectable; Escape or r closes it."""
 
     CSS_PATH = DIALOG_CSS
+    AUTO_FOCUS = "#register-lines"  # the lines, to select and copy from at once
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,r", "close", "Close")]
 
@@ -53,9 +54,6 @@ class RegisterScreen(ModalScreen[None]):
             yield dialog_title("Register this reader with an agent host")
             yield TextArea(self._text, read_only=True, soft_wrap=True, id="register-lines")
             yield Static("Select and copy a line; Escape closes.", classes="hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#register-lines", TextArea).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
