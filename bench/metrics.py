@@ -13,7 +13,9 @@ For each checkout it prints:
   name as a key, and apart the indexes ``{entry.name: ...}`` / ``{tool.name: ...}``
   built from the entries;
 - controller modules that look up widgets: modules of siftui/tui outside widgets/,
-  screens/ and the ``screen.py`` modules calling ``query_one`` or ``query``;
+  screens/ and the ``screen.py`` modules calling a lookup (``query``, ``query_one``,
+  ``get_widget_by_id``, ...: LOOKUPS), a hand-on in the app's own modules aside
+  (``hands_on``: the app handing a key or a message to the widget that acts on it);
 - functions of 8 or more parameters (self/cls not counted, ``*a``/``**k`` one each);
 - modules over 400 lines;
 - twin class names: public classes and CapWords module-level aliases defined in more
@@ -130,21 +132,69 @@ def name_keyed_tables(found: list[tuple[str, str]]) -> str:
     return f"{listed(spelt)} spelling names; {listed(indexes)} indexes of the entries by name"
 
 
+LOOKUPS = frozenset(
+    {
+        "query",
+        "query_one",
+        "query_exactly_one",
+        "query_children",
+        "query_ancestor",
+        "get_widget_by_id",
+        "get_child_by_id",
+        "get_child_by_type",
+    }
+)
+"""Textual's ways of finding a widget from a node (tests/tui/test_one_channel.py's)."""
+
+APP_MODULES = ("tui/app.py", "tui/actions.py")
+"""The app's own modules: the app and its base."""
+
+
+def hands_on(tree: ast.Module) -> set[ast.Call]:
+    """The lookups whose widget is only handed something: the lookup starts a chain
+    of attributes and calls that is a statement of its own (``query_one(X).focus()``,
+    ``query_one(X).field(name).focus()``), so nothing is read from the widget or
+    written into it, and it is not kept. Textual gives a key (a binding) or a message
+    to the app; the widget that owns what it changes (the focus, which only a widget
+    can take; the slider's place on its ladder; the replay list's cursor and following)
+    acts on it. Anywhere but the app's own modules, a hand-on is a lookup like any."""
+    handed: set[ast.Call] = set()
+    for statement in ast.walk(tree):
+        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+            continue
+        node: ast.expr = statement.value
+        while isinstance(node, ast.Call | ast.Attribute):
+            inner = node.func if isinstance(node, ast.Call) else node.value
+            if (
+                isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Attribute)
+                and inner.func.attr in LOOKUPS
+                and node is not statement.value
+            ):
+                handed.add(inner)
+                break
+            node = inner
+    return handed
+
+
 def widget_lookups(found: list[tuple[str, str]]) -> str:
-    """Modules of the TUI, outside widgets, screens and screen.py modules, calling
-    ``query_one`` or ``query``."""
+    """Modules of the TUI, outside widgets, screens and screen.py modules, looking a
+    widget up (a hand-on in the app's own modules aside)."""
     looking: list[str] = []
     for name, text in found:
         if not name.startswith("tui/") or name.startswith(("tui/widgets/", "tui/screens/")):
             continue
         if name.endswith("/screen.py"):
             continue
+        tree = ast.parse(text)
+        handed = hands_on(tree) if name in APP_MODULES else set()
         calls = (
             node
-            for node in ast.walk(ast.parse(text))
+            for node in ast.walk(tree)
             if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("query_one", "query")
+            and node.func.attr in LOOKUPS
+            and node not in handed
         )
         if next(calls, None) is not None:
             looking.append(name)

@@ -6,7 +6,9 @@ a Textual App or Widget (a Screen is one), or another view class of siftui/tui
 (``KeyActions``, the app's base, is the app too). Code outside the view classes is
 helper code: the flows, the after-work, the models. Helper code never looks a
 widget up (``query``, ``query_one``, ...): it returns values or posts messages,
-and the app draws the widgets from its state. Nothing outside the view classes
+and the app draws the widgets from its state. The app itself looks a widget up only
+to hand it a key or a message (:func:`hands_on`): what a widget shows comes to it
+bound to the app's state (data_bind), never written into it. Nothing outside the view classes
 assigns an attribute of ``app`` or ``held`` (``self.app.x = ...``), and no
 module but siftui/tui/app.py assigns the app's state (``request``, ``answer``,
 ...), in the app's own classes included.
@@ -104,6 +106,32 @@ def view_classes(modules: dict[str, Module]) -> dict[str, set[str]]:
     return {name: views[name] | {f"app:{each}" for each in apps[name]} for name in modules}
 
 
+def hands_on(tree: ast.Module) -> set[ast.Call]:
+    """The lookups whose widget is only handed something: the lookup starts a chain of
+    attributes and calls that is a statement of its own (``query_one(X).focus()``,
+    ``query_one(X).field(name).focus()``), so nothing is read from the widget or written
+    into it, and it is not kept. Textual gives a key or a message to the app; the widget
+    that owns what it changes (the focus, which only a widget can take; the slider's
+    place on its ladder; the replay list's cursor) acts on it."""
+    handed: set[ast.Call] = set()
+    for statement in ast.walk(tree):
+        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+            continue
+        node: ast.expr = statement.value
+        while isinstance(node, ast.Call | ast.Attribute):
+            inner = node.func if isinstance(node, ast.Call) else node.value
+            if (
+                isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Attribute)
+                and inner.func.attr in LOOKUPS
+                and node is not statement.value
+            ):
+                handed.add(inner)
+                break
+            node = inner
+    return handed
+
+
 def holder(target: ast.expr) -> bool:
     """``app.x``, ``held.x``, ``self.app.x``: an attribute of the app's state's holder."""
     if not isinstance(target, ast.Attribute):
@@ -132,8 +160,10 @@ def targets_of(node: ast.AST) -> list[ast.expr]:
 
 
 def module_violations(name: str, module: Module, views: set[str], where: Path) -> list[str]:
-    """The lookups in helper code and the state writes of one module."""
+    """The lookups in helper code, the app's lookups that hand nothing on, and the state
+    writes of one module."""
     found: list[str] = []
+    handed = hands_on(module.tree)
     stack: list[tuple[ast.AST, bool, bool]] = [(module.tree, False, False)]
     while stack:
         node, view, app_class = stack.pop()
@@ -141,8 +171,11 @@ def module_violations(name: str, module: Module, views: set[str], where: Path) -
             view, app_class = node.name in views, f"app:{node.name}" in views
         line = getattr(node, "lineno", 0)
         call = node.func if isinstance(node, ast.Call) else None
-        if isinstance(call, ast.Attribute) and call.attr in LOOKUPS and not view:
+        lookup = isinstance(call, ast.Attribute) and call.attr in LOOKUPS
+        if lookup and not view:
             found.append(f"{where}:{line} looks up a widget")
+        elif lookup and app_class and node not in handed:
+            found.append(f"{where}:{line} the app reads or writes a widget")
         for target in targets_of(node):
             if not isinstance(target, ast.Attribute):
                 continue
@@ -208,4 +241,27 @@ def test_the_guard_sees_a_lookup_and_a_write_in_helper_code(tmp_path: Path) -> N
         "flow.py:5 assigns self.app.sub_title",
         "flow.py:8 assigns held.request",
         "flow.py:9 looks up a widget",
+    ]
+
+
+def test_the_guard_sees_the_app_read_or_write_a_widget(tmp_path: Path) -> None:
+    """The app may hand a widget a key (a lookup whose result is only called), never
+    read a widget's state or write into it: that comes bound to the app's state."""
+    root = tmp_path / "siftui" / "tui"
+    root.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "app.py").write_text(
+        "from textual.app import App\n"
+        "class Sift(App[int]):\n"
+        "    def action_x(self):\n"
+        "        self.query_one('#y').field('grep').focus()\n"
+        "        self.query_one('#y').value = 1\n"
+        "        row = self.query_one('#z').cursor_row\n"
+        "        for line in self.query('#w'):\n"
+        "            line.refused = 'x'\n"
+    )
+    assert violations(root) == [
+        "app.py:5 the app reads or writes a widget",
+        "app.py:6 the app reads or writes a widget",
+        "app.py:7 the app reads or writes a widget",
     ]
