@@ -1,11 +1,19 @@
 """E19's write: the draft's bytes, written over the file atomically.
 
-The bytes are the file's own followed by an incremental update where MuPDF can
-(it writes the original bytes first, then the update): a file it repaired on open
-is rewritten whole, and that is said. An encrypted file keeps its encryption
-either way. MuPDF writes them straight into a temporary file in the file's folder,
-which is flushed to disk, given the file's permission bits and renamed over it, so
-a reader of the path sees the old file or the new one, never a part.
+The bytes are the file's own followed by an incremental update where MuPDF can: a
+file it repaired on open is rewritten whole, and that is said. An encrypted file
+keeps its encryption either way. The new bytes go to a temporary file in the file's
+folder, which is flushed to disk, given the file's permission bits and renamed over
+it (the folder flushed after), so a reader of the path sees the old file or the new
+one, never a part.
+
+What a save waits for is kept to the disk's own work. MuPDF writes to memory, and
+only its update is taken from there: the file's bytes before it are the ones the
+draft was opened on, and they go into the temporary file in the kernel, from the
+file itself (a reflink where the file system has them, so they are neither copied
+nor flushed again), or from memory when the file may have changed. The old file is
+held open over the rename and let go of in the background: freeing its blocks is the
+file system's work, done after the answer.
 """
 
 from __future__ import annotations
@@ -13,14 +21,21 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from dataclasses import dataclass
+import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from siftui.sources.edit.documents import Fingerprint, fingerprint, is_encrypted, open_pdf
+from siftui.sources.edit.documents import (
+    Fingerprint,
+    fingerprint,
+    is_encrypted,
+    later,
+    open_pdf,
+)
 from siftui.sources.pdf_open import quiet_pymupdf
 
-__all__ = ["REPAIRED", "Written", "still_encrypted", "whole_reason", "write_beside"]
+__all__ = ["REPAIRED", "FileBytes", "Written", "still_encrypted", "whole_reason", "write_beside"]
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf
@@ -43,15 +58,112 @@ def whole_reason(document: Any) -> str:
     return ""
 
 
-@dataclass(frozen=True, slots=True)
+def _mupdf_bytes(document: Any, base: bytes, reason: str) -> tuple[bytes, bytes]:
+    """What MuPDF writes for ``document``, as (the file's bytes kept, what follows them):
+    (b"", the whole file) when ``reason`` says why it is rewritten whole, else ``base``
+    (the bytes ``document`` was opened on) and the incremental update. Written to
+    memory: MuPDF copies the bytes it was opened on first, and only the update is
+    taken from there."""
+    options = mupdf.PdfWriteOptions()
+    options.do_encrypt = pymupdf.PDF_ENCRYPT_KEEP
+    if reason:
+        options.do_garbage = 1
+    else:
+        options.do_incremental = 1
+    buffer = mupdf.FzBuffer(len(base) + (1 << 16))  # room for the update: never grown
+    output = mupdf.FzOutput(buffer)
+    try:
+        mupdf.pdf_write_document(pymupdf._as_pdf_document(document), output, options)
+    finally:
+        output.fz_close_output()
+    view = mupdf.fz_buffer_storage_memoryview(buffer)
+    if reason:
+        return b"", bytes(view)
+    if len(view) < len(base):
+        raise ValueError("MuPDF's incremental update does not follow the file's bytes")
+    # MuPDF copied the bytes ``document`` was opened on: when they are ``base`` itself,
+    # its copy is not taken again.
+    head = base if getattr(document, "stream", None) is base else bytes(view[: len(base)])
+    return head, bytes(view[len(base) :])
+
+
+def _write_all(descriptor: int, data: bytes, at: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(descriptor, view, at)
+        view, at = view[written:], at + written
+
+
+def _copy_file(source: int, target: int, size: int) -> bool:
+    """The first ``size`` bytes of ``source`` into ``target``, in the kernel; False when
+    the kernel cannot (part of them may be in ``target`` then)."""
+    copied = 0
+    try:
+        while copied < size:
+            done = os.copy_file_range(source, target, size - copied, copied, copied)
+            if not done:
+                return False
+            copied += done
+    except (AttributeError, OSError):  # no copy_file_range here, or not for these files
+        return False
+    return True
+
+
+def _put_head(source: int, target: int, head: bytes, base: bytes, seen: Fingerprint | None) -> None:
+    """``head`` (the file's bytes) at the start of the empty ``target``: when it is
+    ``base``, copied from ``source`` (the file) while it shows ``seen``, the fingerprint
+    it had with ``base``, before and after the copy; else written from memory."""
+    if not head:
+        return
+    if (
+        head is base
+        and seen is not None
+        and fingerprint(os.fstat(source)) == seen
+        and _copy_file(source, target, len(head))
+        and fingerprint(os.fstat(source)) == seen
+    ):
+        return
+    os.ftruncate(target, 0)
+    _write_all(target, head, 0)
+
+
+class FileBytes:
+    """A file's bytes given in pieces (the bytes before a save, then its update), joined
+    when first asked for, once: a save answers without waiting for a copy of the file."""
+
+    def __init__(self, *pieces: bytes) -> None:
+        self._pieces = pieces
+        self._lock = threading.Lock()
+        self.size = sum(map(len, pieces))
+
+    def get(self) -> bytes:
+        """The bytes (the same object at every call)."""
+        pieces = self._pieces
+        if len(pieces) > 1:
+            joined = b"".join(pieces)
+            with self._lock:
+                if len(self._pieces) > 1:
+                    self._pieces = (joined,)
+        return self._pieces[0]
+
+
 class Written:
     """The new bytes, in a flushed temporary file beside the file, not yet renamed."""
 
-    target: Path
-    temporary: Path
-    data: bytes
-    whole: bool  # rewritten whole, not appended to
-    reason: str  # why whole ("" when appended)
+    def __init__(
+        self, target: Path, temporary: Path, head: bytes, added: bytes, reason: str, old: int
+    ) -> None:
+        self.target = target
+        self.temporary = temporary
+        self.bytes = FileBytes(head, added) if head else FileBytes(added)
+        self.added = added  # what follows the file's bytes (all of them when whole)
+        self.reason = reason  # why rewritten whole ("" when appended)
+        self._old = old  # the old file, open until it is let go of
+
+    @property
+    def whole(self) -> bool:
+        """Rewritten whole, not appended to."""
+        return bool(self.reason)
 
     def replace(self) -> Fingerprint | None:
         """Renames the temporary file over the file (the folder flushed after); the new
@@ -62,6 +174,8 @@ class Written:
             os.fsync(folder)
         finally:
             os.close(folder)
+        old, self._old = self._old, -1
+        later(partial(os.close, old))  # the old file's blocks are freed then
         try:
             return fingerprint(os.stat(self.target))
         except OSError:
@@ -69,44 +183,36 @@ class Written:
 
     def drop(self) -> None:
         self.temporary.unlink(missing_ok=True)
+        if self._old >= 0:
+            os.close(self._old)
+            self._old = -1
 
 
-def write_beside(path: str, document: Any, base: bytes) -> Written:
-    """``document``'s bytes in a new temporary file beside ``path``: written by MuPDF,
-    read back (appended to ``base``, the file's bytes: only the update is read), given
-    ``path``'s permission bits and flushed to disk."""
+def write_beside(path: str, document: Any, base: bytes, seen: Fingerprint | None) -> Written:
+    """``document``'s bytes in a new temporary file beside ``path``, given ``path``'s
+    permission bits and flushed to disk. ``base``: the file's bytes, which ``document``
+    was opened on; ``seen``: the file's fingerprint with them (None when unknown)."""
     target = Path(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
-    temporary = target.with_name(f".{target.name}.siftui-{secrets.token_hex(6)}.tmp")
-    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    reason = whole_reason(document)
+    head, added = _mupdf_bytes(document, base, reason)
+    old = os.open(target, os.O_RDONLY)
     try:
-        reason = whole_reason(document)
-        options = mupdf.PdfWriteOptions()
-        options.do_encrypt = pymupdf.PDF_ENCRYPT_KEEP
-        if reason:
-            options.do_garbage = 1
-        else:
-            options.do_incremental = 1
-        output = mupdf.FzOutput(str(temporary), 0)
+        mode = stat.S_IMODE(os.fstat(old).st_mode)
+        temporary = target.with_name(f".{target.name}.siftui-{secrets.token_hex(6)}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            mupdf.pdf_write_document(pymupdf._as_pdf_document(document), output, options)
-        finally:
-            output.fz_close_output()
-        descriptor = os.open(temporary, os.O_RDONLY)
-        try:
-            with os.fdopen(descriptor, "rb", closefd=False) as stream:
-                if reason:
-                    data = stream.read()
-                else:  # MuPDF copied the original bytes first: the update follows them
-                    stream.seek(len(base))
-                    data = base + stream.read()
-                    if os.fstat(descriptor).st_size != len(data):
-                        raise OSError("MuPDF's incremental update is not the file's end")
+            _put_head(old, descriptor, head, base, seen)
+            _write_all(descriptor, added, len(head))
             os.fchmod(descriptor, mode)
+            # fsync, not fdatasync: the permission bits are metadata fdatasync may leave
+            # unwritten (on ext4 the two take the same time for this new file).
             os.fsync(descriptor)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
         finally:
             os.close(descriptor)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        os.close(old)
         raise
-    return Written(target, temporary, data, bool(reason), reason)
+    return Written(target, temporary, head, added, reason, old)

@@ -42,7 +42,7 @@ from siftui.sources.edit.documents import (
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.outline import DraftOutline
 from siftui.sources.edit.page_cache import PageCache
-from siftui.sources.edit.save import still_encrypted, whole_reason, write_beside
+from siftui.sources.edit.save import FileBytes, Written, still_encrypted, whole_reason, write_beside
 from siftui.sources.edit.told import Listeners, Revised, Saved, content_version_of
 from siftui.sources.pdf_open import quiet_pymupdf
 
@@ -74,20 +74,20 @@ class WorkingCopy:
         self._history = history or History()
         self._outline = DraftOutline.of(self._history)
         self._pages = PageCache()  # called under the lock only (see page_cache)
-        self._start(data, hashlib.sha256(data), seen)
+        self._start(FileBytes(data), hashlib.sha256(data), seen)
         self._file = self._open()
         self._draft = self._replayed(self._history.applied)
 
     # -- the bytes and the documents --------------------------------------------
 
     def _open(self) -> Any:
-        document = open_pdf(self._data, self._password, self.path)
+        document = open_pdf(self._bytes.get(), self._password, self.path)
         self.encrypted = is_encrypted(document)
         return document
 
-    def _start(self, data: bytes, digest: Any, seen: Fingerprint | None) -> None:
+    def _start(self, data: FileBytes, digest: Any, seen: Fingerprint | None) -> None:
         """The bytes the copy starts from (the file's), before any document is opened."""
-        self._data = data
+        self._bytes = data
         self._digest = digest  # sha256 of ``data``, continued by an incremental save
         self.sha256 = digest.hexdigest()
         self._seen = seen
@@ -123,7 +123,7 @@ class WorkingCopy:
     @property
     def data(self) -> bytes:
         """The file's bytes the working copy started from."""
-        return self._data
+        return self._bytes.get()
 
     @property
     def revision(self) -> int:
@@ -326,24 +326,24 @@ class WorkingCopy:
         self._listeners.tell(change)
         return revision
 
-    def _restart(self, data: bytes, whole: bool, seen: Fingerprint | None) -> None:
+    def _restart(self, written: Written, seen: Fingerprint | None) -> None:
         """The copy starts from the saved bytes. Appended to, they are the draft's
         document as it is (same objects): it becomes the file's too, and a next change
         opens a draft of its own; rewritten whole (objects renumbered), it is opened."""
-        if whole:
-            digest = hashlib.sha256(data)
+        if written.whole:
+            digest = hashlib.sha256(written.added)
         else:
             digest = self._digest.copy()
-            digest.update(data[len(self._data) :])
+            digest.update(written.added)
         retire(self._file)
-        self._start(data, digest, seen)
+        self._start(written.bytes, digest, seen)
         self._pages.new_file()
         self._outline.reset()
-        if whole:
+        if written.whole:
             self._new_draft(self._open())
-            self._file = self._draft
-        else:
-            self._file = self._draft
+        else:  # joined in the background: the next replay opens them at once
+            later(written.bytes.get)
+        self._file = self._draft
 
     def save(self, expected_revision: int, shown_path: str | None = None) -> Saved:
         """E19's write, once the person approved: the re-checks, then the draft's bytes
@@ -359,8 +359,8 @@ class WorkingCopy:
                     f"{shown} changed on disk since it was opened: nothing saved"
                     " (the draft is kept)"
                 )
-            written = write_beside(self.path, self._draft, self._data)
-            if self.encrypted and not still_encrypted(written.data, self._password):
+            written = write_beside(self.path, self._draft, self._bytes.get(), self._seen)
+            if self.encrypted and not still_encrypted(written.bytes.get(), self._password):
                 written.drop()
                 raise EvidenceError(
                     f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"
@@ -371,14 +371,14 @@ class WorkingCopy:
             except BaseException:
                 written.drop()
                 raise
-            self._restart(written.data, written.whole, seen)
+            self._restart(written, seen)
             revision = self._history.restart()
             self._keep()
             saved = Saved(
                 revision,
                 self.sha256,
                 self.content_version,
-                len(written.data),
+                written.bytes.size,
                 written.whole,
                 written.reason,
             )
