@@ -7,13 +7,13 @@ folder, which is flushed to disk, given the file's permission bits and renamed o
 it (the folder flushed after), so a reader of the path sees the old file or the new
 one, never a part.
 
-What a save waits for is kept to the disk's own work. MuPDF writes to memory, and
-only its update is taken from there: the file's bytes before it are the ones the
-draft was opened on, and they go into the temporary file in the kernel, from the
-file itself (a reflink where the file system has them, so they are neither copied
-nor flushed again), or from memory when the file may have changed. The old file is
-held open over the rename and let go of in the background: freeing its blocks is the
-file system's work, done after the answer.
+What a save waits for is kept to the disk's own work. The file's bytes go into the
+temporary file first, in the kernel, from the file itself (a reflink where the file
+system has them, so they are neither copied nor flushed again), or from memory when
+the file may have changed; the disk starts writing them while MuPDF makes its
+update, in memory, which follows them. The old file is held open over the rename
+and let go of in the background: freeing its blocks is the file system's work, done
+after the answer.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+import sys
 import threading
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ __all__ = ["REPAIRED", "FileBytes", "Written", "still_encrypted", "whole_reason"
 
 pymupdf: Any = quiet_pymupdf()
 mupdf: Any = pymupdf.mupdf
+
+_SYNC_FILE_RANGE_WRITE = 2  # from <fcntl.h>
 
 REPAIRED = "MuPDF repaired the file when it opened it: saving rewrites it whole"
 
@@ -109,22 +112,45 @@ def _copy_file(source: int, target: int, size: int) -> bool:
     return True
 
 
-def _put_head(source: int, target: int, head: bytes, base: bytes, seen: Fingerprint | None) -> None:
-    """``head`` (the file's bytes) at the start of the empty ``target``: when it is
-    ``base``, copied from ``source`` (the file) while it shows ``seen``, the fingerprint
-    it had with ``base``, before and after the copy; else written from memory."""
-    if not head:
+def _put_base(source: int, target: int, base: bytes, seen: Fingerprint | None) -> None:
+    """``base`` (the file's bytes) at the start of the empty ``target``, its write-out to
+    the disk started: copied from ``source`` (the file) while it shows ``seen``, the
+    fingerprint it had with ``base``, before and after the copy; else from memory."""
+    if not base:
         return
-    if (
-        head is base
-        and seen is not None
+    if not (
+        seen is not None
         and fingerprint(os.fstat(source)) == seen
-        and _copy_file(source, target, len(head))
+        and _copy_file(source, target, len(base))
         and fingerprint(os.fstat(source)) == seen
     ):
-        return
-    os.ftruncate(target, 0)
-    _write_all(target, head, 0)
+        os.ftruncate(target, 0)
+        _write_all(target, base, 0)
+    _start_writing_out(target)
+
+
+@cache
+def _sync_file_range() -> Any:
+    """Linux's sync_file_range, None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes  # only here: a save is the one user
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).sync_file_range
+    except (OSError, AttributeError):
+        return None
+    call.argtypes = (ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint)
+    call.restype = ctypes.c_int
+    return call
+
+
+def _start_writing_out(descriptor: int) -> None:
+    """Has the kernel start writing the file's bytes to the disk now, without waiting
+    (the fsync after waits for what is left): a hint, nothing relies on it."""
+    call = _sync_file_range()
+    if call is not None:
+        call(descriptor, 0, 0, _SYNC_FILE_RANGE_WRITE)
 
 
 class FileBytes:
@@ -194,14 +220,19 @@ def write_beside(path: str, document: Any, base: bytes, seen: Fingerprint | None
     was opened on; ``seen``: the file's fingerprint with them (None when unknown)."""
     target = Path(path)
     reason = whole_reason(document)
-    head, added = _mupdf_bytes(document, base, reason)
+    # An update follows the bytes MuPDF opened: when they are ``base`` they go beside
+    # first, and the disk writes them while MuPDF makes the update.
+    early = base if not reason and getattr(document, "stream", None) is base else b""
     old = os.open(target, os.O_RDONLY)
     try:
         mode = stat.S_IMODE(os.fstat(old).st_mode)
         temporary = target.with_name(f".{target.name}.siftui-{secrets.token_hex(6)}.tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            _put_head(old, descriptor, head, base, seen)
+            _put_base(old, descriptor, early, seen)
+            head, added = _mupdf_bytes(document, base, reason)
+            if head is not early:
+                _write_all(descriptor, head, 0)
             _write_all(descriptor, added, len(head))
             os.fchmod(descriptor, mode)
             # fsync, not fdatasync: the permission bits are metadata fdatasync may leave

@@ -250,3 +250,32 @@ def test_the_old_file_is_let_go_of_after_the_save(tmp_path: Path) -> None:
     with pymupdf.open(path) as document:
         names = [a.info["id"] for page in document.pages() for a in page.annots()]
     assert names == ["siftui-1-1", "siftui-1-2"]
+
+
+def test_a_document_opened_on_other_bytes_is_saved_from_mupdf_s_own_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file's bytes go beside first only when MuPDF opened those very bytes; else
+    all of what MuPDF wrote is taken (and nothing from the file)."""
+    path = tmp_path / "a.pdf"
+    before = make("plain", path)
+    monkeypatch.setattr(os, "copy_file_range", _fails)
+    document = pymupdf.open(stream=bytes(bytearray(before)), filetype="pdf")
+    document[0].add_text_annot((100, 100), "n")
+    written = save_module.write_beside(str(path), document, before, fingerprint(os.stat(path)))
+    written.replace()
+    data = path.read_bytes()
+    assert data.startswith(before) and len(data) == written.bytes.size > len(before)
+    with pymupdf.open(path) as saved:
+        assert [a.info["content"] for a in saved[0].annots()] == ["n"]
+
+
+def test_a_save_without_the_kernel_s_write_out_hint_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.pdf"
+    before = make("plain", path)
+    monkeypatch.setattr(save_module, "_sync_file_range", lambda: None)  # not Linux
+    opened(path, before).save(1)
+    with pymupdf.open(path) as saved:
+        assert [a.info["id"] for a in saved[0].annots()] == ["siftui-1-1"]
