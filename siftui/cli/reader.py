@@ -158,6 +158,7 @@ def cmd_reader(argv: Sequence[str]) -> int:
     log_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = CallLog(log_path)
     edit = EditHost(approval_timeout=args.approval_timeout)
+    store = server_store(args, inspect_hidden=True)
     host = ToolHost(
         roots,
         ServedOptions(
@@ -166,7 +167,7 @@ def cmd_reader(argv: Sequence[str]) -> int:
             warn_hidden=args.warn_hidden,
             ocr_language=args.ocr_lang or DEFAULT_OCR_LANGUAGE,
         ),
-        store=server_store(args, inspect_hidden=True),
+        store=store,
         log=log,
         families=families,
         edit=edit,
@@ -179,12 +180,17 @@ def cmd_reader(argv: Sequence[str]) -> int:
         log.close()
         raise OSError(str(error)) from None
     seam = ReaderSeam()
-    backend = CopiesBackend(edit.copies, Registration(http.url, http.token), log_path)
+    # The passwords the person types reach the host's agents through the store's
+    # worker processes, for the files and bytes they opened, while the reader runs.
+    backend = CopiesBackend(
+        edit.copies, Registration(http.url, http.token), log_path, store.unlocked
+    )
     edit.attach(SeamLink(seam, backend))
     try:
         ReaderApp(backend, seam, [Path(path) for path in args.paths]).run()
     finally:
         edit.detach()
+        store.unlocked.forget()
         http.stop()
         host.shutdown()
         log.close()

@@ -25,8 +25,13 @@ answered with the text, and the findings come later (``ServedDoc.later``, a
 seconds of their own, in the same worker process, which no longer holds one of
 the ``workers`` slots.
 
+An encrypted PDF the person unlocked in the reader (``unlocked``,
+siftui.sources.unlocked) is read with their password: the worker is handed it
+with the sha256 of the bytes it opens, and uses it on those bytes only.
+
 A document is cached per file version and kind: (real path, kind, device,
-inode, size, mtime, ctime), all from ``fstat`` of the open descriptor. A failure (timeout,
+inode, size, mtime, ctime, the sha256 unlocked for the path or ""), all but the
+last from ``fstat`` of the open descriptor. A failure (timeout,
 unreadable document) is remembered for ``failure_seconds``: the same file
 asked again gets the same answer at once, without a new worker.
 """
@@ -63,6 +68,7 @@ from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
 from siftui.sources.ocr_runner import OcrRunner
+from siftui.sources.unlocked import Unlock, Unlocked
 
 __all__ = ["DocStore", "Failed", "ServedDoc", "doc_bytes", "load_in_worker"]
 
@@ -74,7 +80,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-_Key = tuple[str, str, int, int, int, int, int]
+_Key = tuple[str, str, int, int, int, int, int, str]
 
 
 @dataclass
@@ -95,8 +101,11 @@ class DocStore:
         *,
         loader: DocLoader = load_in_worker,
         range_loader: RangeLoader | None = None,
+        unlocked: Unlocked | None = None,
     ) -> None:
         self.limits = limits
+        # The passwords the person gave in the reader (none under `siftui mcp`).
+        self.unlocked = unlocked if unlocked is not None else Unlocked()
         self.timeout = limits.timeout
         # Inspecting costs up to ~5x the extraction (pgfmanual: 17.7 s after 3.5 s): only
         # when a log records it or --warn-hidden uses it, and after the answer is sent.
@@ -159,6 +168,7 @@ class DocStore:
             )
         if info.st_size == 0:
             raise LoadError(f"{shown}: empty file, not a document")
+        unlock = self.unlock_of(opened)
         key: _Key = (
             str(opened.real),
             kind,
@@ -167,6 +177,7 @@ class DocStore:
             info.st_size,
             info.st_mtime_ns,
             info.st_ctime_ns,
+            unlock.sha256 if unlock is not None else "",
         )
         with self._lock:
             if self._closed:
@@ -301,7 +312,13 @@ class DocStore:
             with self.track(running):
                 try:
                     job = WorkerJob(
-                        str(opened.real), task, self.max_bytes, self.max_runes, self.timeout, False
+                        str(opened.real),
+                        task,
+                        self.max_bytes,
+                        self.max_runes,
+                        self.timeout,
+                        False,
+                        unlock=self.unlock_of(opened),
                     )
                     (size, result), sha256, _ = finish(running, job, deadline)
                 except WorkerFailed as error:
@@ -310,6 +327,11 @@ class DocStore:
             self._slots.release()
             self.warm()
         return size, result, sha256
+
+    def unlock_of(self, opened: OpenedFile) -> Unlock | None:
+        """The password the person gave for the open file's path (for one version of
+        its bytes), if they did."""
+        return self.unlocked.of(str(opened.real))
 
     def _take_slot(self, deadline: float, started: float, shown: str) -> None:
         """One of the ``workers`` slots, waited for until ``deadline``, or LoadError."""

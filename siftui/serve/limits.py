@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.sources.unlocked import Unlock
+
 __all__ = [
     "DEFAULT_CACHE_BYTES",
     "DEFAULT_LIMITS",
@@ -60,7 +62,9 @@ class WorkerJob:
     ``timeout`` is the seconds the call had in all (for the messages); a document it
     reads is inspected for hidden text when ``inspect_hidden``, within
     ``inspect_seconds`` (None: ``timeout``); ``answering``, the call's Options when a
-    first page range may be answered from its own pages."""
+    first page range may be answered from its own pages; ``unlock``, the password the
+    person gave in the reader for the file's bytes of one sha256 (None: none given),
+    which the worker uses only on bytes of that sha256."""
 
     name: str
     kind: Any
@@ -70,3 +74,4 @@ class WorkerJob:
     inspect_hidden: bool = True
     inspect_seconds: float | None = None
     answering: Any = None
+    unlock: Unlock | None = None

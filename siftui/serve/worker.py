@@ -15,12 +15,13 @@ server's stdout is the MCP wire.
 
 Protocol, over a socket pair, each message a length-prefixed pickle: to the
 worker ``(name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds,
-answering)`` (kind "pdf" or "docx"; ``seconds`` the time the call has left,
+answering, unlock)`` (kind "pdf" or "docx"; ``seconds`` the time the call has left,
 ``inspect_seconds`` the time the hidden-text inspection may take once the text is
 sent; ``answering`` the call's ``Options`` when a first page range may be answered
-from its own pages, else None); back, while a PDF is extracted, ``("progress",
-pages done, pages)`` now and then, then ``("ok", read, sha256)`` with a
-:class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
+from its own pages, else None; ``unlock`` the password the person gave in the reader
+for one version of the file, siftui.sources.unlocked, else None); back, while a PDF is
+extracted, ``("progress", pages done, pages)`` now and then, then ``("ok", read,
+sha256)`` with a :class:`siftui.serve.worker_read.Read` or ``("error", message, sha256 or None)``;
 for a document it inspects for hidden text, ``("extracted", read, sha256)`` then
 ``("inspected", inspection or None, why not)``. The server answers the call at
 ``"extracted"`` and reads the findings in a thread of its own
@@ -187,6 +188,7 @@ def finish(
             job.inspect_hidden,
             inspect_time,
             job.answering,
+            job.unlock,
         )
         send(running.sock, request)
         message = receive(running.sock, deadline)

@@ -24,9 +24,10 @@ class Task(Protocol):
         """What the task does, for its messages ("drawing page 3 took longer than ...")."""
         ...
 
-    def run(self, name: str, data: bytes) -> object:
+    def run(self, name: str, data: bytes, password: str | None) -> object:
         """The task on ``data``, the bytes of the file ``name`` (whose suffix is the type
-        MuPDF is told when the bytes are no PDF's, as for its extraction)."""
+        MuPDF is told when the bytes are no PDF's, as for its extraction), an encrypted
+        PDF opened with ``password`` (the person's, from the reader; None: none given)."""
         ...
 
 
@@ -38,8 +39,8 @@ class Describe:
     def doing(self) -> str:
         return "reading its metadata"
 
-    def run(self, name: str, data: bytes) -> dict[str, object]:
-        return evidence_pdf.pdf_facts(name, data)
+    def run(self, name: str, data: bytes, password: str | None) -> dict[str, object]:
+        return evidence_pdf.pdf_facts(name, data, password)
 
 
 @dataclass(frozen=True)
@@ -53,5 +54,5 @@ class Draw:
     def doing(self) -> str:
         return f"drawing page {self.page}"
 
-    def run(self, name: str, data: bytes) -> RenderedPage:
-        return evidence_pdf.render_page(name, data, self.page, self.dpi)
+    def run(self, name: str, data: bytes, password: str | None) -> RenderedPage:
+        return evidence_pdf.render_page(name, data, self.page, self.dpi, password)

@@ -71,17 +71,18 @@ def main(argv: list[str]) -> None:
     name = "?"
     try:
         request = receive(sock, None)
-        name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds, answering = (
-            request
-        )
+        name, kind, max_bytes, max_runes, seconds, inspect_hidden, inspect_seconds = request[:7]
+        answering, unlock = request[7:]
         deadline = time.monotonic() + seconds
         data = _read_all(file_fd, max_bytes)
         os.close(file_fd)
         import hashlib
 
         sha256 = hashlib.sha256(data).hexdigest()
+        # The person's password opens only the very bytes they unlocked in the reader.
+        password = unlock.password_for(sha256) if unlock is not None else None
         if not isinstance(kind, str):  # an evidence tool's task, not a document to read
-            send(sock, _task(name, kind, data, sha256, max_bytes, memory))
+            send(sock, _task(name, kind, data, sha256, max_bytes, memory, password))
             return
         if len(data) > max_bytes:
             raise _Refusal(f"{quoted(name)}: over this server's limit of {max_bytes:,} bytes")
@@ -97,10 +98,11 @@ def main(argv: list[str]) -> None:
         )
 
         if answering is not None:  # a first range: its pages now, the whole document next
-            first = read_range_first(name, kind, data, sha256, answering, deadline)
+            first = read_range_first(name, kind, data, sha256, answering, deadline, password)
             if first is not None:
                 send(sock, ("range", first, sha256))
-        read = read_document(name, kind, data, deadline, progress_sender(sock, PROGRESS_SECONDS))
+        sender = progress_sender(sock, PROGRESS_SECONDS)
+        read = read_document(name, kind, data, deadline, sender, password)
         runes = runes_of(read.doc)
         if runes > max_runes:
             raise _Refusal(
@@ -120,7 +122,7 @@ def main(argv: list[str]) -> None:
         # The answer first: an inspection that fails, or kills this process, costs
         # the findings only.
         send(sock, ("extracted", read, sha256))
-        found, why = inspect(name, data, sha256, inspect_seconds, skip)
+        found, why = inspect(name, data, sha256, inspect_seconds, skip, password)
         del data
         send(sock, ("inspected", found, why))
     except _Refusal as refusal:
@@ -177,15 +179,24 @@ def _memory_message(name: str, memory: int, doing: str = "extraction") -> str:
     return f"{quoted(name)}: {doing} needed more than this server's {memory:,} bytes of memory"
 
 
-def _task(name: str, task: Any, data: bytes, sha256: str, max_bytes: int, memory: int) -> Any:
-    """The message answering a task of siftui.serve.worker_evidence: its refusals are
-    the words the tool says (EvidenceError's), as when the server ran it itself."""
+def _task(
+    name: str,
+    task: Any,
+    data: bytes,
+    sha256: str,
+    max_bytes: int,
+    memory: int,
+    password: str | None,
+) -> Any:
+    """The message answering a task of siftui.serve.worker_evidence (run with the
+    ``password`` of these bytes, if the person gave one): its refusals are the words the
+    tool says (EvidenceError's), as when the server ran it itself."""
     from siftui.core.evidence.errors import EvidenceError
 
     if len(data) > max_bytes:
         return ("error", f"the file is over the server's limit of {max_bytes:,} bytes", sha256)
     try:
-        return ("ok", (len(data), task.run(name, data)), sha256)
+        return ("ok", (len(data), task.run(name, data, password)), sha256)
     except MemoryError:
         return ("error", _memory_message(name, memory, task.doing), sha256)
     except EvidenceError as error:

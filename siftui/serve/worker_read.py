@@ -63,10 +63,13 @@ def read_document(
     data: bytes,
     deadline: float,
     progress: Callable[[int, int], None] | None = None,
+    password: str | None = None,
 ) -> Read:
     """The document in ``data`` (``name`` only names it), read as ``kind``; not yet
     inspected for hidden text (see :func:`inspect`). ``progress(done, total)`` is told
-    the pages extracted, for a PDF not in the disk cache."""
+    the pages extracted, for a PDF not in the disk cache. ``password``: the one the
+    person gave in the reader for these bytes (what it opens never goes to the disk
+    cache)."""
     from siftui.sources.kinds import is_json_form_bytes, load_any
     from siftui.sources.pdf_open import NeedsPassword
 
@@ -74,7 +77,9 @@ def read_document(
     if entry is None:
         raise LoadError(f"{quoted(name)}: unknown kind of document {kind!r}")
     try:
-        loaded = load_any(data, name=name, kind=entry, progress=progress)
+        loaded = load_any(
+            data, LoadOptions(password=password), name=name, kind=entry, progress=progress
+        )
     except LoadError as error:
         if error.reason is None or not issubclass(error.reason, NeedsPassword):
             raise
@@ -102,11 +107,17 @@ def known_findings(sha256: str, skip: frozenset[int]) -> Inspection | None:
 
 
 def inspect(
-    name: str, data: bytes, sha256: str, seconds: float, skip: frozenset[int]
+    name: str,
+    data: bytes,
+    sha256: str,
+    seconds: float,
+    skip: frozenset[int],
+    password: str | None = None,
 ) -> tuple[Inspection | None, str]:
     """The hidden-text findings, within ``seconds`` (the inspection's own, which start
-    when the text has been sent), of every page but the unreadable ones (``skip``); a
-    failure costs the findings (the log says why), never the answer."""
+    when the text has been sent), of every page but the unreadable ones (``skip``), the
+    document opened with ``password`` (then never cached); a failure costs the findings
+    (the log says why), never the answer."""
     from siftui.sources.hidden.cache import cached_inspect_bytes
     from siftui.sources.pdf_open import ExtractError, TimedOut
 
@@ -114,7 +125,9 @@ def inspect(
     if left <= 0:
         return None, "no time left to inspect it for hidden text"
     try:
-        found = cached_inspect_bytes(name, data, sha256=sha256, timeout=left, skip=skip)
+        found = cached_inspect_bytes(
+            name, data, sha256=sha256, timeout=left, skip=skip, password=password
+        )
         return found, ""
     except TimedOut:  # said in the server's own limit, not the share the inspection had
         return None, f"{quoted(name)}: inspection took longer than {seconds:g} s; stopped"
@@ -127,7 +140,13 @@ def inspect(
 
 
 def read_range_first(
-    name: str, kind: str, data: bytes, sha256: str, options: Options, deadline: float
+    name: str,
+    kind: str,
+    data: bytes,
+    sha256: str,
+    options: Options,
+    deadline: float,
+    password: str | None = None,
 ) -> Read | None:
     """The pages of ``data`` that the answer to ``options`` reads (a partial Doc for that
     request only, siftui.sources.lazy), when it is a page range of a PDF (not a Doc
@@ -149,7 +168,7 @@ def read_range_first(
     if left <= 0:
         return None
     try:
-        cold = read_range(name, options, LoadOptions(timeout=left), data=data)
+        cold = read_range(name, options, LoadOptions(password, timeout=left), data=data)
     except ExtractError:
         return None
     return Read(cold.found.doc, cold.found.unreadable)

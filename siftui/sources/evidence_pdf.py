@@ -37,17 +37,25 @@ def _open(name: str, data: bytes) -> Any:
         raise EvidenceError(f"cannot open the PDF: {reason}") from None
 
 
+def _locked(document: Any, password: str | None) -> bool:
+    """Whether the open document stays encrypted to us: it needs a password and
+    ``password`` (None: none given) does not open it. MuPDF's ``needs_pass`` stays
+    true once a password has opened it."""
+    return bool(document.needs_pass) and (password is None or not document.authenticate(password))
+
+
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def pdf_facts(name: str, data: bytes) -> dict[str, object]:
+def pdf_facts(name: str, data: bytes, password: str | None = None) -> dict[str, object]:
     """E1's fields after path, bytes, sha256 and contentVersion, in EVIDENCE.md's order
-    (``pdfVersion`` "" for a document MuPDF opened that is no PDF)."""
+    (``pdfVersion`` "" for a document MuPDF opened that is no PDF); an encrypted PDF
+    ``password`` opens is described whole (still ``encrypted``)."""
     document = _open(name, data)
     try:
         encrypted = bool(document.is_encrypted) or bool(_text(document.metadata.get("encryption")))
-        if document.needs_pass:
+        if _locked(document, password):
             return {"encrypted": True, "needsPassword": True}
         metadata = document.metadata or {}
         version = _text(metadata.get("format"))
@@ -67,11 +75,14 @@ def pdf_facts(name: str, data: bytes) -> dict[str, object]:
         document.close()
 
 
-def render_page(name: str, data: bytes, page: int, dpi: int) -> RenderedPage:
-    """Page ``page`` (1-based) as a PNG at ``dpi``, lowered to stay within E8's pixel bound."""
+def render_page(
+    name: str, data: bytes, page: int, dpi: int, password: str | None = None
+) -> RenderedPage:
+    """Page ``page`` (1-based) as a PNG at ``dpi``, lowered to stay within E8's pixel
+    bound (an encrypted PDF opened with ``password``)."""
     document = _open(name, data)
     try:
-        if document.needs_pass:
+        if _locked(document, password):
             raise EvidenceError("the PDF needs a password")
         drawn = document[page - 1]
         rect = drawn.rect

@@ -94,8 +94,8 @@ def load_any(
 
     A PDF goes through the disk cache (never with a password) and, from a path, the
     parallel extraction; a Doc JSON is read as it is. ``options`` (from a path) and
-    ``progress`` are a PDF's; a Word document has none of them, and bytes are read
-    with the default options. ``answering`` (a PDF from a path): the one request the
+    ``progress`` are a PDF's; a Word document has none of them, and of bytes only the
+    password and the disk cache apply. ``answering`` (a PDF from a path): the one request the
     Doc is for; a page range on a file the cache does not hold gets a partial Doc,
     good for that answer only (:func:`siftui.sources.load.load_doc_report`).
     """
@@ -107,7 +107,7 @@ def load_any(
             return Loaded(load_docx_bytes(name, source))
         from siftui.sources.load import load_doc_bytes
 
-        found = load_doc_bytes(name, source, progress=progress)
+        found = load_doc_bytes(name, source, options, progress=progress)
         return Loaded(found.doc, found.unreadable)
     kind = kind_of_file(source) if kind is None else kind
     if kind is WORD:

@@ -138,22 +138,30 @@ def load_doc_report(
 
 
 def load_doc_bytes(
-    name: str | os.PathLike[str], data: bytes, *, progress: PageProgress | None = None
+    name: str | os.PathLike[str],
+    data: bytes,
+    options: LoadOptions = DEFAULT_LOAD,
+    *,
+    progress: PageProgress | None = None,
 ) -> Extraction:
     """:func:`load_doc_report` for a file already read into ``data`` (``name`` only
     names it), as the MCP worker reads one: a Doc JSON as it is, else the document
-    extracted in this process through the disk cache (keyed by the bytes' sha256)."""
+    extracted in this process through the disk cache (keyed by the bytes' sha256) when
+    ``options.cached`` (a PDF opened with ``options.password`` never is). Only the
+    password and the cache of ``options`` apply."""
     if is_doc_json_bytes(name, data):
         return doc_json_report(name, data)
-    store = DocCache.default()
+    store = DocCache.default() if options.cached else None
     key = cache_key(hashlib.sha256(data).hexdigest(), None, None, name=name)
-    found = store.get_report(key)
+    found = store.get_report(key) if store is not None else None
     if found is None:
+        reading = LoadOptions(password=options.password, workers=1)
         try:
-            found = extract_report(name, LoadOptions(workers=1), progress=progress, data=data)
+            found = extract_report(name, reading, progress=progress, data=data)
         except ExtractError as error:
             raise LoadError(str(error), type(error)) from None
-        store.put(key, found.doc, found.unreadable)
+        if store is not None:
+            store.put(key, found.doc, found.unreadable)
     return found
 
 

@@ -2,8 +2,11 @@
 
 A document's working copy is taken at the session's first edit call on it, from
 the bytes its file holds then, which must be those pdf_open read (else the
-document is stale). A save by any session or the reader is told to this
-session's evidence connection, so its identities stay valid (E19).
+document is stale). An encrypted PDF opens with the password the person gave
+in the reader for those bytes (siftui.sources.unlocked); a save the person
+approved keeps it encrypted with that password, so the bytes it wrote stay unlocked.
+A save by any session or the reader is told to this session's evidence connection,
+so its identities stay valid (E19).
 """
 
 from __future__ import annotations
@@ -92,13 +95,16 @@ class HeldCopies:
 
     def _take(self, document_id: str, document: Document) -> WorkingCopy:
         data = _read(self.roots, document.path)
-        if content_version(hashlib.sha256(data).hexdigest()) != document.content_version:
+        sha256 = hashlib.sha256(data).hexdigest()
+        if content_version(sha256) != document.content_version:
             self.connection.session.mark_stale(document_id)
             self.connection.session.document(document_id)  # raises the stale line
         if not is_pages_head(data[:HEAD_BYTES]):
             raise NotAPdf(document)  # the decision every reader of the file takes
-        opened = self.edit.copies.open(document.real_path, data)
         connection, real_path = self.connection, document.real_path
+        unlocked = connection.files.store.unlocked
+        password = unlocked.password(real_path, sha256)
+        opened = self.edit.copies.open(real_path, data, password)
         inspections = self.inspections
 
         def told(change: Revised) -> None:
@@ -106,6 +112,8 @@ class HeldCopies:
                 document_id, touched_by(change.revision, change.kind, change.transaction)
             )
             if change.kind == "save":
+                if password is not None:  # the save kept the encryption, with this password
+                    unlocked.learn(real_path, opened.copy.sha256, password)
                 connection.saved(document_id, opened.copy.sha256, real_path)
 
         self._held[document_id] = (opened.copy, opened.copy.listen(told))

@@ -172,18 +172,21 @@ def cached_inspect_bytes(
     timeout: float | None = None,
     cache: DocCache | None = None,
     skip: frozenset[int] = frozenset(),
+    password: str | None = None,
 ) -> Inspection:
     """:func:`cached_inspect` for a file already read into ``data`` (``name`` only
     names it): what the MCP server's worker inspects, from the very bytes it served.
-    ``skip``: the pages extraction could not read (a fact of these bytes), left out."""
-    store = DocCache.default() if cache is None else cache
+    ``skip``: the pages extraction could not read (a fact of these bytes), left out.
+    ``password``: the document's (its findings then never go to the disk cache)."""
+    options = LoadOptions(password=password, timeout=timeout, workers=1)
+    store = (DocCache.default() if cache is None else cache) if options.cached else None
     key = _skipping(hidden_key(sha256 or hashlib.sha256(data).hexdigest(), None), skip)
-    found = _get(store, key)
+    found = _get(store, key) if store is not None else None
     if found is not None:
         return found
-    options = LoadOptions(timeout=timeout, workers=1)
     inspection = inspect_document(name, options, data=data, skip=skip)
-    _put(store, key, inspection)
+    if store is not None:
+        _put(store, key, inspection)
     return inspection
 
 

@@ -36,9 +36,11 @@ from siftui.sources.pdf_open import (
     ExtractError,
     NeedsPassword,
     WrongPassword,
+    check_file,
     open_document,
 )
 from siftui.sources.reader_page import field_rows, page_pixels
+from siftui.sources.unlocked import Unlocked
 from siftui.tui.reader.model import EditRefused, OpenRefused
 
 
@@ -196,17 +198,21 @@ class CopyView:
 
 
 class CopiesBackend:
-    """Opens files as the host's working copies; says where the host listens."""
+    """Opens files as the host's working copies; says where the host listens. An
+    encrypted PDF the person opens with its password is told to ``unlocked`` (the
+    host's, siftui.sources.unlocked: its agents may then read those bytes)."""
 
     def __init__(
         self,
         copies: WorkingCopies,
         registration: Registration | None = None,
         log_path: Path | None = None,
+        unlocked: Unlocked | None = None,
     ) -> None:
         self.copies = copies
         self._registration = registration
         self._log = log_path
+        self._unlocked = unlocked
 
     @property
     def registration(self) -> Registration | None:
@@ -220,10 +226,12 @@ class CopiesBackend:
         """The working copy of ``path`` (its real path, as the host's sessions name it)."""
         try:
             real = path.expanduser().resolve()
-            # MuPDF's own check first: a missing, damaged or encrypted file is one line.
-            document = open_document(real, password)
+            data = check_file(real).read_bytes()
+            # MuPDF's own check first: a damaged or encrypted file is one line. The password
+            # is checked on the very bytes the working copy is made of.
+            document = open_document(real, password, data=data)
+            unlocks = password is not None and bool(document.needs_pass)
             document.close()
-            data = real.read_bytes()
         except (NeedsPassword, WrongPassword) as error:
             # The reader asks for the password itself: it has no --password to point to.
             said = str(error).removesuffix(PASSWORD_HINT)
@@ -236,6 +244,8 @@ class CopiesBackend:
             opened = self.copies.open(str(real), data, password)
         except EvidenceError as error:
             raise OpenRefused(error.message) from None
+        if unlocks and password is not None and self._unlocked is not None:
+            self._unlocked.learn(str(real), opened.copy.sha256, password)
         note = opened.note.message if opened.note is not None else ""
         if opened.copy.rewrites_whole:  # the reason says that a save rewrites it whole
             whole = f"{real.name}: {opened.copy.rewrites_whole}"
