@@ -68,7 +68,7 @@ from siftui.sources.errors import report_unexpected
 from siftui.sources.lazy import is_range
 from siftui.sources.load import LoadError
 from siftui.sources.ocr_runner import OcrRunner
-from siftui.sources.unlocked import Unlock, Unlocked
+from siftui.sources.unlocked import Unlocked
 
 __all__ = ["DocStore", "Failed", "ServedDoc", "doc_bytes", "load_in_worker"]
 
@@ -168,7 +168,7 @@ class DocStore:
             )
         if info.st_size == 0:
             raise LoadError(f"{shown}: empty file, not a document")
-        unlock = self.unlock_of(opened)
+        unlock = self.unlocked.of(str(opened.real))
         key: _Key = (
             str(opened.real),
             kind,
@@ -311,15 +311,9 @@ class DocStore:
             running = self._spare.take(opened.fd, self.memory)
             with self.track(running):
                 try:
-                    job = WorkerJob(
-                        str(opened.real),
-                        task,
-                        self.max_bytes,
-                        self.max_runes,
-                        self.timeout,
-                        False,
-                        unlock=self.unlock_of(opened),
-                    )
+                    real, unlock = str(opened.real), self.unlocked.of(str(opened.real))
+                    limits = self.max_bytes, self.max_runes, self.timeout
+                    job = WorkerJob(real, task, *limits, False, unlock=unlock)
                     (size, result), sha256, _ = finish(running, job, deadline)
                 except WorkerFailed as error:
                     raise Failed(str(error), error.sha256, timed_out=error.timed_out) from None
@@ -327,11 +321,6 @@ class DocStore:
             self._slots.release()
             self.warm()
         return size, result, sha256
-
-    def unlock_of(self, opened: OpenedFile) -> Unlock | None:
-        """The password the person gave for the open file's path (for one version of
-        its bytes), if they did."""
-        return self.unlocked.of(str(opened.real))
 
     def _take_slot(self, deadline: float, started: float, shown: str) -> None:
         """One of the ``workers`` slots, waited for until ``deadline``, or LoadError."""

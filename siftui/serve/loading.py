@@ -133,7 +133,7 @@ def load_in_worker(
             store.inspect_hidden,
             store.inspect_timeout,
             answering,
-            store.unlock_of(opened),
+            store.unlocked.of(str(opened.real)),
         )
         read, sha256, later = finish(
             running, job, deadline, early=given, progress=progress, ended=tracked.__exit__
