@@ -41,7 +41,11 @@ class Starting:
         self._state = "making"  # then "made", "taken" or "closed"
         GIVE_WAY.begin()  # before the thread starts: no after-work slips in meanwhile
         thread = threading.Thread(target=self._run, name="evidence preview", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:
+            GIVE_WAY.end()  # no thread will end it
+            raise
 
     def fresh(self) -> Preview:
         """Another session like the one being made (its first call not made)."""
