@@ -148,9 +148,10 @@ def load_in_worker(
 def load_known(path: Path, known: ServedDoc) -> DocLoader:
     """A :data:`DocLoader` that answers with ``known``, the document its caller read from
     the file at ``path`` as a worker reads the default kind (no password, no OCR, not
-    inspected), as long as the file opened is that one and holds the bytes ``known`` was
-    read from; any other file, or that one changed, is read by a worker
-    (:func:`load_in_worker`), which also gives every refusal in its own words."""
+    inspected), as long as the file opened is that one, holds the bytes ``known`` was
+    read from and was not unlocked with a password; any other file, or that one
+    changed, is read by a worker (:func:`load_in_worker`), which also gives every
+    refusal in its own words."""
     real, name = os.path.realpath(path), path.name
 
     def load(
@@ -161,6 +162,7 @@ def load_known(path: Path, known: ServedDoc) -> DocLoader:
             and str(opened.real) == real
             and opened.real.name == name  # the name the worker is given, as the caller's
             and not store.inspect_hidden  # else the worker's read carries findings
+            and store.unlocked.of(real) is None  # else the worker reads it with a password
             and runes_of(known.doc) <= store.max_runes
             and _sha256(opened.fd, store.max_bytes) == known.sha256
         )

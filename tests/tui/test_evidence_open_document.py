@@ -61,9 +61,9 @@ def worker_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     worker's job names its file)."""
     names: list[str] = []
 
-    def job(name: str, *args: Any) -> WorkerJob:
+    def job(name: str, *args: Any, **kwargs: Any) -> WorkerJob:
         names.append(Path(name).name)
-        return WorkerJob(name, *args)
+        return WorkerJob(name, *args, **kwargs)
 
     monkeypatch.setattr(loading, "WorkerJob", job)
     return names
