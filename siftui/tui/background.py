@@ -5,7 +5,7 @@ without text and pages read by OCR.
 
 Nothing here starts while a document opens, so opening is as fast as the CLI.
 :func:`start` returns the steps (siftui.tui.found): what the app shows and runs;
-what the workers find comes back to the app as facts (siftui.tui.extras).
+what the workers find comes back to the app as facts (siftui.tui.facts).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from siftui.sources.kinds import is_json_form
 from siftui.sources.tokens import VocabularyError, count_pages, load_encoding
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
-from siftui.tui.extras import Extras, Images, OcrRead, PageTokens
+from siftui.tui.extras import Extras
+from siftui.tui.facts import Images, OcrRead, PageTokens
 from siftui.tui.found import Job, Notice, Step
 from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Held, Opened

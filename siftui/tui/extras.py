@@ -6,7 +6,7 @@ content and what no ``pages=`` call shows at its OutCap (the kind table's
 answer; the agents table (siftui.sources.agents_load); and, once per document
 (siftui.tui.background), the pages OCR read, each page's tokens, which pages
 without text hold images and the hidden-text findings (siftui.tui.hidden_flow).
-Each arrives as a fact (below) through the app (siftui.tui.found), which
+Each arrives as a fact (siftui.tui.facts) through the app (siftui.tui.found), which
 hands it to :meth:`Extras.found` and shows its answer again *dressed* with all
 that is known (:meth:`Extras.dress`), so every widget still draws from the one
 answer. :class:`Extras` holds no app: it returns the steps to take next.
@@ -15,7 +15,7 @@ answer. :class:`Extras` holds no app: it returns the steps to take next.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,75 +23,18 @@ from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.kinds import kind_of, paged
 from siftui.sources.errors import report_unexpected
-from siftui.tui.found import Fact, Job, Notice, Step
+from siftui.tui.found import Fact, Job, Step
 from siftui.tui.give_way import GIVE_WAY
-from siftui.tui.state import Agents, Answer, Held, Opened, Source
+from siftui.tui.state import Agents, Answer, Held, Opened
 
 if TYPE_CHECKING:
     from siftui.core.findings import Inspection
     from siftui.core.unreachable import Unreachable
     from siftui.sources.tokens import TokenCounts
+    from siftui.tui.facts import AgentsRead, DocumentFact, Dressing, ReachKey
 
 REACH_CACHE = 32
 COUNTS_CACHE = 16
-
-ReachKey = tuple[Source, int, str]
-"""What an unreachable tail is worked out for: the document, the OutCap, its unit."""
-
-
-# ------------------------------------------------------------------------ the facts
-
-
-@dataclass(frozen=True)
-class Dressing(Fact):
-    """An answer's own after-work: the token counts of ``content`` and the tail no
-    ``pages=`` call shows at ``key`` (each None when it was not asked for)."""
-
-    content: str | None
-    counts: TokenCounts | None
-    key: ReachKey | None
-    reach: Unreachable | None
-
-
-@dataclass(frozen=True)
-class AgentsRead(Fact):
-    agents: Agents
-
-
-@dataclass(frozen=True)
-class DocumentFact(Fact):
-    """A fact about the document ``opened``: kept only while it is the one open."""
-
-    opened: Opened
-
-
-@dataclass(frozen=True)
-class OcrRead(DocumentFact):
-    """The document's after-work starts: the pages without text OCR read (none, without
-    OCR); its page tokens and images are not known yet."""
-
-    pages: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class PageTokens(DocumentFact):
-    counts: tuple[int, ...]  # o200k_base tokens of each page's text
-
-
-@dataclass(frozen=True)
-class Images(DocumentFact):
-    shown: tuple[bool, ...]  # which pages hold images (of the pages without text)
-
-
-@dataclass(frozen=True)
-class HiddenNote(DocumentFact):
-    note: str  # why hidden text is not known yet (or at all)
-
-
-@dataclass(frozen=True)
-class HiddenFound(DocumentFact):
-    inspection: Inspection
-    notice: Notice | None  # what the app says of it (the alarms), if anything
 
 
 # ------------------------------------------------------------------------ the store
@@ -199,6 +142,8 @@ class Extras:
         self._busy, self._count_next, self._reach_wanted = True, None, None
 
         def work() -> Dressing:
+            from siftui.tui.facts import Dressing  # after the first frame
+
             counts = None
             if count is not None:
                 from siftui.sources.tokens import token_counts  # after the first frame
@@ -221,6 +166,8 @@ class Extras:
 
     def found(self, fact: Fact) -> tuple[Step, ...]:
         """Keep ``fact``; the steps it leads to (the next job, a notice)."""
+        from siftui.tui.facts import AgentsRead, DocumentFact, Dressing  # made by then
+
         if isinstance(fact, Dressing):
             self._busy = False
             if fact.content is not None and fact.counts is not None:
@@ -240,6 +187,8 @@ class Extras:
         return ()
 
     def _about_document(self, fact: DocumentFact) -> tuple[Step, ...]:
+        from siftui.tui.facts import HiddenFound, HiddenNote, Images, OcrRead, PageTokens
+
         if isinstance(fact, OcrRead):
             self._of, self._ocr = fact.opened, fact.pages
             self._page_tokens, self._images = (), None
@@ -260,6 +209,7 @@ class Extras:
 def _load_agents() -> AgentsRead:
     from siftui.core.agents import AgentsError
     from siftui.sources.agents_load import load_agents
+    from siftui.tui.facts import AgentsRead
 
     try:
         return AgentsRead(Agents(tuple(load_agents())))

@@ -3,7 +3,7 @@
 The helpers that decide the after-work (siftui.tui.extras, siftui.tui.background,
 siftui.tui.hidden_flow) never write a widget and never hold the app: they return
 *steps*. A :class:`Job` is work for a thread worker; what it finds is a
-:class:`Fact` (a frozen value, siftui.tui.extras lists them), which comes back
+:class:`Fact` (a frozen value, siftui.tui.facts lists them), which comes back
 to the app as a :class:`Found` message. A :class:`Notice` is a notification to
 show. The app runs the jobs, shows the notices, keeps each fact in its
 :class:`~siftui.tui.extras.Extras`, and shows its answer again, dressed with
@@ -20,7 +20,7 @@ from textual.notifications import SeverityLevel
 
 
 class Fact:
-    """Something found after an answer was painted (the kinds are in siftui.tui.extras)."""
+    """Something found after an answer was painted (the kinds are in siftui.tui.facts)."""
 
 
 @dataclass(frozen=True)

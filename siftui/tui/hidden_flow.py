@@ -2,7 +2,7 @@
 
 After the first answer is painted, a worker inspects the file
 (:func:`siftui.sources.hidden.cache.cached_inspect`, through the disk cache); its
-findings come back to the app as a fact (siftui.tui.extras), and the app shows
+findings come back to the app as a fact (siftui.tui.facts), and the app shows
 its answer again with them in its facts, so the strip, the view and the counter
 draw them from the answer. `h` (siftui.tui.key_actions) lists them.
 """
@@ -17,7 +17,8 @@ from siftui.sources.errors import report_unexpected
 from siftui.sources.kinds import is_json_form
 from siftui.sources.load_options import LoadOptions
 from siftui.sources.pdf_open import ExtractError
-from siftui.tui.extras import DocumentFact, Extras, HiddenFound, HiddenNote
+from siftui.tui.extras import Extras
+from siftui.tui.facts import DocumentFact, HiddenFound, HiddenNote
 from siftui.tui.found import Job, Notice, Step
 from siftui.tui.state import Held, Opened
 
