@@ -45,6 +45,9 @@ class RequestBar(Horizontal):
 
     view: KindView = DEFAULT_KIND.view
     """The kind whose fields the bar shows."""
+    # Its class from the start: added after the first layout, it restyled the bar and
+    # its fields before the first frame.
+    DEFAULT_CLASSES = f"-{DEFAULT_KIND.view.style}"
 
     shown: reactive[AnyOptions | None] = reactive(None, init=False)
     """The request the bar shows (the app's, bound): set when the app shows it, not
@@ -77,9 +80,10 @@ class RequestBar(Horizontal):
         """Show a request: the fields of its kind (``view``), with its values (an Input
         set to its own value posts nothing, so the request is not proposed again)."""
         self._mount_fields(view)
-        self.set_class(False, f"-{self.view.style}")
-        self.set_class(True, f"-{view.style}")
-        self.view = view
+        if view is not self.view:  # a class changed restyles the bar and its fields
+            self.remove_class(f"-{self.view.style}")
+            self.add_class(f"-{view.style}")
+            self.view = view
         for name, value in values.items():
             field = self.query_one(f"#{name}", Input)
             if field.value != value:
