@@ -67,6 +67,9 @@ class SiftApp(KeyActions):
     """Shows what an agent receives for a document, and copies it exactly."""
 
     CSS_PATH = Path(__file__).parent / "siftui.tcss"  # absolute, so subclasses elsewhere work
+    REPLAY_CSS = Path(__file__).parent / "replay.tcss"
+    """A log replay's layout, read after CSS_PATH by a replay only: Textual parses every
+    rule it reads before the first frame."""
     TITLE = "siftui"
     # Short terminals keep the content visible: the controls shrink first (an 80x24
     # terminal folds the counter into two lines: at least 12 lines of content).
@@ -103,7 +106,7 @@ class SiftApp(KeyActions):
         evidence: PreviewFactory | None = None,
         ocr_language: str = DEFAULT_OCR_LANGUAGE,
     ) -> None:
-        super().__init__()
+        super().__init__(css_path=None if log is None else [self.CSS_PATH, self.REPLAY_CSS])
         self._start = (Path(path) if path is not None else None, password)
         self._replayed = log  # a log replay's calls, tail and re-runs
         self.request = START

@@ -105,7 +105,7 @@ class ReplayFlow:
         request = Request(Source(Path(entry.path), entry.sha256 or ""), options)
         received = entry.received
         # A call of no document request (an evidence tool's): read_pdf's controls and
-        # counter say nothing of it, so the screen hides them (siftui.tcss).
+        # counter say nothing of it, so the screen hides them (replay.tcss).
         tool = "" if logged_as(entry.tool).document else str(entry.tool)
         self.app.screen.set_class(bool(tool), "-tool-call")
         if received is None:

@@ -28,7 +28,7 @@ FOLLOW_SECONDS = 0.25
 class CallList(DataTable[str | Text]):
     """The calls of a log; the result column (runes, or "error") comes before the request."""
 
-    # Its place on the screen is the app's layout (siftui.tcss: "call log replay").
+    # Its place on the screen is the app's layout (replay.tcss).
 
     def __init__(
         self, entries: list[LogEntry], tail: LogTail | None = None, *, follow: bool = False
