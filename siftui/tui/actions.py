@@ -18,7 +18,7 @@ from textual.app import App, SystemCommand
 from textual.notifications import Notify, SeverityLevel
 
 from siftui.tui.display import escape_controls, escape_lines
-from siftui.tui.found import Fact, Found, Job, Notice, Step
+from siftui.tui.found import Fact, Found
 from siftui.tui.keys import available, system_commands
 from siftui.tui.kinds import view_of
 from siftui.tui.state import Opened, Request
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from siftui.tui.key_actions import Keys
     from siftui.tui.opening import OpenFlow
     from siftui.tui.replay_flow import ReplayFlow
+    from siftui.tui.steps import Step
     from siftui.tui.widgets.call_list import CallList
 
 
@@ -124,6 +125,8 @@ class KeyActions(App[int]):
     def do(self, steps: Iterable[Step]) -> None:
         """Show a helper's notices, run its jobs (each posts what it finds as ``Found``),
         and take the facts it knew at once."""
+        from siftui.tui.steps import Job, Notice  # once the first answer is painted
+
         for step in steps:
             if isinstance(step, Notice):
                 self.notify(

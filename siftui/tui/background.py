@@ -21,9 +21,9 @@ from siftui.tui import hidden_flow
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras
 from siftui.tui.facts import Images, OcrRead, PageTokens
-from siftui.tui.found import Job, Notice, Step
 from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Held, Opened
+from siftui.tui.steps import Job, Notice, Step
 
 PAGE_ENCODING = "o200k_base"
 """The encoding of the strip's page counts."""

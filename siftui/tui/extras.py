@@ -23,7 +23,7 @@ from siftui.core.budget import check_unit
 from siftui.core.doc import Doc
 from siftui.core.kinds import kind_of, paged
 from siftui.sources.errors import report_unexpected
-from siftui.tui.found import Fact, Job, Step
+from siftui.tui.found import Fact
 from siftui.tui.give_way import GIVE_WAY
 from siftui.tui.state import Agents, Answer, Held, Opened
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from siftui.core.unreachable import Unreachable
     from siftui.sources.tokens import TokenCounts
     from siftui.tui.facts import AgentsRead, DocumentFact, Dressing, ReachKey
+    from siftui.tui.steps import Job, Step
 
 REACH_CACHE = 32
 COUNTS_CACHE = 16
@@ -113,6 +114,8 @@ class Extras:
 
     def after(self, answer: Answer) -> tuple[Step, ...]:
         """The jobs ``answer`` still lacks (none when all is known, cached or under way)."""
+        from siftui.tui.steps import Job  # once the first answer is painted
+
         steps: list[Step] = []
         if not self._agents_started:
             self._agents_started = True
@@ -133,6 +136,8 @@ class Extras:
 
     def _start(self) -> tuple[Job, ...]:
         """The job of what the newest answer lacks, unless one runs (it follows then)."""
+        from siftui.tui.steps import Job
+
         count = self._count_next if self._count_next not in self._counts else None
         wanted = self._reach_wanted
         if wanted is not None and wanted[0] in self._reach:

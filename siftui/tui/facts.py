@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from siftui.tui.found import Fact, Notice
+from siftui.tui.found import Fact
 from siftui.tui.state import Agents, Opened, Source
 
 if TYPE_CHECKING:
     from siftui.core.findings import Inspection
     from siftui.core.unreachable import Unreachable
     from siftui.sources.tokens import TokenCounts
+    from siftui.tui.steps import Notice
 
 ReachKey = tuple[Source, int, str]
 """What an unreachable tail is worked out for: the document, the OutCap, its unit."""

@@ -19,8 +19,8 @@ from siftui.sources.load_options import LoadOptions
 from siftui.sources.pdf_open import ExtractError
 from siftui.tui.extras import Extras
 from siftui.tui.facts import DocumentFact, HiddenFound, HiddenNote
-from siftui.tui.found import Job, Notice, Step
 from siftui.tui.state import Held, Opened
+from siftui.tui.steps import Job, Notice, Step
 
 if TYPE_CHECKING:  # made by the scan, after the first frame
     from siftui.core.findings import Inspection

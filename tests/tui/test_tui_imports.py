@@ -205,6 +205,7 @@ NOT_AT_START = (
     "siftui.tui.background",
     "siftui.tui.hidden_flow",
     "siftui.tui.facts",  # what the after-work finds: frozen dataclasses, made after it
+    "siftui.tui.steps",  # and the steps that start it
     "siftui.cli.documents",
     "siftui.cli.serving",
     "siftui.tui.key_actions",
