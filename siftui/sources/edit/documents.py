@@ -4,8 +4,9 @@ shows the fingerprint it had.
 
 Opening pgfmanual with ``pymupdf.open`` takes 2 s, 1.9 of them resolving its outline,
 which a draft never reads: ``open_pdf`` skips it (30 ms). Letting go of a document
-whose pages were read costs MuPDF 0.2-0.3 s of freeing: ``retire`` hands it to one
-closing thread, so a save or an undo answers without waiting for that.
+whose pages were read costs MuPDF 0.1-0.3 s of freeing: ``retire`` hands it to one
+closing thread, so a save or an undo answers without waiting for that, and the thread
+waits a moment first, since the freeing holds Python's GIL and would stop the answer.
 
 PyMuPDF is not safe to call from two threads at once: every working copy's call into
 it, and the closing thread's, holds ``MUPDF`` (one lock for all of them).
@@ -18,6 +19,7 @@ import hashlib
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -106,10 +108,17 @@ def later(task: Callable[[], object]) -> None:
     _later.put(task)
 
 
+_ANSWER_FIRST = 0.05
+"""Seconds a closing waits before it starts. MuPDF frees a document holding Python's
+GIL (pgfmanual's after a save: 80-150 ms), which stops every thread of the process:
+the answer of the call that let the document go, a few ms of work, is sent first."""
+
+
 def retire(document: Any) -> None:
     """Closes ``document`` in the background thread."""
 
     def close() -> None:
+        time.sleep(_ANSWER_FIRST)
         with MUPDF:
             document.close()
 
