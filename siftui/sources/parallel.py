@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
@@ -138,34 +139,48 @@ class _Helper:
         self.chunks: set[int] = set()  # handed out, not back yet
 
 
-def share_chunks(
-    start_helper: Callable[[], Helper],
-    opening: Opening,
-    helpers: int,
-    *,
-    work: Callable[[int], None],
-    received: Callable[[int, tuple[Any, ...]], None],
-    failure: Callable[[tuple[Any, ...]], Exception],
-    deadline: Deadline,
-    meanwhile: Callable[[], None] | None = None,
-) -> None:
-    """This process and ``helpers`` helper processes (each from ``start_helper()``) share
-    pages 0..pages-1 (``opening``'s pages) in chunks of CHUNK_PAGES (smaller towards
-    the end, down to TAIL_CHUNK_PAGES); the one scheduler
-    of extraction and of the hidden-text inspection.
+@dataclass(frozen=True)
+class Helpers:
+    """The helper processes of one :func:`share_chunks`: ``count`` of them, each from
+    ``start()`` and sent ``opening`` first; an ("error", ...) message from one is raised
+    as ``failure(message)``."""
+
+    start: Callable[[], Helper]
+    opening: Opening
+    count: int
+    failure: Callable[[tuple[Any, ...]], Exception]
+
+
+@dataclass(frozen=True)
+class PageWork:
+    """What this process does in :func:`share_chunks`: ``work(number)`` for each page it
+    reads itself, ``received(start, rest)`` for each chunk a helper sends back (``rest``:
+    the message after its start), and ``meanwhile()``, if given, once the helpers are
+    started, before its first page."""
+
+    work: Callable[[int], None]
+    received: Callable[[int, tuple[Any, ...]], None]
+    meanwhile: Callable[[], None] | None = None
+
+
+def share_chunks(helpers: Helpers, here: PageWork, deadline: Deadline) -> None:
+    """This process and ``helpers.count`` helper processes share pages 0..pages-1
+    (``helpers.opening``'s pages) in chunks of CHUNK_PAGES (smaller towards the end,
+    down to TAIL_CHUNK_PAGES); the one scheduler of extraction and of the hidden-text
+    inspection.
 
     This process starts at once, taking chunks from the front and calling
-    ``work(number)`` per page; a helper is sent ``opening`` and, once it has opened
+    ``here.work(number)`` per page; a helper is sent the opening and, once it has opened
     the file (~0.3 s) and said ("ready",), gets the next two chunks (so it never
     waits for an answer while this process is busy with a page) and one more for
-    each ("pages", start, ...) it sends back, handed to ``received(start, rest)``.
-    ``meanwhile()``, if given, is called once the helpers are started, before the
+    each ("pages", start, ...) it sends back, handed to ``here.received(start, rest)``.
+    ``here.meanwhile()``, if given, is called once the helpers are started, before the
     first page: work this process does while they start.
     This process looks for helpers' messages after every page. An ("error", ...)
-    message raises ``failure(message)``; ``deadline.check()`` raises when time is up.
-    A chunk a helper did not send back (it died) is left to the caller.
+    message raises ``helpers.failure(message)``; ``deadline.check()`` raises when time
+    is up. A chunk a helper did not send back (it died) is left to the caller.
     """
-    pages = opening[2]
+    pages = helpers.opening[2]
     claimed = 0
     started: list[_Helper] = []
     running: list[_Helper] = []
@@ -175,7 +190,7 @@ def share_chunks(
         nonlocal claimed
         if claimed >= pages:
             return -1, -1
-        share = (pages - claimed) // (4 * (helpers + 1))
+        share = (pages - claimed) // (4 * (helpers.count + 1))
         start = claimed
         claimed = min(pages, start + max(TAIL_CHUNK_PAGES, min(CHUNK_PAGES, share)))
         return start, claimed
@@ -195,9 +210,9 @@ def share_chunks(
             try:
                 message = receive(helper.sock)
                 if message[0] == "error":
-                    raise failure(message)
+                    raise helpers.failure(message)
                 if message[0] == "pages":
-                    received(message[1], message[2:])
+                    here.received(message[1], message[2:])
                     helper.chunks.discard(message[1])
                     hand_out(helper)
                 else:  # ready
@@ -210,20 +225,20 @@ def share_chunks(
                 stop(helper)
 
     try:
-        for _ in range(helpers):
-            helper = _Helper(*start_helper())
+        for _ in range(helpers.count):
+            helper = _Helper(*helpers.start())
             started.append(helper)
             running.append(helper)
             try:
-                send(helper.sock, opening)
+                send(helper.sock, helpers.opening)
             except OSError:  # died at start: this process does its share
                 stop(helper)
-        if meanwhile is not None:
-            meanwhile()
+        if here.meanwhile is not None:
+            here.meanwhile()
         while (chunk := claim())[0] >= 0:
             for number in range(*chunk):
                 deadline.check()
-                work(number)
+                here.work(number)
                 if running:
                     take(readable([h.sock for h in running], 0))
         for helper in [h for h in running if not h.chunks]:  # still starting: not needed
@@ -280,14 +295,14 @@ def extract_parallel(
             progress(done, extracted)
 
     share_chunks(
-        _start_helper,
-        (os.fspath(path), password, extracted),
-        helpers,
-        work=read,
-        received=received,
-        failure=lambda message: ERRORS_BY_NAME.get(message[1], NotReadable)(message[2]),
-        deadline=deadline,
-        meanwhile=lambda: read_outline(document),
+        Helpers(
+            _start_helper,
+            (os.fspath(path), password, extracted),
+            helpers,
+            lambda message: ERRORS_BY_NAME.get(message[1], NotReadable)(message[2]),
+        ),
+        PageWork(read, received, lambda: read_outline(document)),
+        deadline,
     )
     for number, text in enumerate(texts):  # what a helper that died left
         if text is None:

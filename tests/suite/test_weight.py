@@ -23,9 +23,6 @@ MANY_PARAMETERS_LEFT = {
     "sources/hidden/paint.py:fill_path": "MuPDF device callback",
     "sources/hidden/paint.py:stroke_path": "MuPDF device callback",
     "sources/hidden/paint.py:stroke_text": "MuPDF device callback",
-    # Left: options not yet one value.
-    "sources/hidden/document.py:_parallel": "the inspection's options",
-    "sources/parallel.py:share_chunks": "the extraction's options",
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.findings import Finding, Inspection
@@ -22,6 +23,8 @@ from siftui.sources.hidden.glyphs import GlyphCheck
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.parallel import (
     CHUNK_PAGES,
+    Helpers,
+    PageWork,
     default_workers,
     may_start_processes,
     serve_chunks,
@@ -39,6 +42,20 @@ PageFindings = tuple[list[Finding], list[Finding]]
 """A page's findings and its hidden text not extracted (see inspect_page)."""
 
 NONE: PageFindings = ([], [])
+
+
+@dataclass(frozen=True)
+class _Inspecting:
+    """One inspection under way: the open ``document`` (the file at ``path``, opened with
+    ``password``, which a helper opens again), the check of its fonts' glyphs, when it
+    must stop, and whom to tell of its progress."""
+
+    document: Any
+    path: str | os.PathLike[str]
+    password: str | None
+    glyphs: GlyphCheck
+    deadline: Deadline
+    progress: PageProgress | None
 
 
 def inspect_document(
@@ -75,7 +92,8 @@ def inspect_document(
         if data is not None or skip:
             helpers = 0
         if pages >= options.parallel_min_pages and helpers > 0 and may_start_processes():
-            _parallel(document, path, options.password, found, helpers, progress, deadline, glyphs)
+            inspecting = _Inspecting(document, path, options.password, glyphs, deadline, progress)
+            _parallel(inspecting, found, helpers)
         done = sum(1 for page in found if page is not None)
         for number in range(pages):  # serial, or what the helpers left
             if found[number] is None and number + 1 in skip:
@@ -138,21 +156,13 @@ def _helper_main(fd: int) -> None:
     serve_chunks(fd, chunk)
 
 
-def _parallel(
-    document: Any,
-    path: str | os.PathLike[str],
-    password: str | None,
-    found: list[PageFindings | None],
-    helpers: int,
-    progress: PageProgress | None,
-    deadline: Deadline,
-    glyphs: GlyphCheck,
-) -> None:
+def _parallel(inspecting: _Inspecting, found: list[PageFindings | None], helpers: int) -> None:
     """Fill ``found`` with this process and ``helpers`` helpers sharing the pages
     (siftui.sources.parallel.share_chunks, extraction's scheduler). A chunk a helper did
     not send back stays None (done by the caller)."""
     pages = len(found)
     done = 0
+    progress = inspecting.progress
 
     def tick(count: int) -> None:
         nonlocal done
@@ -161,7 +171,7 @@ def _parallel(
             progress(done, pages)
 
     def work(number: int) -> None:
-        found[number] = _inspect(document, number, path, glyphs)
+        found[number] = _inspect(inspecting.document, number, inspecting.path, inspecting.glyphs)
         tick(1)
 
     def received(start: int, rest: tuple[Any, ...]) -> None:
@@ -170,11 +180,12 @@ def _parallel(
         tick(len(chunk))
 
     share_chunks(
-        _start_helper,
-        (os.fspath(path), password, pages),
-        helpers,
-        work=work,
-        received=received,
-        failure=lambda message: NotReadable(message[2]),
-        deadline=deadline,
+        Helpers(
+            _start_helper,
+            (os.fspath(inspecting.path), inspecting.password, pages),
+            helpers,
+            lambda message: NotReadable(message[2]),
+        ),
+        PageWork(work, received),
+        inspecting.deadline,
     )
