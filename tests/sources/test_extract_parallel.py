@@ -103,6 +103,50 @@ def test_made_document_same_doc(many: Path) -> None:
     assert parallel(many, max_pages=50).pages == one.pages[:50]
 
 
+def wrong_counts(path: Path, pages: int, per_node: int) -> Path:
+    """A PDF whose page tree holds its pages in nodes of ``per_node``, each node's /Count
+    one too many or one too few in turn (the root's right): MuPDF's map of the tree
+    finds every page, a walk down the counts another page or none."""
+    made = make_pdf(path.with_suffix(".made.pdf"), [f"page {n}" for n in range(1, pages + 1)])
+    document = pymupdf.open(made)
+    root = int(document.xref_get_key(document.pdf_catalog(), "Pages")[1].split()[0])
+    kids = [document.page_xref(number) for number in range(pages)]
+    nodes = []
+    for index, first in enumerate(range(0, pages, per_node)):
+        node = document.get_new_xref()
+        group = kids[first : first + per_node]
+        count = len(group) + (1 if index % 2 == 0 else -1)
+        refs = " ".join(f"{kid} 0 R" for kid in group)
+        document.update_object(
+            node, f"<</Type/Pages/Kids[{refs}]/Count {count}/Parent {root} 0 R>>"
+        )
+        for kid in group:
+            document.xref_set_key(kid, "Parent", f"{node} 0 R")
+        nodes.append(node)
+    document.xref_set_key(root, "Kids", "[" + " ".join(f"{node} 0 R" for node in nodes) + "]")
+    document.save(path)
+    document.close()
+    return path
+
+
+def test_a_page_tree_with_wrong_counts_gives_the_same_doc(tmp_path: Path) -> None:
+    """A helper finds its pages as this process's map of the tree does, even where a
+    walk down the tree's counts would find others."""
+    path = wrong_counts(tmp_path / "counts.pdf", 120, 10)
+    walked = pymupdf.open(path)
+    pymupdf.mupdf.pdf_set_page_tree_cache(
+        pymupdf.mupdf.pdf_document_from_fz_document(walked.this), 0
+    )
+    assert walked.page_xref(15) != pymupdf.open(path).page_xref(15)  # the damage is there
+    one = serial(path)
+    assert one.pages[15] == "page 16\n"
+
+    def slowly(done: int, total: int) -> None:
+        time.sleep(0.01)  # slow this process down: the helper must read pages too
+
+    assert parallel(path, progress=slowly) == one
+
+
 def test_progress_is_monotonic_and_ends_at_e(many: Path) -> None:
     calls: list[tuple[int, int]] = []
     doc = parallel(many, progress=lambda done, total: calls.append((done, total)))
