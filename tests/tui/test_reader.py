@@ -149,6 +149,7 @@ def test_the_person_is_told_what_became_of_an_approved_save(
             told.start()
             await wait_until(pilot, lambda: said in toasts())
             told.join()
+            assert message(app).startswith(said)  # the line under the tabs, not only a toast
 
     asyncio.run(main())
 

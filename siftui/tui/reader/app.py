@@ -117,10 +117,15 @@ class ReaderApp(App[None]):
 
     def save_ended(self, path: Path, outcome: str, saved: bool) -> None:
         """The host wrote an approved save, or was refused it after the approval."""
+        # The line under the tabs says it too: it may still hold what the open found
+        # (a repaired file's whole rewrite), which the saved file no longer needs.
         if saved:
-            self.notify(f"Saved {path.name}: {outcome}.")
+            said = f"Saved {path.name}: {outcome}."
+            self.notify(said)
         else:
-            self.notify(f"Not saved: {outcome}", severity="error")
+            said = f"Not saved: {outcome}"
+            self.notify(said, severity="error")
+        self.reader_screen.say(said, error=not saved)
 
     def _next_request(self) -> None:
         from siftui.tui.reader.approval import ApprovalScreen
