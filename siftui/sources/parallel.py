@@ -34,6 +34,7 @@ from siftui.sources.pdf_open import (
     PageProgress,
     WrongPassword,
     open_document,
+    page_text,
     quiet_pymupdf,
     read_outline,
     read_page,
@@ -124,9 +125,26 @@ class _Walk:
         self.walking = _page_map(document, False)
 
     def read(self, number: int, xref: int | None) -> tuple[str, str | None]:
-        if self.walking and (xref is None or _page_xref(self.document, number) != xref):
+        if self.walking:
+            page = _walked_page(self.document, number, xref)
+            if page is not None:
+                return page_text(page)
             self.walking = not _page_map(self.document, True)
         return read_page(self.document, number)
+
+
+def _walked_page(document: Any, number: int, xref: int | None) -> Any:
+    """Page ``number`` (0-based) found by a walk when its object is number ``xref``,
+    else None (no ``xref``, another object, or the walk finds no page)."""
+    if xref is None:
+        return None
+    try:
+        page = document[number]
+        mupdf = quiet_pymupdf().mupdf
+        found = mupdf.pdf_to_num(mupdf.pdf_page_from_fz_page(page.this).obj())
+    except Exception:  # the map, which this process read the page with, decides
+        return None
+    return page if found == xref else None
 
 
 def _page_map(document: Any, on: bool) -> bool:
@@ -141,7 +159,7 @@ def _page_map(document: Any, on: bool) -> bool:
 
 
 def _page_xref(document: Any, number: int) -> int | None:
-    """The object number of page ``number`` (0-based) as MuPDF finds it now, or None."""
+    """The object number of page ``number`` (0-based) in this process, or None."""
     try:
         return int(document.page_xref(number))
     except Exception:  # a damaged page tree: the page is read (and refused) as always

@@ -246,8 +246,17 @@ def _mupdf_notes() -> str:
 def read_page(document: Any, number: int) -> tuple[str, str | None]:
     """Page ``number`` (0-based)'s ``get_text()`` and None, or "" and why it cannot be read."""
     try:
-        return str(document[number].get_text()), None
+        page = document[number]
     except Exception as error:  # a damaged page: its text is empty, and why is kept
+        return "", mupdf_reason(error)
+    return page_text(page)
+
+
+def page_text(page: Any) -> tuple[str, str | None]:
+    """A loaded page's ``get_text()`` and None, or "" and why it cannot be read."""
+    try:
+        return str(page.get_text()), None
+    except Exception as error:
         return "", mupdf_reason(error)
 
 
