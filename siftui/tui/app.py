@@ -138,7 +138,7 @@ class SiftApp(KeyActions):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        bound = Bound.of(SiftApp)
+        bound = Bound(SiftApp)
         yield from main_widgets(bound, self._replayed, self.ocr_language)
 
     def get_default_screen(self) -> Screen[int]:

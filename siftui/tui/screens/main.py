@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -27,23 +26,21 @@ if TYPE_CHECKING:
     from siftui.tui.evidence_rerun import LogReplay
 
 
-@dataclass(frozen=True)
 class Bound:
-    """The app's reactives the widgets are drawn from (the app's class's, to bind)."""
+    """The app's reactives the widgets are drawn from (the app's class's, to bind), read
+    off the app's class ``app`` by name. A plain class: a frozen dataclass's methods are
+    compiled when its module is imported, on the way to the first frame, and these are
+    only read."""
 
-    answer: Reactive[Any]
-    calls: Reactive[Any]
-    refused: Reactive[Any]
-    problem: Reactive[Any]
-    shown: Reactive[Any]
-    heading: Reactive[Any]
-    open_asked: Reactive[Any]
-    replay_said: Reactive[Any]
-
-    @classmethod
-    def of(cls, app: type[Any]) -> Bound:
-        """The reactives of the app's class ``app``, by name."""
-        return cls(*(getattr(app, field.name) for field in fields(cls)))
+    def __init__(self, app: type[Any]) -> None:
+        self.answer: Reactive[Any] = app.answer
+        self.calls: Reactive[Any] = app.calls
+        self.refused: Reactive[Any] = app.refused
+        self.problem: Reactive[Any] = app.problem
+        self.shown: Reactive[Any] = app.shown
+        self.heading: Reactive[Any] = app.heading
+        self.open_asked: Reactive[Any] = app.open_asked
+        self.replay_said: Reactive[Any] = app.replay_said
 
 
 def main_widgets(kind: Bound, replayed: LogReplay | None, ocr_language: str) -> ComposeResult:
