@@ -6,7 +6,7 @@ siftui.sources.parallel's."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from siftui.core.doc import Doc
 from siftui.core.messages import one_line, quoted
@@ -14,7 +14,6 @@ from siftui.core.ocr_language import DEFAULT_OCR_LANGUAGE, missing_languages
 from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import (
-    Deadline,
     ExtractError,
     NotReadable,
     PageProgress,
@@ -27,6 +26,9 @@ from siftui.sources.pdf_open import (
     read_page,
 )
 from siftui.sources.pdf_outline import title_of
+
+if TYPE_CHECKING:
+    from siftui.sources.deadline import Deadline
 
 
 class OcrUnavailable(ExtractError):
@@ -112,6 +114,8 @@ def extract_report(
     timeout = options.timeout
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be > 0, not {timeout}")
+    from siftui.sources.deadline import Deadline  # a reading's, not a cache hit's
+
     deadline = Deadline.start(path, timeout)
     if options.ocr:
         reason = ocr_unavailable_reason(options.ocr_language)

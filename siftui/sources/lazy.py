@@ -21,9 +21,9 @@ from siftui.core.messages import quoted
 from siftui.core.rangeread import RangeFill, partial_doc, range_span
 from siftui.core.render import BadPages, Options
 from siftui.core.unreadable import Extraction, UnreadablePage
+from siftui.sources.deadline import Deadline
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import (
-    Deadline,
     NotReadable,
     check_max_pages,
     nothing_readable,

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.messages import one_line, quoted
+from siftui.sources.deadline import Deadline
 from siftui.sources.helper import Helper, readable, receive, send, start_python_helper
 from siftui.sources.page_walk import PageWalk, page_xrefs
 from siftui.sources.pdf_open import (
-    Deadline,
     ExtractError,
     NeedsPassword,
     NoPages,

@@ -11,9 +11,7 @@ import importlib.util
 import os
 import re
 import stat
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -286,32 +284,3 @@ def outline_of(document: Any, path: str | os.PathLike[str]) -> list[OutlineItem]
         OutlineItem(level=int(level), title=str(title), page=int(page))
         for level, title, page, *_ in toc
     ]
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """When the reading of ``path`` stops: ``timeout`` seconds after it started (``at``,
-    on the monotonic clock; both None: never). :meth:`check`, between pages, raises
-    :class:`TimedOut` saying that ``doing`` ("extraction", "inspection") took too long."""
-
-    path: str | os.PathLike[str]
-    timeout: float | None = None
-    at: float | None = None
-    doing: str = "extraction"
-
-    @classmethod
-    def start(
-        cls, path: str | os.PathLike[str], timeout: float | None, doing: str = "extraction"
-    ) -> Deadline:
-        """The deadline of a reading that starts now."""
-        return cls(path, timeout, None if timeout is None else time.monotonic() + timeout, doing)
-
-    def check(self) -> None:
-        if self.at is not None and time.monotonic() > self.at:
-            raise TimedOut(
-                f"{quoted(self.path)}: {self.doing} took longer than {self.timeout:g} s; stopped"
-            )
-
-    def left(self) -> float | None:
-        """Seconds left (never below 0), or None without a deadline."""
-        return None if self.at is None else max(0.0, self.at - time.monotonic())

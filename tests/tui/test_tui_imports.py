@@ -223,6 +223,7 @@ NOT_AT_START = (
     # The first open's extraction process: only a document the disk cache misses.
     "siftui.sources.extract_process",
     "siftui.sources.lazy",  # a one-call Doc, for the CLI and the server
+    "siftui.sources.deadline",  # a reading's deadline: a cache hit reads nothing
 )
 
 

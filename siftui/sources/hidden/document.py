@@ -17,6 +17,7 @@ from typing import Any
 
 from siftui.core.findings import Finding, Inspection
 from siftui.core.messages import one_line, quoted
+from siftui.sources.deadline import Deadline
 from siftui.sources.helper import Helper, start_python_helper
 from siftui.sources.hidden.detect import inspect_page
 from siftui.sources.hidden.glyphs import GlyphCheck
@@ -31,7 +32,6 @@ from siftui.sources.parallel import (
     share_chunks,
 )
 from siftui.sources.pdf_open import (
-    Deadline,
     NotReadable,
     PageProgress,
     check_max_pages,
