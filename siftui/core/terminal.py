@@ -9,6 +9,7 @@ agent reaches a terminal.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # C0 controls show as their Unicode "control picture" (U+2400 + code).
@@ -20,10 +21,15 @@ _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200
 _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
-# A terminal's own line breaks and tabs move the cursor, nothing more.
-_UNSAFE_IN_TEXT = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+
+
+@functools.cache
+def _unsafe_in_text() -> re.Pattern[str]:
+    """A terminal's own line breaks and tabs move the cursor, nothing more. Compiled on
+    first use (the command line's output), not when the TUI imports this module."""
+    return re.compile(
+        "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    )
 
 
 def _escape_char(char: str) -> str:
@@ -53,9 +59,10 @@ def terminal_text(text: str) -> str:
     """``text`` as a terminal may print it: line breaks and tabs kept, every other
     control (an escape sequence's start, a carriage return that overwrites a line),
     C1 and bidi control made visible."""
-    if _UNSAFE_IN_TEXT.search(text) is None:
+    unsafe = _unsafe_in_text()
+    if unsafe.search(text) is None:
         return text
-    return _UNSAFE_IN_TEXT.sub(lambda found: _escape_char(found.group()), text)
+    return unsafe.sub(lambda found: _escape_char(found.group()), text)
 
 
 def escape_in_place(line: str) -> str:
