@@ -15,6 +15,7 @@ map's last leading page was cut is not known.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -192,7 +193,10 @@ def _map_layout(answer: Rendered, lines: tuple[str, ...], index: DocIndex | None
     return Layout(AnswerKind.MAP, lines, all_roles, (0,) * start + pages, whole, cut, (), 0)
 
 
-_GREP_LINE = re.compile(r"p\. ([0-9]{1,12})([:-]) ")
+@functools.cache
+def _grep_line() -> re.Pattern[str]:
+    """A grep answer's hit line; compiled when a grep is first laid out."""
+    return re.compile(r"p\. ([0-9]{1,12})([:-]) ")
 
 
 def _grep_layout(lines: tuple[str, ...], pattern: str) -> Layout:
@@ -200,8 +204,9 @@ def _grep_layout(lines: tuple[str, ...], pattern: str) -> Layout:
     roles = [Role.GREP_HEADER] * header
     pages = [0] * header
     hits: set[int] = set()
+    grep_line = _grep_line()
     for line in lines[header:]:
-        found = _GREP_LINE.match(line)
+        found = grep_line.match(line)
         if line == "--":
             roles.append(Role.SEPARATOR)
             pages.append(0)

@@ -9,6 +9,7 @@ blocks with them, siftui.core.word.grep a Word story's.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,7 +110,10 @@ def search_line(regex: Any, line: str) -> Any:
 # A pattern that names the start or end of the whole text, turns multi-line mode
 # off, or matches any byte (\C, which may also match "\n" or split a character)
 # means something else in many lines searched at once: search it line by line.
-_LINE_BY_LINE = re.compile(r"\\[AzC]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
+@functools.cache
+def _line_by_line() -> re.Pattern[str]:
+    """Compiled when a grep first asks, not when a start imports this module."""
+    return re.compile(r"\\[AzC]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
 
 
 @lru_cache(maxsize=64)
@@ -117,7 +121,7 @@ def joined_regex(pattern: str) -> Any:
     """``pattern`` for many lines joined by "\\n" (UTF-8 bytes) searched at once:
     multi-line, so ^ and $ are the lines' ends, and never matching "\\n", so no
     match spans two lines. None when only a line-by-line search is exact."""
-    if _LINE_BY_LINE.search(pattern):
+    if _line_by_line().search(pattern):
         return None
     options = _options(any(ch.isupper() for ch in pattern))
     options.never_nl = True

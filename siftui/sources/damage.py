@@ -6,6 +6,7 @@ PyMuPDF itself: siftui.sources.extract hands it what it needs.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Any
@@ -17,15 +18,29 @@ ATTACHMENTS_ONLY = (
 )
 REPAIRED_NO_PAGES = "damaged or truncated: MuPDF repaired it and found no pages"
 
-_ERROR_CODE = re.compile(r"^code=-?[0-9]+: ")
-_FAILED_TO_OPEN = re.compile(r"^Failed to open file '.*' as type ([^ ]*?)\.?$", re.S)
-_MUPDF_ERROR = re.compile(r"^[a-z ]*error: ")
+
+# Compiled when first used (a file MuPDF cannot read), not when a start imports this.
+@functools.cache
+def _error_code() -> re.Pattern[str]:
+    return re.compile(r"^code=-?[0-9]+: ")
+
+
+@functools.cache
+def _failed_to_open() -> re.Pattern[str]:
+    return re.compile(r"^Failed to open file '.*' as type ([^ ]*?)\.?$", re.S)
+
+
+@functools.cache
+def _mupdf_error() -> re.Pattern[str]:
+    return re.compile(r"^[a-z ]*error: ")
+
+
 _FAILED_STREAM = "Failed to open stream"
 
 
 def mupdf_reason(error: BaseException) -> str:
     """MuPDF's message in one line, without its internal error code ("code=7: ")."""
-    return _ERROR_CODE.sub("", one_line(error)) or type(error).__name__
+    return _error_code().sub("", one_line(error)) or type(error).__name__
 
 
 def open_failure(
@@ -43,7 +58,7 @@ def open_failure(
     """
     reason = mupdf_reason(error)
     where = os.fspath(path)
-    failed = _FAILED_TO_OPEN.match(reason)
+    failed = _failed_to_open().match(reason)
     if failed is not None:
         kind = failed.group(1).upper()
     elif reason == _FAILED_STREAM:
@@ -61,8 +76,8 @@ def open_failure(
 def first_error(noted: str, path: str) -> str:
     """The X of the first "... error: X" line of MuPDF's warnings (not naming ``path``), or ""."""
     for line in noted.splitlines():
-        if _MUPDF_ERROR.match(line) and path not in line:
-            return " ".join(_MUPDF_ERROR.sub("", line).split())
+        if _mupdf_error().match(line) and path not in line:
+            return " ".join(_mupdf_error().sub("", line).split())
     return ""
 
 
