@@ -45,7 +45,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from siftui import __version__
 from siftui.core.doc import Doc, OutlineItem
@@ -55,6 +55,9 @@ from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
 from siftui.sources.pdf_open import PageProgress, check_file, check_max_pages, pymupdf_version
+
+if TYPE_CHECKING:
+    from siftui.sources.cache_slot import CacheSlot
 
 FORMAT = 2  # 2: the size of each page in bytes (1: in code points)
 MAGIC = b"siftui doc cache 1\n"
@@ -292,21 +295,6 @@ def file_identity(path: Path) -> tuple[int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
-@dataclass(frozen=True)
-class CacheSlot:
-    """The entry a reading of a file fills once it is done: the cache, the entry's key,
-    and the file's :func:`file_identity` before the reading began."""
-
-    store: DocCache
-    key: str
-    where: Path
-    before: tuple[int, int, int, int]
-
-    def unchanged(self) -> bool:
-        """Whether what was read may be kept (:func:`unchanged_since`)."""
-        return unchanged_since(self.where, self.before)
-
-
 def cached_extract_report(
     path: str | os.PathLike[str],
     options: LoadOptions = DEFAULT_LOAD,
@@ -340,6 +328,8 @@ def cached_extract_report(
                 if progress is not None and pages:
                     progress(len(pages), len(pages))
                 return found
+            from siftui.sources.cache_slot import CacheSlot  # a miss's only
+
             slot = CacheSlot(store, key, where, before)
     found = extract_report(path, options, progress=progress)
     if slot is not None and slot.unchanged():

@@ -224,6 +224,7 @@ NOT_AT_START = (
     "siftui.sources.extract_process",
     "siftui.sources.lazy",  # a one-call Doc, for the CLI and the server
     "siftui.sources.deadline",  # a reading's deadline: a cache hit reads nothing
+    "siftui.sources.cache_slot",  # the entry a reading fills: a cache hit fills none
 )
 
 

@@ -19,7 +19,8 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.findings import Inspection, finding_from_json, finding_json
-from siftui.sources.cache import TEMP_PREFIX, CacheSlot, DocCache, file_identity
+from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity
+from siftui.sources.cache_slot import CacheSlot
 from siftui.sources.filehash import file_sha256
 from siftui.sources.hidden.document import inspect_document
 from siftui.sources.load_options import DEFAULT_LOAD, LoadOptions
