@@ -20,7 +20,7 @@ from textual.notifications import Notify, SeverityLevel
 from siftui.tui.display import escape_controls, escape_lines
 from siftui.tui.found import Fact, Found
 from siftui.tui.keys import available, system_commands
-from siftui.tui.kinds import view_of
+from siftui.tui.kinds import field_names, view_of
 from siftui.tui.state import Opened, Request
 from siftui.tui.widgets.loader import Loader, OpenAsked
 from siftui.tui.widgets.outcap import OutCapControl
@@ -157,8 +157,7 @@ class KeyActions(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = view_of(self.request.options)
         replay, preview = self._replayed is not None, self.preview_shown()
-        fields = frozenset(field.name for field in view.every_field)
-        shown = view.range_action
+        shown, fields = view.range_action, field_names(view)
         return available(action, replay=replay, range_action=shown, fields=fields, preview=preview)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:

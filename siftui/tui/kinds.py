@@ -9,6 +9,7 @@ instead of testing the kind themselves.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from siftui.core.kind_view import KindView
@@ -55,6 +56,14 @@ REFUSALS: tuple[type[Exception], ...] = tuple(
 def view_of(value: AnyDoc | AnyOptions) -> KindView:
     """What the app shows for the kind of a document or of its options."""
     return kind_of(value).view
+
+
+@functools.cache
+def field_names(view: KindView) -> frozenset[str]:
+    """The names of the fields ``view`` shows: the app asks for them for each key every
+    time Textual checks its bindings (the footer, at start), and a kind's fields never
+    change."""
+    return frozenset(field.name for field in view.every_field)
 
 
 def first_call(options: AnyOptions, *, kind: DocumentKind[Any, Any] | None = None) -> AnyOptions:
