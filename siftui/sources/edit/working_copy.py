@@ -360,13 +360,12 @@ class WorkingCopy:
                     " (the draft is kept)"
                 )
             written = write_beside(self.path, self._draft, self._bytes.get(), self._seen)
-            if self.encrypted and not still_encrypted(written.bytes.get(), self._password):
-                written.drop()
-                raise EvidenceError(
-                    f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"
-                    " (the draft is kept)"
-                )
-            try:
+            try:  # the temporary file and the old file's descriptor go whatever fails
+                if self.encrypted and not still_encrypted(written.bytes.get(), self._password):
+                    raise EvidenceError(
+                        f"{shown} is encrypted and MuPDF cannot keep it so: nothing saved"
+                        " (the draft is kept)"
+                    )
                 seen = written.replace()
             except BaseException:
                 written.drop()

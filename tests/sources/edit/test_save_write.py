@@ -22,6 +22,7 @@ from support.pdfs import USER_PASSWORD, make_encrypted_pdf
 
 from siftui.core.edit.operations import AddAnnotation, Transaction
 from siftui.sources.edit import save as save_module
+from siftui.sources.edit import working_copy as working_copy_module
 from siftui.sources.edit.documents import fingerprint, later
 from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.working_copy import WorkingCopy
@@ -279,3 +280,24 @@ def test_a_save_without_the_kernel_s_write_out_hint_is_the_same(
     opened(path, before).save(1)
     with pymupdf.open(path) as saved:
         assert [a.info["id"] for a in saved[0].annots()] == ["siftui-1-1"]
+
+
+def test_a_check_of_the_encryption_that_fails_leaves_the_file_and_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    path = folder / "a.pdf"
+    before = make("encrypted", path)
+    copy = opened(path, before, DraftStore(tmp_path / "drafts"))
+    settled()
+    open_before = descriptors()
+    with monkeypatch.context() as patch:
+        patch.setattr(working_copy_module, "still_encrypted", _fails)
+        with pytest.raises(OSError):
+            copy.save(1)
+    assert path.read_bytes() == before
+    assert os.listdir(folder) == ["a.pdf"]  # no temporary file left
+    assert descriptors() == open_before  # the old file let go of
+    assert copy.unsaved and copy.revision == 1
+    assert copy.save(1).revision == 2
