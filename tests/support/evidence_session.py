@@ -1,9 +1,14 @@
-"""Shared helpers of the evidence-core tests (tests/core/evidence): an open session."""
+"""Shared helpers of the evidence tests: an open session (tests/core/evidence), what
+`siftui session` prints (the TUI's evidence preview is compared with it)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from siftui.core.budget import CHARS, Unit
@@ -15,6 +20,22 @@ from siftui.core.evidence.wire import dumps
 
 WORKED_PAGES = ("Alpha beta\n", "gamma \U0001f600 delta\n", "beta-\nend\n")
 WORKED_VERSION = "v-0123456789ab"
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def session_lines(folder: Path, calls: Sequence[tuple[str, Any]]) -> list[str]:
+    """What `siftui session --root FOLDER` prints for ``calls``, in a process of its own."""
+    script = "".join(json.dumps({"tool": t, "arguments": a}) + "\n" for t, a in calls)
+    done = subprocess.run(
+        [sys.executable, "-m", "siftui", "session", "--root", str(folder)],
+        input=script.encode(),
+        capture_output=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    return done.stdout.decode("utf-8").splitlines()
 
 
 def units(text: str) -> int:

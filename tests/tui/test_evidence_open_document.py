@@ -4,15 +4,12 @@ prints; a changed file, or another one, is read as `siftui session` reads it."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.evidence_session import session_lines
 from support.pdfs import make_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
@@ -31,24 +28,9 @@ from siftui.tui.evidence.screen import EvidenceScreen
 from siftui.tui.factory import create_app
 from siftui.tui.state import Opened, Source
 
-REPO = Path(__file__).resolve().parents[2]
 PAGES = ["Alpha beta gamma", "delta beta epsilon", "zeta eta theta"]
 READ = {"documentId": "doc-1", "page": 1, "lastPage": 3, "maxChars": 40}
 SEARCH = {"documentId": "doc-1", "query": "beta"}
-
-
-def session_lines(folder: Path, calls: list[tuple[str, Any]]) -> list[str]:
-    """What `siftui session --root FOLDER` prints for ``calls``, in a process of its own."""
-    script = "".join(json.dumps({"tool": t, "arguments": a}) + "\n" for t, a in calls)
-    done = subprocess.run(
-        [sys.executable, "-m", "siftui", "session", "--root", str(folder)],
-        input=script.encode(),
-        capture_output=True,
-        check=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    return done.stdout.decode("utf-8").splitlines()
 
 
 def preview_lines(preview: HostPreview, calls: list[tuple[str, Any]]) -> list[str]:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.evidence_session import session_lines
 from support.pdfs import make_pdf, make_square_pdf
 from support.tui_support import run, settle, wait_until
 from textual.pilot import Pilot
@@ -38,20 +39,6 @@ def pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     target = tmp_path / "field notes.pdf"
     shutil.copyfile(sample_path(), target)
     return target
-
-
-def session_lines(folder: Path, calls: list[tuple[str, object]]) -> list[str]:
-    """What `siftui session --root FOLDER` prints for ``calls``, run as a separate process."""
-    script = "".join(json.dumps({"tool": t, "arguments": a}) + "\n" for t, a in calls)
-    done = subprocess.run(
-        [sys.executable, "-m", "siftui", "session", "--root", str(folder)],
-        input=script.encode(),
-        capture_output=True,
-        check=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    return done.stdout.decode("utf-8").splitlines()
 
 
 def screen_of(app: SiftApp) -> EvidenceScreen:
