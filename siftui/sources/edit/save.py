@@ -73,7 +73,7 @@ def _mupdf_bytes(document: Any, base: bytes, reason: str) -> tuple[bytes, bytes]
         options.do_garbage = 1
     else:
         options.do_incremental = 1
-    buffer = mupdf.FzBuffer(len(base) + (1 << 16))  # room for the update: never grown
+    buffer = mupdf.FzBuffer(len(base) + (1 << 16))  # grown only for an update over 64 KiB
     output = mupdf.FzOutput(buffer)
     try:
         mupdf.pdf_write_document(pymupdf._as_pdf_document(document), output, options)
