@@ -133,11 +133,11 @@ def test_a_page_tree_with_wrong_counts_gives_the_same_doc(tmp_path: Path) -> Non
     """A helper finds its pages as this process's map of the tree does, even where a
     walk down the tree's counts would find others."""
     path = wrong_counts(tmp_path / "counts.pdf", 120, 10)
-    walked = pymupdf.open(path)
-    pymupdf.mupdf.pdf_set_page_tree_cache(
-        pymupdf.mupdf.pdf_document_from_fz_document(walked.this), 0
-    )
-    assert walked.page_xref(15) != pymupdf.open(path).page_xref(15)  # the damage is there
+    with pymupdf.open(path) as walked, pymupdf.open(path) as mapped:
+        pymupdf.mupdf.pdf_set_page_tree_cache(
+            pymupdf.mupdf.pdf_document_from_fz_document(walked.this), 0
+        )
+        assert walked.page_xref(15) != mapped.page_xref(15)  # the damage is there
     one = serial(path)
     assert one.pages[15] == "page 16\n"
 
