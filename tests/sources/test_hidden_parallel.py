@@ -96,3 +96,14 @@ def test_a_helper_that_dies_with_chunks_in_hand_leaves_them_here(
     assert len(starts) == 2 and all(start >= 0 for start in starts)
     assert sorted(here) == list(range(88))  # its chunks were done here
     assert calls[-1] == (88, 88)
+
+
+def test_an_inspection_under_way_never_shows_its_password() -> None:
+    from siftui.sources.deadline import Deadline
+    from siftui.sources.hidden.glyphs import GlyphCheck
+
+    inspecting = hidden_doc._Inspecting(
+        None, "a.pdf", "s3cret-pass", GlyphCheck(), Deadline.start("a.pdf", None), None
+    )
+    assert "s3cret-pass" not in repr(inspecting)
+    assert inspecting.password == "s3cret-pass"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from siftui.core.findings import Finding, Inspection
@@ -52,7 +52,7 @@ class _Inspecting:
 
     document: Any
     path: str | os.PathLike[str]
-    password: str | None
+    password: str | None = field(repr=False)  # never shown, as siftui.sources.unlocked's
     glyphs: GlyphCheck
     deadline: Deadline
     progress: PageProgress | None
