@@ -207,3 +207,12 @@ def test_waiting_for_the_preload_stops_when_asked_and_the_load_goes_on(
     digest, loaded = found.wait(lambda done, total: None)
     assert isinstance(loaded.doc, Doc) and loaded.doc.pages[0].startswith("Page 1")
     assert digest and found.first is not None
+
+
+def test_an_open_asked_for_never_shows_its_password() -> None:
+    from siftui.tui.widgets.loader import OpenAsked
+
+    asked = OpenAsked(Path("a.pdf"), "s3cret-pass", ocr=True)
+    assert "s3cret-pass" not in repr(asked)
+    assert asked.password == "s3cret-pass"
+    assert asked == OpenAsked(Path("a.pdf"), "s3cret-pass", ocr=True)

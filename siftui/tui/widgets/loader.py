@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
@@ -50,7 +50,7 @@ class OpenAsked:
     without text are read with OCR."""
 
     path: Path
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)  # never shown
     ocr: bool = False
 
 
