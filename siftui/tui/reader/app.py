@@ -24,7 +24,7 @@ from siftui.tui.keys import READER_KEYS, system_commands
 from siftui.tui.reader.model import Backend, SaveRequest
 from siftui.tui.reader.opening import Opener
 from siftui.tui.reader.screen import ReaderScreen
-from siftui.tui.reader.seam import ReaderSeam
+from siftui.tui.reader.seam import ReaderSeam, SaveEnded
 
 
 class ReaderApp(App[None]):
@@ -115,8 +115,9 @@ class ReaderApp(App[None]):
         if self.deciding is None:
             self._next_request()
 
-    def save_ended(self, path: Path, outcome: str, saved: bool) -> None:
+    def on_save_ended(self, message: SaveEnded) -> None:
         """The host wrote an approved save, or was refused it after the approval."""
+        path, outcome, saved = message.path, message.outcome, message.saved
         # The line under the tabs says it too: it may still hold what the open found
         # (a repaired file's whole rewrite), which the saved file no longer needs.
         if saved:

@@ -14,11 +14,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from textual.message import Message
+
 from siftui.core.edit.operations import Quad
 from siftui.core.reader import Tab
 
 if TYPE_CHECKING:
     from siftui.tui.reader.model import SaveRequest
+
+
+class SaveEnded(Message):
+    """What became of a save the person approved: written (``saved``, ``outcome`` the
+    bytes and revision) or refused after the approval (``outcome`` the refusal)."""
+
+    def __init__(self, path: Path, outcome: str, saved: bool) -> None:
+        super().__init__()
+        self.path = path
+        self.outcome = outcome
+        self.saved = saved
 
 
 class ReaderGone(Exception):
@@ -34,7 +47,7 @@ class SeamApp(Protocol):
 
     def ask_save(self, request: SaveRequest) -> None: ...
 
-    def save_ended(self, path: Path, outcome: str, saved: bool) -> None: ...
+    def post_message(self, message: Message) -> bool: ...
 
 
 class ReaderSeam:
@@ -96,13 +109,11 @@ class ReaderSeam:
             raise ReaderGone("no reader is attached") from None
 
     def save_ended(self, path: Path, outcome: str, saved: bool) -> None:
-        """Tells the person what became of a save they approved. ReaderGone when no
-        reader is attached."""
-        app = self._attached_app()
-        try:
-            app.call_from_thread(app.save_ended, path, outcome, saved)
-        except RuntimeError:  # the app stopped meanwhile
-            raise ReaderGone("no reader is attached") from None
+        """Tells the person what became of a save they approved, without waiting for the
+        reader's screen (the agent's answer goes out at once). ReaderGone when no reader
+        is attached."""
+        if not self._attached_app().post_message(SaveEnded(path, outcome, saved)):
+            raise ReaderGone("no reader is attached")
 
     def _attached_app(self) -> SeamApp:
         with self._lock:
