@@ -23,6 +23,7 @@ import secrets
 import stat
 import sys
 import threading
+from contextlib import suppress
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -195,11 +196,17 @@ class Written:
         """Renames the temporary file over the file (the folder flushed after); the new
         file's fingerprint, None when it cannot be read back."""
         os.replace(self.temporary, self.target)
-        folder = os.open(self.target.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+        # The file's bytes are on the disk and the rename is done: the path shows the new
+        # file. Flushing the folder makes the rename survive a power cut; a folder that
+        # cannot be flushed (file systems that refuse fsync on a folder) must not turn a
+        # save that happened into a refusal, after which the draft's next save would be
+        # refused as "changed on disk" over its own bytes.
+        with suppress(OSError):
+            folder = os.open(self.target.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
         old, self._old = self._old, -1
         later(partial(os.close, old))  # the old file's blocks are freed then
         try:

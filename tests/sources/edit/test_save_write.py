@@ -226,6 +226,32 @@ def test_a_save_that_fails_at_any_step_leaves_the_file_and_nothing_else(
     assert copy.save(1).revision == 2  # the draft is kept: saved once the disk takes it
 
 
+def test_a_folder_that_cannot_be_flushed_after_the_rename_does_not_undo_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rename is done when the folder's flush fails: the save happened, and the
+    draft's next save is not refused as a change on disk of its own bytes."""
+    path = tmp_path / "a.pdf"
+    before = make("plain", path)
+    copy = opened(path, before)
+    file_fsync = os.fsync
+
+    def files_only(descriptor: int) -> None:
+        if stat.S_ISDIR(os.fstat(descriptor).st_mode):
+            raise OSError(22, "Invalid argument")
+        file_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", files_only)
+    saved = copy.save(1)
+    assert saved.revision == 2 and not copy.unsaved
+    assert saved.bytes == len(path.read_bytes()) > len(before)
+    copy.commit(2, note("siftui-1-2", page=2))
+    assert copy.save(3).revision == 4
+    with pymupdf.open(path) as document:
+        names = [a.info["id"] for page in document.pages() for a in page.annots()]
+    assert names == ["siftui-1-1", "siftui-1-2"]
+
+
 @pytest.mark.parametrize("kind", ["plain", "repaired", "encrypted"])
 @pytest.mark.parametrize("mode", [0o600, 0o644, 0o640])
 def test_the_permission_bits_are_kept(tmp_path: Path, kind: str, mode: int) -> None:
