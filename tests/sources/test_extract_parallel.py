@@ -141,10 +141,18 @@ def test_a_page_tree_with_wrong_counts_gives_the_same_doc(tmp_path: Path) -> Non
     one = serial(path)
     assert one.pages[15] == "page 16\n"
 
+    helped: list[int] = []
+    told = [0]
+
     def slowly(done: int, total: int) -> None:
-        time.sleep(0.01)  # slow this process down: the helper must read pages too
+        if done - told[0] > 1:  # a helper's chunk arrived (this process tells one page)
+            helped.append(done)
+        told[0] = done
+        if not helped:  # slow this process down until a helper has read pages too
+            time.sleep(0.05)
 
     assert parallel(path, progress=slowly) == one
+    assert helped  # a helper found pages by its walk, checked against the map
 
 
 def test_progress_is_monotonic_and_ends_at_e(many: Path) -> None:
