@@ -40,6 +40,10 @@ from typing import Any
 
 from common import add_tree_option, command_seconds, load, trees
 
+# The lookup rule is the guard test's own (tests/support), applied to each tree's files.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.widget_lookups import LOOKUPS, hands_on
+
 TOOL_NAMES = (
     "ocr_recognize",
     "pdf_annotation_create",
@@ -132,49 +136,8 @@ def name_keyed_tables(found: list[tuple[str, str]]) -> str:
     return f"{listed(spelt)} spelling names; {listed(indexes)} indexes of the entries by name"
 
 
-LOOKUPS = frozenset(
-    {
-        "query",
-        "query_one",
-        "query_exactly_one",
-        "query_children",
-        "query_ancestor",
-        "get_widget_by_id",
-        "get_child_by_id",
-        "get_child_by_type",
-    }
-)
-"""Textual's ways of finding a widget from a node (tests/tui/test_one_channel.py's)."""
-
 APP_MODULES = ("tui/app.py", "tui/actions.py")
 """The app's own modules: the app and its base."""
-
-
-def hands_on(tree: ast.Module) -> set[ast.Call]:
-    """The lookups whose widget is only handed something: the lookup starts a chain
-    of attributes and calls that is a statement of its own (``query_one(X).focus()``,
-    ``query_one(X).field(name).focus()``), so nothing is read from the widget or
-    written into it, and it is not kept. Textual gives a key (a binding) or a message
-    to the app; the widget that owns what it changes (the focus, which only a widget
-    can take; the slider's place on its ladder; the replay list's cursor and following)
-    acts on it. Anywhere but the app's own modules, a hand-on is a lookup like any."""
-    handed: set[ast.Call] = set()
-    for statement in ast.walk(tree):
-        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
-            continue
-        node: ast.expr = statement.value
-        while isinstance(node, ast.Call | ast.Attribute):
-            inner = node.func if isinstance(node, ast.Call) else node.value
-            if (
-                isinstance(inner, ast.Call)
-                and isinstance(inner.func, ast.Attribute)
-                and inner.func.attr in LOOKUPS
-                and node is not statement.value
-            ):
-                handed.add(inner)
-                break
-            node = inner
-    return handed
 
 
 def widget_lookups(found: list[tuple[str, str]]) -> str:

@@ -21,22 +21,11 @@ import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from support.widget_lookups import LOOKUPS, hands_on
 from textual.app import App
 from textual.widget import Widget
 
 TUI = Path(__file__).resolve().parents[2] / "siftui" / "tui"
-LOOKUPS = frozenset(
-    {
-        "query",
-        "query_one",
-        "query_exactly_one",
-        "query_children",
-        "query_ancestor",
-        "get_widget_by_id",
-        "get_child_by_id",
-        "get_child_by_type",
-    }
-)
 STATE = frozenset({"request", "answer", "opened", "ocr", "calls", "refused", "problem"})
 HOLDERS = frozenset({"app", "held"})
 
@@ -104,32 +93,6 @@ def view_classes(modules: dict[str, Module]) -> dict[str, set[str]]:
                         changed = True
                         break
     return {name: views[name] | {f"app:{each}" for each in apps[name]} for name in modules}
-
-
-def hands_on(tree: ast.Module) -> set[ast.Call]:
-    """The lookups whose widget is only handed something: the lookup starts a chain of
-    attributes and calls that is a statement of its own (``query_one(X).focus()``,
-    ``query_one(X).field(name).focus()``), so nothing is read from the widget or written
-    into it, and it is not kept. Textual gives a key or a message to the app; the widget
-    that owns what it changes (the focus, which only a widget can take; the slider's
-    place on its ladder; the replay list's cursor) acts on it."""
-    handed: set[ast.Call] = set()
-    for statement in ast.walk(tree):
-        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
-            continue
-        node: ast.expr = statement.value
-        while isinstance(node, ast.Call | ast.Attribute):
-            inner = node.func if isinstance(node, ast.Call) else node.value
-            if (
-                isinstance(inner, ast.Call)
-                and isinstance(inner.func, ast.Attribute)
-                and inner.func.attr in LOOKUPS
-                and node is not statement.value
-            ):
-                handed.add(inner)
-                break
-            node = inner
-    return handed
 
 
 def holder(target: ast.expr) -> bool:
