@@ -16,7 +16,7 @@ from siftui.core.kinds import kind_of, paged
 from siftui.core.textless import listed, no_text_line, textless_pages
 from siftui.core.unreadable import describe
 from siftui.sources.kinds import is_json_form
-from siftui.sources.tokens import VocabularyError, count_pages, load_encoding
+from siftui.sources.tokens import VocabularyError, count_pages
 from siftui.tui import hidden_flow
 from siftui.tui.display import plural
 from siftui.tui.extras import Extras
@@ -78,7 +78,6 @@ def start(held: Held, extras: Extras, opened: Opened, plain: Opened | None) -> t
             # the vocabulary is built (a second, half of it holding the interpreter)
             # and between pages.
             GIVE_WAY.pause()
-            load_encoding(PAGE_ENCODING, GIVE_WAY.pause)
             return PageTokens(opened, tuple(count_pages(doc, PAGE_ENCODING, GIVE_WAY.pause)))
         except VocabularyError:
             return None  # the token line already says the vocabulary could not be loaded

@@ -137,6 +137,27 @@ def test_building_an_encoding_pauses_before_its_two_long_steps(
     assert "again" not in steps
 
 
+def test_counting_pages_gives_way_while_the_encoding_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The strip's page counts hand their pause to the build of the vocabulary too, not
+    only to each page: the build is the long part."""
+    steps: list[str] = []
+    real = tokens.parse_ranks
+
+    def parse(data: bytes) -> dict[bytes, int]:
+        steps.append("parse")
+        return real(data)
+
+    monkeypatch.setattr(tokens, "parse_ranks", parse)
+    monkeypatch.setattr(tokens, "_ENCODINGS", {})  # not built yet in this process
+    monkeypatch.setattr(tokens, "_PAGE_CACHE", type(tokens._PAGE_CACHE)())
+    doc = Doc(title="t", page_count=2, pages=("first page", "second page"))
+    counts = count_pages(doc, "cl100k_base", lambda: steps.append("pause"))
+    assert steps == ["pause", "parse", "pause", "pause", "pause"]  # build, then each page
+    assert counts == (2, 2)
+
+
 def test_parse_ranks() -> None:
     assert parse_ranks(b"IQ== 0\nIg== 1\n\n") == {b"!": 0, b'"': 1}
     with pytest.raises(VocabularyError, match="line 2"):

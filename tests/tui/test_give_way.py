@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from siftui.core.doc import Doc
-from siftui.sources.tokens import count_pages
+from siftui.sources.tokens import count_pages, load_encoding
 from siftui.tui.give_way import GiveWay
 
 
@@ -49,6 +49,7 @@ def test_page_counts_pause_before_each_page_they_count() -> None:
     # Texts no other test counts (the counts are cached by text).
     pages = tuple(f"page {n} of the document that gives way" for n in range(7))
     paused: list[int] = []
+    load_encoding("o200k_base")  # built first: its build pauses too (tests/sources/test_tokens)
     counts = count_pages(Doc("Gate", 7, pages, ()), "o200k_base", lambda: paused.append(1))
     assert len(counts) == 7 and all(count > 0 for count in counts)
     assert len(paused) == 7
