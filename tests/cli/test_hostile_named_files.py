@@ -1,4 +1,4 @@
-"""Files named on the command line that are no file to read (issue 41, items 5 and 8):
+"""Files named on the command line that are no file to read:
 a link to /dev/zero, a FIFO, a call log given as an audit file. One line, exit 1 or 2,
 nothing read whole and nothing written."""
 

@@ -1,4 +1,4 @@
-"""What reaches a terminal (issue 41, item 7): a document's or a log's escape sequences
+"""What reaches a terminal: a document's or a log's escape sequences
 and bidi controls are shown, never obeyed; a pipe still gets the exact bytes."""
 
 from __future__ import annotations

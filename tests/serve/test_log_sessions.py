@@ -1,6 +1,6 @@
-"""Sessions of servers that share one call log are told apart by their process
-(issue 42: each process numbers its first connection 1, and `siftui log --rerun`
-merged them into one session that "differed")."""
+"""Sessions of servers that share one call log are told apart by their process:
+each process numbers its first connection 1, and `siftui log --rerun` must not merge
+them into one session that "differed"."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Tesseract in a server (issue 41, item 3): 30 concurrent OCR calls of one image ran
-30 Tesseract processes under --workers 1, and they outlived the server. A fake
+"""Tesseract in a server: 30 concurrent OCR calls of one image must not run 30
+Tesseract processes under --workers 1, nor outlive the server. A fake
 `tesseract` on PATH counts its runs and how many run at once."""
 
 from __future__ import annotations
