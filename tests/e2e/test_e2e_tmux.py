@@ -55,7 +55,7 @@ def test_ksp_thesis_view_copy_pages_quit(tmux_app: TmuxApp) -> None:
 
     assert tmux_app.copy() == full
 
-    screen = tmux_app.ask_pages("3-4")
+    screen = tmux_app.ask_pages("3-4", counter_line(pages))
     assert "--- page 3 ---" in screen
     assert counter_line(pages) in screen
     assert tmux_app.copy() == pages
@@ -77,7 +77,7 @@ def test_cjk_map_and_pages_copy(tmux_app: TmuxApp) -> None:
     assert counter_line(the_map) in screen
     assert tmux_app.copy() == the_map
 
-    screen = tmux_app.ask_pages("5-6")
+    screen = tmux_app.ask_pages("5-6", counter_line(pages))
     assert "--- page 5 ---" in screen
     assert "英文版致谢" in screen
     assert counter_line(pages) in screen
@@ -152,7 +152,7 @@ def test_word_document_range_and_anchor_copy(tmux_app: TmuxApp) -> None:
     tmux_app.keys("p")
     tmux_app.wait_for(lambda s: COPY_FOOTER not in s, "the range input focused", STEP_TIMEOUT)
     tmux_app.type("P40..P60")
-    screen = tmux_app.wait_text("what the agent receives · range P40..P60")
+    screen = tmux_app.wait_text("what the agent receives · range P40..P60", counter_line(ranged))
     assert counter_line(ranged) in screen
     tmux_app.keys("Escape")
     tmux_app.wait_text(COPY_FOOTER)

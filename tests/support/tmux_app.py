@@ -221,13 +221,15 @@ class TmuxApp:
         assert len(new) == 1, f"one c, several buffers: {new}"
         return self.tmux("show-buffer", "-b", new[0]).stdout
 
-    def ask_pages(self, pages: str) -> str:
-        """p, type the range, wait for its answer, escape back to the view."""
+    def ask_pages(self, pages: str, *shown: str) -> str:
+        """p, type the range, wait for its answer (its title, and ``shown``: the view's
+        title and the counter are widgets of their own, which may be painted in
+        different frames), escape back to the view."""
         self.keys("p")
         # The pages input has focus once the footer drops the app's letter keys.
         self.wait_for(lambda s: COPY_FOOTER not in s, "the pages input focused", STEP_TIMEOUT)
         self.type(pages)
-        screen = self.wait_text(f"what the agent receives · pages {pages}")
+        screen = self.wait_text(f"what the agent receives · pages {pages}", *shown)
         self.keys("Escape")
         self.wait_text(COPY_FOOTER)
         return screen
