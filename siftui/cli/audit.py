@@ -32,7 +32,7 @@ from siftui.cli.common import (
     check_seconds,
     whole_number,
 )
-from siftui.core.messages import quoted
+from siftui.core.messages import file_error, quoted
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
@@ -141,6 +141,9 @@ def cmd_audit(argv: Sequence[str]) -> int:
         name = quoted(args.out)
         print(f"siftui: error: {name}: holds no audit records; not appended to", file=sys.stderr)
         return EXIT_DOCUMENT
+    elif (missing := _missing(args.paths)) is not None:
+        print(f"siftui: error: {missing}", file=sys.stderr)
+        return EXIT_DOCUMENT
     else:
         from siftui.sources.audit.cluster import DaskUnavailable
 
@@ -154,6 +157,18 @@ def cmd_audit(argv: Sequence[str]) -> int:
         records, out = audited
     _report(records, args.html, out, overwrite=args.force)
     return 0
+
+
+def _missing(paths: Sequence[str]) -> str | None:
+    """Why the first of ``paths`` that cannot be looked up cannot be, as one line; None
+    when all can. A mistyped DIR or FILE is said before any document is read: audited,
+    it was one refused document in a summary that ended with exit 0."""
+    for path in paths:
+        try:
+            os.stat(path)  # through links: a dangling one names nothing to audit
+        except OSError as error:
+            return file_error(path, error)
+    return None
 
 
 def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | None:

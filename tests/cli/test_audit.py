@@ -321,6 +321,24 @@ def test_a_page_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path
     ]
 
 
+@pytest.mark.parametrize("missing", ["typo.pdf", "gone/", "dangling.pdf"])
+def test_a_path_named_that_is_not_there_is_one_line_before_the_work(
+    tmp_path: Path, missing: str
+) -> None:
+    """A mistyped DIR or FILE (or a link to nothing) is said at once with exit 1, beside
+    paths that are there: nothing is audited, no --out file is made."""
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    (tmp_path / "dangling.pdf").symlink_to(tmp_path / "nowhere.pdf")
+    out = tmp_path / "audit.jsonl"
+    done = siftui("audit", tmp_path / "a.pdf", tmp_path / missing, "--out", out)
+    assert done.returncode == 1 and done.stdout == b""
+    named = str(tmp_path / missing)
+    assert done.stderr.decode().splitlines() == [
+        f"siftui: error: {named}: No such file or directory"
+    ]
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("content", [b'{"not": "an audit line"}\n', b"%PDF-1.7\n", b""])
 def test_a_summary_of_a_file_without_records_is_an_error(tmp_path: Path, content: bytes) -> None:
     """An empty summary would read as an audit that found nothing."""
