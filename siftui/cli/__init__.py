@@ -71,11 +71,6 @@ def _tui_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_tui(argv: Sequence[str]) -> int:
-    # The start allocates hundreds of thousands of objects (modules, classes, widgets,
-    # the document) and frees almost none: the cycle collector's passes over them were
-    # a twentieth of the first frame's work. The app turns it back on once its first
-    # frame is painted (SiftApp.on_mount).
-    gc.disable()
     args = _tui_parser().parse_args(argv)
     if args.path is not None:
         # A file that is not there (a directory, an empty file...) is the one line and
@@ -86,12 +81,23 @@ def _cmd_tui(argv: Sequence[str]) -> int:
             check_file(args.path)
         except ExtractError as error:
             raise LoadError(str(error)) from None
-    from siftui.cli.evidence_preview import preview_factory  # `e`: the server's own tools
-    from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
+    # The start allocates hundreds of thousands of objects (modules, classes, widgets,
+    # the document) and frees almost none: the cycle collector's passes over them were
+    # a twentieth of the first frame's work. The app turns it back on once its first
+    # frame is painted (SiftApp.on_mount); here on any way out (main() is a function too).
+    gc.disable()
+    try:
+        from siftui.cli.evidence_preview import preview_factory  # `e`: the server's tools
+        from siftui.tui.launch import run_tui  # Textual is only imported for the TUI
 
-    return run_tui(
-        args.path, password=args.password, evidence=preview_factory, ocr_language=args.ocr_lang
-    )
+        return run_tui(
+            args.path,
+            password=args.password,
+            evidence=preview_factory,
+            ocr_language=args.ocr_lang,
+        )
+    finally:
+        gc.enable()
 
 
 def _cmd_sample_path(argv: Sequence[str]) -> int:

@@ -41,6 +41,13 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No prefix of an option stands for it: `render FILE --out 5000` set the OutCap
+        # to 5000 (`--out` read as `--outcap`), and `--out x.txt` was refused as an
+        # OutCap. An option is named whole, or refused with exit 2.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 

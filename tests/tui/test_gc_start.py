@@ -37,6 +37,7 @@ def test_the_command_line_starts_the_tui_with_the_collector_off(
     monkeypatch.setattr(launch, "run_tui", recording)
     assert cli.main([str(pdf)]) == 0
     assert seen == [False]
+    assert gc.isenabled()  # on again once the TUI has returned
 
 
 def test_the_app_turns_the_collector_on_after_its_first_frame(tmp_path: Path) -> None:
