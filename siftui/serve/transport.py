@@ -124,15 +124,18 @@ async def read_lines(fd: int, limit: int) -> AsyncIterator[bytes | Oversized]:
         yield bytes(buffer)
 
 
+def _line(data: dict[str, Any]) -> bytes:
+    # Compact, as the SDK writes its own messages: one wire, one way of writing JSON.
+    return encode_utf8(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + b"\n"
+
+
 def _error(request_id: Any, code: int, message: str) -> bytes:
-    data = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-    return encode_utf8(json.dumps(data, ensure_ascii=False)) + b"\n"
+    return _line({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
 
 
 def _tool_error(request_id: Any, message: str) -> bytes:
     result = {"content": [{"type": "text", "text": message}], "isError": True}
-    data = {"jsonrpc": "2.0", "id": request_id, "result": result}
-    return encode_utf8(json.dumps(data, ensure_ascii=False)) + b"\n"
+    return _line({"jsonrpc": "2.0", "id": request_id, "result": result})
 
 
 def _id_of(over: Oversized) -> Any:

@@ -112,3 +112,29 @@ def test_calls_refused_by_the_transport_log_what_they_sent(root: Path, tmp_path:
     assert unknown.described == '{"pages": "2"}'
     assert params.arguments == 5 and params.message == "tools/call params must be an object"
     assert big.arguments["chars"] > 10_000 and len(big.arguments["cut"]) <= 4096
+
+
+def test_its_own_answers_are_written_as_the_sdk_writes_its_own(root: Path) -> None:
+    """Compact JSON, one line: the transport's refusals and the SDK's answers on one wire
+    are written one way (its own were ``{"jsonrpc": "2.0", ...}``, the SDK's without
+    spaces)."""
+    import subprocess
+    import sys
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "siftui", "mcp", "--root", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write(b'{"jsonrpc":"2.0","id":3,"method":"ping"}\n{not json\n')
+        server.stdin.flush()
+        answers = sorted([server.stdout.readline(), server.stdout.readline()])
+    finally:
+        server.kill()
+        server.wait(30)
+    refusal = b'"error":{"code":-32700,"message":"parse error: not valid JSON: '
+    assert answers[0].startswith(b'{"jsonrpc":"2.0","id":3,"result":{'), answers  # the SDK's
+    assert answers[1].startswith(b'{"jsonrpc":"2.0","id":null,' + refusal), answers
