@@ -4,6 +4,7 @@ the link that joins the host to the reader speaks the host's words."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -14,6 +15,10 @@ from siftui.sources.edit.drafts import DraftStore
 from siftui.sources.edit.registry import WorkingCopies
 from siftui.tui.reader.copies import CopiesBackend
 from siftui.tui.reader.seam import ReaderSeam
+
+if TYPE_CHECKING:
+    from siftui.sources.edit.working_copy import WorkingCopy
+    from siftui.tui.reader.app import ReaderApp
 
 
 @pytest.mark.parametrize(
@@ -50,6 +55,26 @@ def test_with_no_reader_attached_the_link_says_the_reader_is_away(tmp_path: Path
         link.ask_save(str(tmp_path / "a.pdf"), 1, 5.0)
 
 
+def reader_on(pdf: Path, tmp_path: Path) -> tuple[CopiesBackend, SeamLink, ReaderApp]:
+    """A reader on ``pdf``, not yet running, and the link a host calls it through."""
+    from siftui.tui.reader.app import ReaderApp
+
+    backend = CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts")))
+    seam = ReaderSeam()
+    return backend, SeamLink(seam, backend), ReaderApp(backend, seam, [pdf])
+
+
+def agent_highlight(copy: WorkingCopy, comment: str) -> None:
+    """The agent's highlight on page 1 (``comment`` its words), the draft's revision 1."""
+    from siftui.core.edit.operations import AGENT_AUTHOR, AddAnnotation, Transaction
+
+    quad = (72.0, 780.0, 200.0, 780.0, 72.0, 766.0, 200.0, 766.0)
+    added = AddAnnotation(
+        1, "Highlight", (quad,), None, "#ffff00", comment, "siftui-1-1", AGENT_AUTHOR, "D:1"
+    )
+    copy.commit(0, Transaction((added,), "pdf_annotation_create"))
+
+
 def test_the_link_puts_a_save_with_its_changes_before_the_person(tmp_path: Path) -> None:
     import asyncio
     import threading
@@ -58,15 +83,10 @@ def test_the_link_puts_a_save_with_its_changes_before_the_person(tmp_path: Path)
     from support.pdfs import make_pdf
     from support.tui_support import wait_until
 
-    from siftui.core.edit.operations import AGENT_AUTHOR, AddAnnotation, Transaction
-    from siftui.tui.reader.app import ReaderApp
     from siftui.tui.reader.approval import ApprovalScreen
 
     pdf = make_pdf(tmp_path / "notes.pdf", ["Field notes\nentropy at dawn"], stable=True)
-    backend = CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts")))
-    seam = ReaderSeam()
-    link = SeamLink(seam, backend)
-    app = ReaderApp(backend, seam, [pdf])
+    backend, link, app = reader_on(pdf, tmp_path)
     asked: list[Future[bool]] = []
     jumped: list[int] = []
 
@@ -77,11 +97,7 @@ def test_the_link_puts_a_save_with_its_changes_before_the_person(tmp_path: Path)
             assert (tab.tab_id, tab.path, tab.page) == ("tab-1", str(pdf), 1)
             copy = backend.copies.get(str(pdf))
             assert copy is not None
-            quad = (72.0, 780.0, 200.0, 780.0, 72.0, 766.0, 200.0, 766.0)
-            added = AddAnnotation(
-                1, "Highlight", (quad,), None, "#ffff00", "dawn", "siftui-1-1", AGENT_AUTHOR, "D:1"
-            )
-            copy.commit(0, Transaction((added,), "pdf_annotation_create"))
+            agent_highlight(copy, "dawn")
 
             # The host's threads call the link.
             def calls() -> None:
@@ -119,19 +135,14 @@ def test_a_repaired_file_s_save_dialog_says_it_rewrites_the_file_whole(tmp_path:
     from support.tui_support import wait_until
     from textual.widgets import Static
 
-    from siftui.core.edit.operations import AGENT_AUTHOR, AddAnnotation, Transaction
     from siftui.sources.edit.save import REPAIRED
-    from siftui.tui.reader.app import ReaderApp
     from siftui.tui.reader.approval import ApprovalScreen
 
     pdf = make_pdf(tmp_path / "notes.pdf", ["Field notes\nentropy at dawn"], stable=True)
     data = pdf.read_bytes()
     pdf.write_bytes(data[: data.rfind(b"startxref")] + b"startxref\n999999\n%%EOF\n")
-    backend = CopiesBackend(WorkingCopies(DraftStore(tmp_path / "drafts")))
+    backend, link, app = reader_on(pdf, tmp_path)
     assert backend.open(pdf, None).note == f"notes.pdf: {REPAIRED}"
-    seam = ReaderSeam()
-    link = SeamLink(seam, backend)
-    app = ReaderApp(backend, seam, [pdf])
     asked: list[Future[bool]] = []
     shown: list[str] = []
 
@@ -140,11 +151,7 @@ def test_a_repaired_file_s_save_dialog_says_it_rewrites_the_file_whole(tmp_path:
             await wait_until(pilot, lambda: len(link.tabs()) == 1)
             copy = backend.copies.get(str(pdf))
             assert copy is not None
-            quad = (72.0, 780.0, 200.0, 780.0, 72.0, 766.0, 200.0, 766.0)
-            added = AddAnnotation(
-                1, "Highlight", (quad,), None, "#ffff00", "", "siftui-1-1", AGENT_AUTHOR, "D:1"
-            )
-            copy.commit(0, Transaction((added,), "pdf_annotation_create"))
+            agent_highlight(copy, "")
             host = threading.Thread(target=lambda: asked.append(link.ask_save(str(pdf), 1, 30.0)))
             host.start()
             await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))

@@ -115,12 +115,8 @@ def test_corrupted_bytes_are_refused() -> None:
         encoding_from_bytes("cl100k_base", b"")
 
 
-def test_building_an_encoding_pauses_before_its_two_long_steps(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Work that can wait gives way before parsing the ranks and before building the
-    encoding (which holds the interpreter without a break); a built one never pauses."""
-    steps: list[str] = []
+def noting_parses(monkeypatch: pytest.MonkeyPatch, steps: list[str]) -> None:
+    """tokens.parse_ranks as it is, noting "parse" in ``steps`` each time it runs."""
     real = tokens.parse_ranks
 
     def parse(data: bytes) -> dict[bytes, int]:
@@ -128,6 +124,15 @@ def test_building_an_encoding_pauses_before_its_two_long_steps(
         return real(data)
 
     monkeypatch.setattr(tokens, "parse_ranks", parse)
+
+
+def test_building_an_encoding_pauses_before_its_two_long_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Work that can wait gives way before parsing the ranks and before building the
+    encoding (which holds the interpreter without a break); a built one never pauses."""
+    steps: list[str] = []
+    noting_parses(monkeypatch, steps)
     data = tokens._read_shipped("cl100k_base")
     built = encoding_from_bytes("cl100k_base", data, lambda: steps.append("pause"))
     assert steps == ["pause", "parse", "pause"]
@@ -143,13 +148,7 @@ def test_counting_pages_gives_way_while_the_encoding_is_built(
     """The strip's page counts hand their pause to the build of the vocabulary too, not
     only to each page: the build is the long part."""
     steps: list[str] = []
-    real = tokens.parse_ranks
-
-    def parse(data: bytes) -> dict[bytes, int]:
-        steps.append("parse")
-        return real(data)
-
-    monkeypatch.setattr(tokens, "parse_ranks", parse)
+    noting_parses(monkeypatch, steps)
     monkeypatch.setattr(tokens, "_ENCODINGS", {})  # not built yet in this process
     monkeypatch.setattr(tokens, "_PAGE_CACHE", type(tokens._PAGE_CACHE)())
     doc = Doc(title="t", page_count=2, pages=("first page", "second page"))
