@@ -183,7 +183,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
     path = Path(args.pdf).resolve()
-    tree = trees(args)[0]
+    checkouts = trees(args)
+    if len(checkouts) > 1:  # each tree against the bare app: run it once per tree
+        parser.error("one --tree: its phases are set against the bare app's")
+    tree = checkouts[0]
     print(f"{path.name}: the warm start's phases, in ms (load {load()})")
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
