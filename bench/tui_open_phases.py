@@ -22,8 +22,16 @@ clock on a few functions of Python's and Textual's, each phase's time its own
 until the first frame that shows what is asked (the bare app's text; siftui's answer,
 as in bench/tui_open.py). Prints the median of each phase over the runs for the bare app
 and for siftui, the difference, and the first frame's time (from the driver's start,
-after the interpreter's own start-up); the clock's own cost is in both. Run by hand;
-needs tmux.
+after the interpreter's own start-up); the clock's own cost is in both.
+
+Then a few moments: when Textual's ``App.run`` is called (everything before it is
+imports and the app's construction), in the bare app, in siftui, and in siftui with
+its preload thread turned off (the thread that opens the document and answers its
+first call while Textual is imported: without it the app's loader does both in its
+worker, after the first frame, so only this moment is compared); and when that thread
+starts and ends, and its own CPU time. Its Python work takes turns with the imports
+for the interpreter's lock: the difference between the last two columns of "app runs"
+is what the head start costs the imports. Run by hand; needs tmux.
 """
 
 from __future__ import annotations
@@ -68,6 +76,11 @@ def timed(label, function):
     return call
 
 
+def at(label):
+    """The moment ``label`` first happens, from the driver's start."""
+    spent.setdefault(label, time.perf_counter() - START)
+
+
 def whose(name):
     return "siftui" if name.startswith("siftui") else "others'"
 
@@ -100,6 +113,24 @@ def clock(name, module):
     elif name == "textual.app":
         module.App._register = timed("mount", module.App._register)
         module.compose = timed("compose", module.compose)
+        run = module.App.run
+
+        def run_app(self, *args, **kwargs):
+            at("app runs")
+            return run(self, *args, **kwargs)
+
+        module.App.run = run_app
+    elif name == "siftui.tui.preload":
+        load = module.Preload._run
+
+        def preload(self):
+            at("preload starts")
+            cpu = time.thread_time()
+            load(self)
+            spent["preload's CPU"] = time.thread_time() - cpu
+            at("preload ends")
+
+        module.Preload._run = preload
     elif name == "textual.widget":
         module.compose = timed("compose", module.compose)
     elif name == "textual._compositor":
@@ -134,7 +165,11 @@ class Clocked(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Clocked())
 BODY = sys.argv[3]
-if BODY == "siftui":
+if BODY.startswith("siftui"):
+    if BODY == "siftui without preload":  # the app's loader reads the cache in its worker
+        import siftui.tui.preload
+
+        siftui.tui.preload.start = lambda path, password: None
     from siftui.cli import main
 
     main([sys.argv[4]])
@@ -155,6 +190,10 @@ PHASES = (
     "paint",
     "first frame",
 )
+
+MOMENTS = ("app runs", "preload starts", "preload ends", "preload's CPU")
+"""When Textual's ``App.run`` is called, and siftui's preload thread (opening the document
+and answering its first call while Textual starts): when it starts and ends, its own CPU."""
 
 
 def phases(command: list[str], env: dict[str, str], out: Path, timeout: float) -> dict[str, float]:
@@ -208,6 +247,10 @@ def main() -> int:
                 *(sys.executable, str(driver), str(scratch / "out")),
                 *("what the agent receives ·", "siftui", str(path)),
             ],
+            "without preload": [
+                *(sys.executable, str(driver), str(scratch / "out")),
+                *("what the agent receives ·", "siftui without preload", str(path)),
+            ],
         }
         for command in commands.values():  # untimed: each module's bytecode is written
             phases(command, env, scratch / "out", args.timeout)
@@ -216,13 +259,21 @@ def main() -> int:
             for name, command in commands.items():
                 runs[name].append(phases(command, env, scratch / "out", args.timeout))
     median = {
-        name: {phase: statistics.median(run.get(phase, 0.0) for run in found) for phase in PHASES}
+        name: {
+            phase: statistics.median(run.get(phase, 0.0) for run in found)
+            for phase in (*PHASES, *MOMENTS)
+        }
         for name, found in runs.items()
     }
     print(f"{'phase':24} {'bare':>7} {'siftui':>7} {'more':>7}")
     for phase in PHASES:
         bare_ms, siftui_ms = median["bare"][phase], median["siftui"][phase]
         print(f"{phase:24} {bare_ms:7.1f} {siftui_ms:7.1f} {siftui_ms - bare_ms:+7.1f}")
+    print(f"\n{'moment':24} {'bare':>7} {'siftui':>7} {'without preload':>16}")
+    bare_ms, siftui_ms, without_ms = (median[name]["app runs"] for name in commands)
+    print(f"{'app runs':24} {bare_ms:7.1f} {siftui_ms:7.1f} {without_ms:16.1f}")
+    for moment in MOMENTS[1:]:  # siftui's preload thread's
+        print(f"{moment:24} {'':7} {median['siftui'][moment]:7.1f}")
     print(f"{args.runs} runs of each, alternating; load after: {load()}")
     return 0
 
