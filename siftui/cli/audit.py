@@ -121,7 +121,7 @@ def cmd_audit(argv: Sequence[str]) -> int:
         raise UsageError(f"--memory must be >= 0, not {args.memory}")
     if args.html is not None:
         check_new_file(args.html, overwrite=args.force)  # before the work, not after
-    from siftui.sources.audit.store import holds_records_or_nothing, read_records
+    from siftui.sources.audit.store import read_records, why_not_appendable
     from siftui.sources.lines import NotLines
 
     if args.summary is not None:
@@ -135,11 +135,10 @@ def cmd_audit(argv: Sequence[str]) -> int:
             print(f"siftui: error: {name}: no audit records in it", file=sys.stderr)
             return EXIT_DOCUMENT
         out = sys.stdout
-    elif args.out is not None and not holds_records_or_nothing(args.out):
+    elif args.out is not None and (refused := why_not_appendable(args.out)) is not None:
         # Resumed, the file's torn last line is cut and lines appended: never to a file
         # that is no audit (a PDF given as --out lost its tail, then gained JSON).
-        name = quoted(args.out)
-        print(f"siftui: error: {name}: holds no audit records; not appended to", file=sys.stderr)
+        print(f"siftui: error: {refused}", file=sys.stderr)
         return EXIT_DOCUMENT
     elif (missing := _missing(args.paths)) is not None:
         print(f"siftui: error: {missing}", file=sys.stderr)

@@ -76,6 +76,35 @@ def test_a_device_or_fifo_is_refused_in_one_line(
     assert _one_line(done, code).endswith(f"{path}: not a regular file\n")
 
 
+@pytest.mark.parametrize(
+    ("hostile", "said"),
+    [
+        ("zero", "not a regular file"),
+        ("fifo", "not a regular file"),
+        ("folder", "a directory"),
+        ("dangling", "No such file or directory"),
+    ],
+)
+def test_an_audit_out_that_is_no_file_is_refused_in_one_line(
+    hostile: str, said: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """`--out` is appended to: a device's size is 0, so a link to /dev/zero passed as an
+    empty file and ended in a traceback, as a link to nothing did; a FIFO ended in
+    Python's "File or stream is not seekable" and a directory was said to hold no records."""
+    if hostile == "folder":
+        out = tmp_path / "out.jsonl"
+        out.mkdir()
+    elif hostile == "dangling":
+        out = tmp_path / "out.jsonl"
+        out.symlink_to(tmp_path / "nowhere" / "audit.jsonl")
+    else:
+        out = request.getfixturevalue(hostile)
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    done = siftui("audit", tmp_path / "a.pdf", "--out", out)
+    assert _one_line(done, 1) == f"siftui: error: {out}: {said}\n"
+    assert done.stdout == b""  # refused before any document was read
+
+
 def test_a_call_log_is_no_audit_file(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")

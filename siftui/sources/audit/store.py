@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from siftui.core.kinds import DOCUMENT_SUFFIXES
+from siftui.core.messages import quoted
 from siftui.sources.audit.document import sha256_or_none
 from siftui.sources.lines import NotLines, TooLong, bounded_lines, open_regular
 
@@ -102,14 +103,20 @@ def read_records(path: str) -> list[dict[str, Any]]:
     return records
 
 
-def holds_records_or_nothing(path: str) -> bool:
-    """Whether ``path`` can be an audit's --out: missing, empty, or holding records."""
+def why_not_appendable(path: str) -> str | None:
+    """Why ``path`` cannot be an audit's --out, in one line, or None when it can: missing
+    (made by the first record), empty, or a regular file holding records. A directory, a
+    FIFO, a device or a dangling link is refused as :func:`read_records` refuses it (a
+    device's size is 0, which once let /dev/null through to a traceback, and a FIFO to
+    Python's own "not seekable"); a file holding no record is never appended to."""
     if not os.path.lexists(path):
-        return True  # made by the first record
+        return None
     try:
-        return os.path.getsize(path) == 0 or bool(read_records(path))
-    except NotLines:  # a directory, a FIFO, a device, unreadable: never appended to
-        return False
+        if read_records(path) or os.path.getsize(path) == 0:
+            return None
+    except NotLines as error:
+        return str(error)
+    return f"{quoted(path)}: holds no audit records; not appended to"
 
 
 class Records:
