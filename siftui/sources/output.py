@@ -71,7 +71,7 @@ def _temporary_beside(real: Path, target: Path) -> tuple[int, str]:
     try:
         return tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
     except OSError as error:
-        raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
+        raise _named(error, target) from None
 
 
 def _written_through(target: Path) -> bool:
@@ -122,8 +122,11 @@ def write_new_file(
     target = Path(path)
     real = _destination(target, overwrite=overwrite, in_place=in_place)
     if real is None:
-        with open(target, "wb") as stream:
-            stream.write(data)
+        try:
+            with open(target, "wb") as stream:
+                stream.write(data)
+        except OSError as error:  # a full device: said of the file, not of nothing
+            raise _named(error, target) from None
         return
     handle, temporary = _temporary_beside(real, target)
     try:
@@ -145,10 +148,18 @@ def write_new_file(
                     raise
                 _write_exclusive(target, data)  # a file system without hard links
             os.unlink(temporary)
-    except BaseException:
+    except BaseException as error:
         if os.path.exists(temporary):
             os.unlink(temporary)
+        if isinstance(error, OSError):  # a full disk: said of the user's file, not ours
+            raise _named(error, target) from None
         raise
+
+
+def _named(error: OSError, target: Path) -> OSError:
+    """``error`` as an error about ``target``, the path the user gave: a failed write
+    names no file, and one about the temporary file names a file that is ours."""
+    return type(error)(error.errno, error.strerror or str(error), str(target))
 
 
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}

@@ -23,8 +23,9 @@ def test_a_failed_overwrite_keeps_the_old_file(
     target = tmp_path / "answer.txt"
     target.write_bytes(b"the user's precious text")
     monkeypatch.setattr(os, step, _crash)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as raised:
         write_new_file(target, "new content, 新".encode(), overwrite=True)
+    assert raised.value.filename == str(target)  # the user's file, not the temporary one
     assert target.read_bytes() == b"the user's precious text"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.txt"]  # no temp file left
 
@@ -32,9 +33,18 @@ def test_a_failed_overwrite_keeps_the_old_file(
 def test_a_failed_new_file_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "fresh.txt"
     monkeypatch.setattr(os, "fsync", _crash)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as raised:
         write_new_file(target, b"x" * 1_000_000)
+    assert raised.value.filename == str(target)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_device_written_in_place_is_named() -> None:
+    """A write that fails names no file: the error says which file it was about."""
+    with pytest.raises(OSError) as raised:
+        write_new_file("/dev/full", b"x" * 100_000, overwrite=True)
+    assert raised.value.errno == 28 and raised.value.filename == "/dev/full"
 
 
 def test_an_existing_file_is_never_replaced_without_overwrite(tmp_path: Path) -> None:
