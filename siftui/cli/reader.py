@@ -139,8 +139,8 @@ def cmd_reader(argv: Sequence[str]) -> int:
     args = _reader_parser().parse_args(argv)
     check_server_options(args)
     check_seconds("--approval-timeout", args.approval_timeout)
-    if args.port > MAX_PORT:
-        raise UsageError(f"--port must be at most {MAX_PORT}, not {args.port}")
+    if not 0 <= args.port <= MAX_PORT:  # -1 reached the socket's bind, a traceback
+        raise UsageError(f"--port must be from 0 (a free one) to {MAX_PORT}, not {args.port}")
     families = server_families(args.tools, host=True)
     roots = server_roots(args)
     # The MCP SDK, the HTTP server and Textual are imported only for this command.

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     ("options", "said"),
     [
         (["--approval-timeout", "0"], "--approval-timeout must be > 0, not 0"),
-        (["--port", "70000"], "--port must be at most 65535, not 70000"),
+        (["--port", "70000"], "--port must be from 0 (a free one) to 65535, not 70000"),
+        (["--port", "-1"], "--port must be from 0 (a free one) to 65535, not -1"),
         (["--tools", "read,edit"], "--tools: the edit tools work on documents pdf_open opened"),
         (["--tools", "nope"], "--tools:"),
     ],
