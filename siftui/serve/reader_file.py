@@ -81,7 +81,7 @@ def alive(pid: int) -> bool:
 def _read(path: Path, pid: int) -> ReaderAddress | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None

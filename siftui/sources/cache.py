@@ -142,7 +142,7 @@ def decode_report(data: bytes, key: str) -> Extraction:
         raw = zlib.decompress(memoryview(data)[len(MAGIC) :])
         newline = raw.index(b"\n")
         header = json.loads(raw[:newline])
-    except (zlib.error, ValueError) as error:  # JSON errors are ValueErrors
+    except (zlib.error, ValueError, RecursionError) as error:  # JSON errors are ValueErrors
         raise BadEntry(str(error)) from None
     if not isinstance(header, dict) or header.get("key") != key:
         raise BadEntry("another key")

@@ -105,6 +105,44 @@ def test_an_audit_out_that_is_no_file_is_refused_in_one_line(
     assert done.stdout == b""  # refused before any document was read
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+"""JSON nesting deeper than Python's parser goes (it recurses): a RecursionError, not a
+ValueError."""
+
+
+def test_json_nested_too_deep_is_no_audit_record(tmp_path: Path) -> None:
+    """It ended `siftui audit --summary` and `--out` in a traceback (RecursionError)."""
+    deep = tmp_path / "audit.jsonl"
+    deep.write_text(DEEP + "\n", encoding="utf-8")
+    before = deep.read_bytes()
+    done = siftui("audit", "--summary", deep)
+    assert _one_line(done, 1) == f"siftui: error: {deep}: no audit records in it\n"
+    make_pdf(tmp_path / "a.pdf", ["text"])
+    done = siftui("audit", tmp_path / "a.pdf", "--out", deep)
+    expected = f"siftui: error: {deep}: holds no audit records; not appended to\n"
+    assert _one_line(done, 1) == expected
+    assert deep.read_bytes() == before
+
+
+def test_a_logged_result_nested_too_deep_is_reported_as_any_other(tmp_path: Path) -> None:
+    """`siftui log --report` reads each evidence result's JSON: a log whose result text
+    nests deeper than the parser goes ended in a traceback (RecursionError)."""
+    call = {
+        **CALL,
+        "tool": "pdf_open",
+        "session": 1,
+        "process": 4242,
+        "arguments": {"path": "thesis.pdf"},
+        "result": {"chars": len(DEEP), "sha256": "0" * 64, "text": DEEP},
+    }
+    log = tmp_path / "calls.jsonl"
+    log.write_text(json.dumps(call) + "\n", encoding="utf-8")
+    for extra in ((), ("--json",)):
+        done = siftui("log", log, "--report", *extra)
+        assert done.returncode == 0, done.stderr.decode()
+        assert b"Traceback" not in done.stderr and done.stdout
+
+
 def test_a_call_log_is_no_audit_file(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")

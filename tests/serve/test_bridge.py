@@ -108,6 +108,16 @@ def test_no_reader_running_is_one_line(runtime: dict[str, str], tmp_path: Path) 
     assert bridge(runtime, str(os.getpid())).stderr.decode() == line
 
 
+def test_a_reader_file_nested_too_deep_is_no_reader(runtime: dict[str, str]) -> None:
+    """A reader file that is JSON deeper than the parser goes is no running reader (a
+    RecursionError escaped the check of what the file holds)."""
+    path = write_reader_file(ReaderAddress(os.getpid(), "http://127.0.0.1:1/mcp", "t"))
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    done = bridge(runtime)
+    line = "no siftui reader is running (start one with: siftui reader --root DIR)\n"
+    assert done.returncode == 1 and done.stderr.decode() == line
+
+
 def test_several_readers_running_need_a_pid(runtime: dict[str, str]) -> None:
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:

@@ -235,6 +235,8 @@ def test_bad_headers_are_misses() -> None:
         decode(entry([good], b"x"), "k")
     with pytest.raises(ValueError):
         decode(MAGIC + zlib.compress(b"no newline"), "k")
+    with pytest.raises(ValueError):  # deeper than the parser goes: a RecursionError before
+        decode(MAGIC + zlib.compress(b"[" * 100_000 + b"]" * 100_000 + b"\n"), "k")
     with pytest.raises(ValueError):
         decode(entry(good, b"\xff"), "k")
 

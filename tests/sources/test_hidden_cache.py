@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,8 @@ def test_a_bad_entry_is_a_miss(tmp_path: Path, pdf: Path) -> None:
     cache = DocCache(tmp_path / "cache")
     first = cached_inspect(pdf, cache=cache)
     (entry,) = entries(cache)
-    for junk in (b"", b"junk", hidden_cache.MAGIC + b"not zlib", entry.read_bytes()[:-5]):
+    deep = hidden_cache.MAGIC + zlib.compress(b"[" * 100_000 + b"]" * 100_000)
+    for junk in (b"", b"junk", hidden_cache.MAGIC + b"not zlib", entry.read_bytes()[:-5], deep):
         entry.write_bytes(junk)
         assert cached_inspect(pdf, cache=cache) == first
         assert entry.read_bytes() != junk  # written again

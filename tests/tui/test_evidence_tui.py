@@ -24,6 +24,7 @@ from siftui.tui.app import SiftApp
 from siftui.tui.display import escape_controls
 from siftui.tui.evidence import exports
 from siftui.tui.evidence.image import PageImage
+from siftui.tui.evidence.model import Result
 from siftui.tui.evidence.screen import EvidenceScreen
 from siftui.tui.evidence.session import call_text
 from siftui.tui.factory import create_app
@@ -467,3 +468,10 @@ def test_each_result_shows_its_token_line_and_the_agents_check_as_session_tokens
             assert f"{name} {tokens} = " in line, (line, counted)
         assert line.startswith("tokens: ~") and line.endswith(" · " + agents.split(": ", 1)[1])
     assert "✗ Codex CLI shell output" in shown[1] and "✗" not in shown[0]
+
+
+def test_a_result_nested_too_deep_has_no_value() -> None:
+    """A text block deeper than Python's JSON parser goes is no JSON value: its
+    RecursionError, which is no ValueError, escaped before."""
+    deep = Result(lines=("x",), texts=("[" * 100_000 + "]" * 100_000,), mcp=lambda: "")
+    assert deep.value() is None

@@ -96,7 +96,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
                 continue
             try:
                 value = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # thousands of [: Python's parser recurses
                 continue
             if is_record(value):
                 records.append(value)

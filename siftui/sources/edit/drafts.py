@@ -191,7 +191,7 @@ class DraftStore:
             return KeptDraft(path, str(record["sha256"]), history, target)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             self.set_aside(path, "unreadable")
             return None
 

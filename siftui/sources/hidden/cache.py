@@ -64,6 +64,8 @@ def decode(data: bytes, key: str) -> Inspection:
         body: Any = json.loads(zlib.decompress(data[len(MAGIC) :]))
     except zlib.error as error:
         raise ValueError(str(error)) from None
+    except RecursionError:  # a damaged entry nesting deeper than the parser goes: a miss
+        raise ValueError("nested too deeply") from None
     if not isinstance(body, dict) or body.get("key") != key:
         raise ValueError("another key")
     page_count, inspected, findings, unextracted = (

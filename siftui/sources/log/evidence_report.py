@@ -83,7 +83,7 @@ def _result(entry: LogEntry) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(entry.result.text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a log's text may nest deeper than the parser goes
         return None
     return value if isinstance(value, dict) else None
 

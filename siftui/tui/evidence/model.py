@@ -49,7 +49,7 @@ class Result:
             return None
         try:
             return json.loads(self.texts[-1])
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
 
 

@@ -94,6 +94,20 @@ def test_a_last_line_cut_short_is_not_a_change_and_a_bad_one_sets_the_draft_asid
     ]
 
 
+def test_a_kept_draft_nested_too_deep_is_set_aside(tmp_path: Path) -> None:
+    """A draft file nesting deeper than Python's parser goes (a RecursionError, no
+    ValueError) is unreadable like any other: set aside, never applied, nothing raised."""
+    drafts = tmp_path / "drafts"
+    editing = open_editing(make_lines_pdf(tmp_path / "a.pdf"), drafts)
+    highlight(editing, "beta")
+    (kept,) = drafts.glob("*.json")
+    kept.write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    assert DraftStore(drafts).load(str(editing.path)) is None
+    assert [path.name.split(".aside-")[1] for path in drafts.glob("*.aside-*")] == [
+        "unreadable.json"
+    ]
+
+
 def test_the_snapshot_is_written_again_after_many_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
