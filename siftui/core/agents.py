@@ -136,6 +136,8 @@ def parse_agents(text: str, where: str, base: Sequence[Agent] = ()) -> list[Agen
         line = found.group(1) if found else str(max(1, len(text.splitlines())))
         reason = _AT.sub("", message).replace(" (at end of document)", "")
         raise AgentsError(f"{where}: line {line}: not valid TOML: {reason}") from None
+    except RecursionError:  # arrays or tables thousands deep: tomllib recurses
+        raise AgentsError(f"{where}: not valid TOML: nested too deeply") from None
     extra = sorted(set(data) - {"agent"})
     if extra:
         raise AgentsError(f'{where}: line 1: unknown top-level key "{extra[0]}" (use [[agent]])')

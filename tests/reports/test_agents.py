@@ -86,6 +86,15 @@ def test_a_malformed_file_names_its_line(text: str, line: int, reason: str) -> N
     assert reason in message
 
 
+def test_nesting_deeper_than_the_parser_goes_is_one_line() -> None:
+    """tomllib recurses into arrays: thousands deep, a RecursionError (no TOMLDecodeError)
+    ended the command that read the file in a traceback."""
+    deep = "[[agent]]\nname = " + "[" * 100_000 + "]" * 100_000 + "\n"
+    with pytest.raises(AgentsError) as caught:
+        parse_agents(deep, "agents.toml")
+    assert str(caught.value) == "agents.toml: not valid TOML: nested too deeply"
+
+
 def test_not_utf8_names_its_line(tmp_path: Path) -> None:
     user = tmp_path / "agents.toml"
     user.write_bytes(b'[[agent]]\nname = "\xff"\n')
