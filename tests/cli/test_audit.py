@@ -437,6 +437,25 @@ def test_the_page_renders_in_a_headless_browser(tmp_path: Path) -> None:
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
 
 
+def test_a_file_name_holding_controls_cannot_reach_the_terminal(tmp_path: Path) -> None:
+    """A store's file names are anyone's: one holding an escape sequence (here the one that
+    retitles a terminal) and a line break was printed as it was in the refusals' table,
+    retitling the operator's terminal and splitting the row. The records keep the name
+    exactly (JSON escapes it); the summary shows its controls."""
+    store = tmp_path / "store"
+    store.mkdir()
+    name = "evil\x1b]0;PWNED\x07\nname.pdf"
+    (store / name).write_bytes(b"junk")
+    done = siftui("audit", store)
+    assert done.returncode == 0, done.stderr.decode()
+    [record] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert record["path"] == str(store / name)
+    summary = done.stderr.decode()
+    assert not any(control in summary for control in "\x1b\x07\r")
+    [row] = [line for line in summary.splitlines() if "PWNED" in line]
+    assert "evil\u241b]0;PWNED\u2407\u240aname.pdf" in row and "not a document" in row
+
+
 def test_an_out_file_that_is_no_audit_is_left_as_it_was(tmp_path: Path) -> None:
     """--out resumes: its torn last line was cut and lines appended, so a PDF given as
     --out lost its tail, then gained JSON (exit 0)."""

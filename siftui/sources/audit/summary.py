@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from siftui.core.kinds import DEFAULT_KIND, kind_named
+from siftui.core.terminal import escape_controls
 
 LARGEST = 20
 
@@ -170,7 +171,11 @@ def _hidden_empty(inspected: int) -> str:
 
 
 def text(found: Sequence[SummaryTable]) -> str:
-    """The tables for a terminal: a title, then aligned columns (an empty table says so)."""
+    """The tables for a terminal: a title, then aligned columns (an empty table says so).
+
+    Each cell is shown with its controls made visible: a document store's file names and
+    MuPDF's reasons are anyone's, and a name holding an escape sequence retitled the
+    terminal (or a line break split its row) when the summary printed it as it was."""
     parts: list[str] = []
     for table in found:
         parts.append(table.title)
@@ -178,7 +183,7 @@ def text(found: Sequence[SummaryTable]) -> str:
             parts.append(f"  {table.empty}")
             parts.append("")
             continue
-        rows = [table.headers, *table.rows]
+        rows = [table.headers, *(tuple(map(escape_controls, row)) for row in table.rows)]
         widths = [max(len(row[i]) for row in rows) for i in range(len(table.headers))]
         for row in rows:
             cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]
