@@ -16,11 +16,14 @@ Exit codes: 0 done, 1 a file error, 2 a bad option, 130 interrupted (the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from siftui.cli.common import (
@@ -206,17 +209,19 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
         found = pool.run(todo)
     progress = ProgressLine(len(todo)) if sys.stderr.isatty() else None
     fresh: list[dict[str, Any]] = []
+    interrupts = contextlib.nullcontext() if client is None else interrupted_as_our_own()
     try:
-        for record in found:
-            fresh.append(record)
-            if store is not None:
-                store.append(record)
-            else:
-                sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-                sys.stdout.flush()
-            if progress is not None:
-                progress.step()
-    except KeyboardInterrupt:
+        with interrupts:
+            for record in found:
+                fresh.append(record)
+                if store is not None:
+                    store.append(record)
+                else:
+                    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sys.stdout.flush()
+                if progress is not None:
+                    progress.step()
+    except (KeyboardInterrupt, Interrupted):
         if pool is not None:
             pool.close()
         return None
@@ -231,6 +236,34 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
     if store is not None:
         return store.records, sys.stdout
     return fresh, sys.stderr
+
+
+class Interrupted(BaseException):
+    """Ctrl-C while a Dask audit waits on its client, raised instead of KeyboardInterrupt.
+
+    distributed's ``sync()`` answers a KeyboardInterrupt by scheduling a cancel of the
+    future its coroutine makes, which can run before that coroutine has made it: a
+    NameError that tornado logs with its traceback (one Ctrl-C in many). It lets any
+    other exception through untouched; a BaseException, so that no ``except Exception``
+    on the way takes it for an error of the cluster's."""
+
+
+@contextlib.contextmanager
+def interrupted_as_our_own() -> Iterator[None]:
+    """Within: Ctrl-C raises :class:`Interrupted` (a second one, after, is Python's own).
+    Only the main thread receives signals; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _largest_first(path: str) -> tuple[int, str]:

@@ -118,6 +118,56 @@ def test_ctrl_c_stops_the_client_cleanly_and_a_rerun_finishes(
     )
 
 
+@pytest.mark.slow  # imports distributed and runs its event loop
+def test_ctrl_c_inside_distributed_sync_is_raised_as_our_own(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What a Ctrl-C in a Dask audit meets, made certain: distributed's sync() waiting on a
+    call its event loop has not begun (the loop busy). A KeyboardInterrupt there schedules
+    a cancel that runs before the coroutine has made the future it cancels, and tornado
+    logs the NameError with its traceback (the test above saw it on one run in many);
+    audit's own interruption goes through sync() untouched and nothing is logged."""
+    import asyncio
+    import logging
+    import threading
+
+    from distributed.utils import LoopRunner, sync
+
+    from siftui.cli.audit import Interrupted, interrupted_as_our_own
+
+    before = signal.getsignal(signal.SIGINT)
+    runner = LoopRunner(asynchronous=False)
+    runner.start()
+    busy = threading.Event()
+
+    async def forever() -> None:
+        await asyncio.sleep(60)
+
+    def hold_the_loop() -> None:
+        busy.set()
+        time.sleep(1.0)
+
+    def interrupt() -> None:
+        busy.wait()
+        time.sleep(0.1)  # sync() is waiting by now
+        os.kill(os.getpid(), signal.SIGINT)
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="tornado.application"):
+            runner.loop.add_callback(hold_the_loop)
+            timer = threading.Thread(target=interrupt)
+            with interrupted_as_our_own():
+                timer.start()
+                with pytest.raises(Interrupted):
+                    sync(runner.loop, forever)
+                timer.join()
+            time.sleep(1.5)  # the loop runs what was scheduled
+    finally:
+        runner.stop()
+    assert "NameError" not in caplog.text and "Traceback" not in caplog.text
+    assert signal.getsignal(signal.SIGINT) is before  # restored
+
+
 def _audit_helpers() -> list[int]:
     """The pool's worker processes (siftui.sources.audit.pool's helpers) among this
     process's descendants: those the local cluster's Dask workers started."""
