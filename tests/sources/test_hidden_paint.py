@@ -108,3 +108,37 @@ def test_text_whose_box_is_empty_is_still_traced(tmp_path: Path) -> None:
         save_pdf(document, path)
     assert _same_as_pymupdf(path) == 1
     assert [f.kind for f in inspect_document(path).findings] == ["invisible"]
+
+
+def test_ctrl_c_inside_the_device_waits_for_the_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C that lands while MuPDF runs the page through siftui's device: PyMuPDF's
+    bindings caught the KeyboardInterrupt inside the callback, printed their traceback
+    ("Director exception handler") and raised a MuPDF error instead, which `siftui
+    inspect` reported as a page that cannot be inspected (exit 1). Now the page is
+    painted whole and the KeyboardInterrupt comes after, as Python's own."""
+    import os
+    import signal
+
+    from siftui.sources.hidden import paint
+
+    device = paint._device_class()
+    sent: list[bool] = []
+
+    class Interrupting(device):  # type: ignore[misc, valid-type]
+        def _note_fonts(self, text: object) -> None:
+            if not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGINT)  # handled at the next instruction
+            super()._note_fonts(text)
+
+    monkeypatch.setattr(paint, "_DEVICE", Interrupting)
+    with pymupdf.open(make_visible_pdf(tmp_path / "visible.pdf")) as document:
+        before = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            paint_log(document[0])
+        assert sent and signal.getsignal(signal.SIGINT) is before
+        monkeypatch.setattr(paint, "_DEVICE", device)
+        assert paint_log(document[0]).spans  # the next page as ever
+    assert "Director" not in capfd.readouterr().err

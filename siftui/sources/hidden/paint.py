@@ -28,6 +28,7 @@ from typing import Any
 
 from siftui.core.findings import Box
 from siftui.sources.hidden.looks import intersection
+from siftui.sources.interrupts import interrupt_after
 
 RGB = tuple[float, float, float]
 
@@ -93,8 +94,9 @@ def paint_log(page: Any) -> PaintLog:
     try:
         trace = extra.JM_new_texttrace_device(result.spans)
         device = _device_class()(result, trace.m_internal)
-        mupdf.fz_run_page(page.this, device, mupdf.FzMatrix(), mupdf.FzCookie())
-        mupdf.fz_close_device(device)
+        with interrupt_after():  # a Ctrl-C in the device's callbacks: once MuPDF returns
+            mupdf.fz_run_page(page.this, device, mupdf.FzMatrix(), mupdf.FzCookie())
+            mupdf.fz_close_device(device)
         mupdf.fz_close_device(trace)
     finally:
         if rotation:
