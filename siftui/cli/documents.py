@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -225,10 +227,22 @@ def _docx_usage(command: Callable[..., _T], *args: Any) -> _T:
         raise UsageError(str(error)) from None
 
 
+def _check_not_the_document(path: str, output: str) -> None:
+    """The output is never the document read (a name, a link or a hard link to it), even
+    with --force: `extract thesis.pdf -o thesis.pdf --force` put the JSON in the PDF's place."""
+    try:
+        same = os.path.samefile(path, output)
+    except OSError:  # either is missing: another file
+        return
+    if same:
+        raise FileExistsError(errno.EEXIST, "is the document read: never written over", output)
+
+
 def cmd_extract(argv: Sequence[str]) -> int:
     args = _extract_parser().parse_args(argv)
     check_max_pages(args.max_pages)
     if args.output is not None:
+        _check_not_the_document(args.path, args.output)
         check_new_file(args.output, overwrite=args.force)  # before, not after, the work
     if _answered_apart(args.path):
         text = _docx_usage(word.extract_json, args)

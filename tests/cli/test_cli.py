@@ -207,6 +207,19 @@ def test_existing_output_needs_force(rich: Path, tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["doc.json"]
 
 
+def test_the_document_read_is_never_the_output(rich: Path, tmp_path: Path) -> None:
+    """With --force, `-o` named the PDF itself (or a link to it) and its JSON replaced it."""
+    document = tmp_path / "thesis.pdf"
+    document.write_bytes(rich.read_bytes())
+    (tmp_path / "link.pdf").symlink_to(document)
+    os.link(document, tmp_path / "hard.pdf")
+    dotted = f"{tmp_path}/./thesis.pdf"
+    for out in (document, tmp_path / "link.pdf", tmp_path / "hard.pdf", dotted):
+        error = one_line_error(siftui("extract", document, "-o", out, "--force"), 1)
+        assert error == f"{out}: is the document read: never written over"
+        assert document.read_bytes() == rich.read_bytes()
+
+
 def test_output_into_missing_directory(rich: Path, tmp_path: Path) -> None:
     out = tmp_path / "nowhere" / "doc.json"
     error = one_line_error(siftui("extract", rich, "-o", out), 1)
