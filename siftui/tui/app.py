@@ -346,11 +346,13 @@ class SiftApp(KeyActions):
 
     @on(CallChosen)
     def _call_chosen(self, event: CallChosen) -> None:
+        # A followed call that lands while the app quits: its screen is gone already
+        # (the replay marks the screen for a tool call), so nothing of it is shown.
+        if not self.is_running or not self.screen_stack:
+            return
         self.calls = self.replay.log_calls(event.number)
         change = self.replay.chosen(event.entry, event.number)
         self.opener.cancel()
-        if not self.is_running:  # a followed call that lands while the app quits
-            return
         self.open_asked = None
         self.apply(change)
 

@@ -11,7 +11,9 @@ from textual.pilot import Pilot
 from siftui.sources.log.follow import LogTail
 from siftui.tui.app import SiftApp
 from siftui.tui.factory import create_log_app
+from siftui.tui.history import Calls
 from siftui.tui.widgets.call_list import CallList
+from siftui.tui.widgets.replay import CallChosen
 
 DELAYS: list[float] = []
 
@@ -60,6 +62,17 @@ def test_follow_shows_each_appended_call_within_a_second(tmp_path: Path) -> None
 
     run(create_log_app(entries, tail, follow=True), scenario)
     print("follow delays (ms):", [round(d * 1000) for d in DELAYS])
+
+
+def test_a_call_chosen_as_the_app_quits_is_dropped(tmp_path: Path) -> None:
+    """A followed call that lands while the app quits (its screens gone): the replay's
+    marking of the screen raised ScreenStackError (the follow test above, one run in
+    many). The app not running stands for the one that has just stopped."""
+    log = careless_log(book_doc(), str(write_doc(book_doc(), tmp_path)), tmp_path)
+    entries, _ = LogTail(log).read()
+    app = create_log_app(entries, None)
+    app._call_chosen(CallChosen(entries[-1], len(entries)))  # as the message reaches it
+    assert app.calls == Calls()  # nothing of the call was taken
 
 
 def test_a_followed_call_is_shown_as_it_arrives_unless_the_cursor_was_moved(
