@@ -143,6 +143,19 @@ def test_a_logged_result_nested_too_deep_is_reported_as_any_other(tmp_path: Path
         assert b"Traceback" not in done.stderr and done.stdout
 
 
+@pytest.mark.parametrize("command", ["mcp", "reader"])
+def test_a_file_that_is_no_call_log_is_never_appended_to(command: str, tmp_path: Path) -> None:
+    """`--log` appends: a PDF given as the log by mistake got the calls' JSON after its
+    %%EOF. Refused at start, in one line, the file as it was; a log (or an empty file)
+    is still appended to."""
+    victim = make_pdf(tmp_path / "thesis.pdf", ["keep me"])
+    before = victim.read_bytes()
+    done = siftui(command, "--root", tmp_path, "--log", victim)
+    expected = f"siftui: error: {victim}: holds no call log; not appended to\n"
+    assert _one_line(done, 1) == expected
+    assert victim.read_bytes() == before
+
+
 def test_a_call_log_is_no_audit_file(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")

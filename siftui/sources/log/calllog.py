@@ -34,8 +34,10 @@ call's entry.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 import threading
 from dataclasses import dataclass
@@ -203,6 +205,32 @@ def entry_to_line(entry: LogEntry) -> str:
     return json.dumps(entry_to_dict(entry), ensure_ascii=False) + "\n"
 
 
+_HEAD_BYTES = 1 << 20
+"""How much of an existing file is read to tell a call log (its first MiB)."""
+
+
+def _takes_calls(fd: int, path: Path) -> bool:
+    """Whether the file open for appending at ``fd`` may take the calls: no regular file (a
+    device, a FIFO), empty, or a call log (a line of its first MiB is a call's or a later
+    line's). Any other file would get JSON appended to it: one that was a document, lost."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        return True
+    from siftui.sources.log.reading import line_read  # it imports this module
+
+    with open(path, "rb") as handle:  # the log's own descriptor only appends
+        head = handle.read(_HEAD_BYTES)
+    for line in head.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            line_read(line)
+        except (ValueError, LogError):
+            continue
+        return True
+    return False
+
+
 class CallLog:
     """Appends entries to a JSON Lines file, one ``write()`` a line; thread-safe.
 
@@ -219,6 +247,12 @@ class CallLog:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK
         # O_NONBLOCK: a FIFO nobody reads is an error now, not a server stuck at start.
         self._fd = os.open(self.path, flags, 0o600)
+        try:
+            if not _takes_calls(self._fd, self.path):  # a PDF given by mistake, say
+                raise FileExistsError(errno.EEXIST, "holds no call log; not appended to", path)
+        except BaseException:
+            os.close(self._fd)
+            raise
         os.set_blocking(self._fd, True)
         self._torn = False
         self.failures = 0
