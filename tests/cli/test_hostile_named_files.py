@@ -146,7 +146,7 @@ def test_a_logged_result_nested_too_deep_is_reported_as_any_other(tmp_path: Path
 @pytest.mark.parametrize("command", ["mcp", "reader"])
 def test_a_file_that_is_no_call_log_is_never_appended_to(command: str, tmp_path: Path) -> None:
     """`--log` appends: a PDF given as the log by mistake got the calls' JSON after its
-    %%EOF. Refused at start, in one line, the file as it was; a log (or an empty file)
+    %EOF. Refused at start, in one line, the file as it was; a log (or an empty file)
     is still appended to."""
     victim = make_pdf(tmp_path / "thesis.pdf", ["keep me"])
     before = victim.read_bytes()
