@@ -75,10 +75,18 @@ def written_by_mupdf(copy: WorkingCopy, path: Path) -> bytes:
     return path.read_bytes()
 
 
+_PDF_STRING = rb"(?:<[0-9A-Fa-f]*>|\((?:[^()\\]|\\.)*\))"
+"""A PDF string as MuPDF writes one: hexadecimal, or literal with its parentheses and
+backslashes escaped."""
+
+
 def without_new_id(data: bytes) -> bytes:
     """The bytes with the second half of /ID left out: MuPDF makes it anew, at random,
-    each time it writes."""
-    return re.sub(rb"(/ID\s*\[\s*<[0-9A-Fa-f]+>\s*<)[0-9A-Fa-f]+>", rb"\1>", data)
+    each time it writes, as a hexadecimal string or, when its random bytes read better
+    so, a literal one (about one save in a hundred: a byte or two shorter or longer)."""
+    return re.sub(
+        rb"(/ID\s*\[\s*" + _PDF_STRING + rb"\s*)" + _PDF_STRING, rb"\1", data, flags=re.DOTALL
+    )
 
 
 def objects(data: bytes) -> list[tuple[str, bytes | None]]:
@@ -118,7 +126,7 @@ def test_the_saved_bytes_are_those_mupdf_writes(tmp_path: Path, kind: str) -> No
     saved = copy.save(1)
     data = path.read_bytes()
     assert saved.whole == kind.startswith("repaired")
-    assert saved.bytes == len(data) == len(expected)
+    assert saved.bytes == len(data)  # the size said is the file's (the /ID's may differ)
     if not saved.whole:
         assert data.startswith(before)
     if kind.endswith("encrypted"):
