@@ -156,6 +156,20 @@ def test_a_file_that_is_no_call_log_is_never_appended_to(command: str, tmp_path:
     assert victim.read_bytes() == before
 
 
+def test_a_log_whose_first_call_is_long_is_still_appended_to(tmp_path: Path) -> None:
+    """The check that a --log is a call log reads whole lines, as a log's reader does: a
+    first answer of megabytes (a large OutCap) is a call all the same."""
+    from siftui.sources.log.calllog import CallLog
+
+    call = {**CALL, "content": "x" * 3_000_000}
+    log = tmp_path / "calls.jsonl"
+    log.write_text("{torn\n" + json.dumps(call) + "\n", encoding="utf-8")
+    CallLog(log).close()  # taken: no error
+    (tmp_path / "blob").write_bytes(b"x" * 2_000_000)  # one long line, no call
+    with pytest.raises(FileExistsError):
+        CallLog(tmp_path / "blob")
+
+
 def test_a_call_log_is_no_audit_file(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     log.write_text(json.dumps(CALL) + "\n", encoding="utf-8")

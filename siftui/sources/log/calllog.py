@@ -51,6 +51,7 @@ from siftui.core.render import Options, Rendered
 from siftui.core.tools.table import FIRST_LOGGED
 from siftui.core.unreadable import UnreadablePage
 from siftui.core.word.render import DocxOptions
+from siftui.sources.lines import MAX_LINE_BYTES
 from siftui.sources.log.fields import (
     DocxArgs,
     HiddenSummary,
@@ -205,29 +206,33 @@ def entry_to_line(entry: LogEntry) -> str:
     return json.dumps(entry_to_dict(entry), ensure_ascii=False) + "\n"
 
 
-_HEAD_BYTES = 1 << 20
-"""How much of an existing file is read to tell a call log (its first MiB)."""
+_LINES_LOOKED_AT = 8
+"""How many lines of an existing file are read to tell a call log (a torn one or two
+at its start, a crash's, do not make a log no log)."""
 
 
 def _takes_calls(fd: int, path: Path) -> bool:
     """Whether the file open for appending at ``fd`` may take the calls: no regular file (a
-    device, a FIFO), empty, or a call log (a line of its first MiB is a call's or a later
-    line's). Any other file would get JSON appended to it: one that was a document, lost."""
+    device, a FIFO), empty, or a call log (one of its first lines is a call's or a later
+    line's, each read up to the longest line a log's reader reads). Any other file would
+    get JSON appended to it: one that was a document, lost."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
         return True
     from siftui.sources.log.reading import line_read  # it imports this module
 
     with open(path, "rb") as handle:  # the log's own descriptor only appends
-        head = handle.read(_HEAD_BYTES)
-    for line in head.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            line_read(line)
-        except (ValueError, LogError):
-            continue
-        return True
+        for _ in range(_LINES_LOOKED_AT):
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if len(line) > MAX_LINE_BYTES or not line:  # longer than any log's line, or the end
+                return False
+            if not line.strip():
+                continue
+            try:
+                line_read(line.rstrip(b"\n"))
+            except (ValueError, LogError):
+                continue
+            return True
     return False
 
 
