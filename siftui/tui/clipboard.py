@@ -8,6 +8,7 @@ confirmed by reading the text back.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,12 +23,33 @@ def osc52_too_large(text: str) -> bool:
     return (len(encode_utf8(text)) + 2) // 3 * 4 > OSC52_SAFE_BYTES
 
 
-def copy_system(text: str) -> str | None:
+SYSTEM_SECONDS = 20.0
+"""How long the system clipboard may take to take the text and give it back."""
+
+
+def copy_system(text: str, seconds: float = SYSTEM_SECONDS) -> str | None:
     """Copy with pyperclip and read it back: None when confirmed, else why not.
 
     What is copied is what ``siftui render`` prints: a lone surrogate (not
     encodable) becomes U+FFFD, one for one, as in :func:`siftui.sources.output.encode_utf8`.
+    pyperclip waits on its helper (xclip, wl-copy, ...) without a limit: a clipboard that
+    has not answered within ``seconds`` is said to, and the copy is left to finish or not
+    in a thread of its own, so the notice never waits on it.
     """
+    outcome: list[str | None] = []
+    thread = threading.Thread(
+        target=lambda: outcome.append(_copy_and_read_back(text)),
+        name="siftui-clipboard",
+        daemon=True,
+    )
+    thread.start()
+    thread.join(seconds)
+    if not outcome:
+        return f"the system clipboard did not answer within {seconds:g} s"
+    return outcome[0]
+
+
+def _copy_and_read_back(text: str) -> str | None:
     import pyperclip  # at the first copy, not at the start (with ctypes: about 3 ms)
 
     text = encode_utf8(text).decode("utf-8")

@@ -135,6 +135,27 @@ def test_copy_system_replaces_lone_surrogates(monkeypatch: pytest.MonkeyPatch) -
     assert clipboard_module.copy_system("x") is not None
 
 
+def test_a_system_clipboard_that_does_not_answer_is_said_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pyperclip waits on xclip without a limit: a clipboard that never answered left the
+    copy (and its notice) waiting for ever. It is now said after the time allowed, and
+    the copy finishes, or not, in its own thread."""
+    import threading
+    import time
+
+    from siftui.tui import clipboard as clipboard_module
+
+    release = threading.Event()
+    monkeypatch.setattr(pyperclip, "copy", lambda text: release.wait(30))
+    monkeypatch.setattr(pyperclip, "paste", lambda: "")
+    started = time.monotonic()
+    said = clipboard_module.copy_system("x", seconds=0.3)
+    assert said == "the system clipboard did not answer within 0.3 s"
+    assert time.monotonic() - started < 5
+    release.set()
+
+
 def test_copy_of_an_answer_with_a_lone_surrogate(tmp_path: Path, clipboard: list[str]) -> None:
     path = write_doc(Doc("s", 1, ("text \ud800 more",)), tmp_path)
 
