@@ -19,11 +19,9 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from siftui.cli.common import (
@@ -36,6 +34,7 @@ from siftui.cli.common import (
     whole_number,
 )
 from siftui.core.messages import file_error, quoted
+from siftui.sources.interrupts import Interrupted, interrupted_as_our_own
 
 AUDIT_EXAMPLES = """each line: path, size, sha256, kind, pages or paragraphs, runes, tokens
 (runes/4 and o200k), the first call at the OutCap (whole or map), the calls to
@@ -236,34 +235,6 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
     if store is not None:
         return store.records, sys.stdout
     return fresh, sys.stderr
-
-
-class Interrupted(BaseException):
-    """Ctrl-C while a Dask audit waits on its client, raised instead of KeyboardInterrupt.
-
-    distributed's ``sync()`` answers a KeyboardInterrupt by scheduling a cancel of the
-    future its coroutine makes, which can run before that coroutine has made it: a
-    NameError that tornado logs with its traceback (one Ctrl-C in many). It lets any
-    other exception through untouched; a BaseException, so that no ``except Exception``
-    on the way takes it for an error of the cluster's."""
-
-
-@contextlib.contextmanager
-def interrupted_as_our_own() -> Iterator[None]:
-    """Within: Ctrl-C raises :class:`Interrupted` (a second one, after, is Python's own).
-    Only the main thread receives signals; elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise Interrupted
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _largest_first(path: str) -> tuple[int, str]:

@@ -133,7 +133,7 @@ def test_ctrl_c_inside_distributed_sync_is_raised_as_our_own(
 
     from distributed.utils import LoopRunner, sync
 
-    from siftui.cli.audit import Interrupted, interrupted_as_our_own
+    from siftui.sources.interrupts import Interrupted, interrupted_as_our_own
 
     before = signal.getsignal(signal.SIGINT)
     runner = LoopRunner(asynchronous=False)
