@@ -25,7 +25,7 @@ from typing import Any
 
 __all__ = ["Interrupted", "interrupt_after", "interrupted_as_our_own"]
 
-Handler = Callable[[int, Any], None]
+_Handler = Callable[[int, Any], None]
 
 
 class Interrupted(BaseException):
@@ -34,7 +34,7 @@ class Interrupted(BaseException):
 
 
 @contextlib.contextmanager
-def _sigint_handled_by(handler: Handler) -> Iterator[Any]:
+def _sigint_handled_by(handler: _Handler) -> Iterator[Any]:
     """Within: ``handler`` answers SIGINT; yields the handler that was in place, put back
     on leaving. Only the main thread receives signals: in any other thread nothing changes
     (and None is yielded)."""
