@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from siftui.core.doc import Doc, OutlineItem
+from siftui.core.json_input import json_value
 
 
 class BadDocJson(ValueError):
@@ -29,18 +30,6 @@ def doc_to_json(doc: Doc, source: dict[str, Any] | None = None) -> str:
 def is_whole_number(value: Any) -> bool:
     """An int that is not a bool (JSON's true is Python's 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def json_value(text: str, error: type[ValueError]) -> Any:
-    """The value of a JSON text, or ``error("not valid JSON: ...")``: one line each for
-    a syntax error and for nesting too deep to parse (thousands of [ or {: Python's
-    parser recurses). A PDF's Doc JSON and a Word document's read it the same way."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise error(f"not valid JSON: {problem}") from None
-    except RecursionError:
-        raise error("not valid JSON: nested too deeply") from None
 
 
 def doc_from_json(text: str) -> Doc:

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from siftui.core.json_input import json_or_none
+
 NO_READER = "no siftui reader is running (start one with: siftui reader --root DIR)"
 _NAME = re.compile(r"reader-([0-9]{1,10})\.json")
 
@@ -80,8 +82,8 @@ def alive(pid: int) -> bool:
 
 def _read(path: Path, pid: int) -> ReaderAddress | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = json_or_none(path.read_bytes())
+    except OSError:
         return None
     if not isinstance(data, dict):
         return None

@@ -35,6 +35,7 @@ from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 
+from siftui.core.json_input import json_or_none
 from siftui.serve.wire import clip, dump_message
 from siftui.sources.output import encode_utf8
 
@@ -241,10 +242,7 @@ def _unparsed(line: bytes, error: Exception, gate: Gate) -> bytes | None:
     """The error answer to a JSON object the SDK cannot parse (its own reader drops those
     without an answer: a lone surrogate escape, say), or None for a notification, which
     gets no answer even when wrong."""
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
+    data = json_or_none(line)
     if not isinstance(data, dict):
         return None
     request_id = data.get("id")

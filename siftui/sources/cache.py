@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from siftui import __version__
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import is_whole_number
+from siftui.core.json_input import json_value
 from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256
@@ -141,8 +142,8 @@ def decode_report(data: bytes, key: str) -> Extraction:
     try:
         raw = zlib.decompress(memoryview(data)[len(MAGIC) :])
         newline = raw.index(b"\n")
-        header = json.loads(raw[:newline])
-    except (zlib.error, ValueError, RecursionError) as error:  # JSON errors are ValueErrors
+        header = json_value(raw[:newline])
+    except (zlib.error, ValueError) as error:
         raise BadEntry(str(error)) from None
     if not isinstance(header, dict) or header.get("key") != key:
         raise BadEntry("another key")

@@ -110,6 +110,35 @@ DEEP = "[" * 100_000 + "]" * 100_000
 ValueError."""
 
 
+LONG_NUMBER = "9" * 5_000
+"""A number of more digits than Python turns into an int (4,300): valid JSON it refuses
+with a plain ValueError naming an interpreter setting."""
+
+
+@pytest.mark.parametrize("suffix", [".json", ".docx.json"])
+def test_a_json_form_with_a_number_too_long_is_one_line(suffix: str, tmp_path: Path) -> None:
+    """`siftui render` on a Doc JSON (or a Word document's JSON form) holding such a
+    number ended in a traceback: only syntax errors and nesting were caught."""
+    kind = '"kind": "docx", ' if suffix == ".docx.json" else ""
+    path = tmp_path / f"long{suffix}"
+    path.write_text(f'{{{kind}"title": "t", "page_count": {LONG_NUMBER}, "pages": []}}')
+    done = siftui("render", path)
+    said = f"siftui: error: {path}: not valid JSON: a number too long to read\n"
+    assert _one_line(done, 1) == said
+
+
+def test_a_log_line_with_a_number_too_long_is_named_as_bad_json(tmp_path: Path) -> None:
+    """The log's reader gave the interpreter's words (`use sys.set_int_max_str_digits() to
+    increase the limit`) as the line's fault; `siftui log` skips such a line, named."""
+    from siftui.sources.log.reading import read_log_skipping
+
+    log = tmp_path / "calls.jsonl"
+    log.write_text(json.dumps(CALL) + "\n" + f'{{"n": {LONG_NUMBER}}}\n', encoding="utf-8")
+    entries, skipped = read_log_skipping(log)
+    assert len(entries) == 1
+    assert skipped == [f"{log}: line 2: not valid JSON: a number too long to read"]
+
+
 def test_json_nested_too_deep_is_no_audit_record(tmp_path: Path) -> None:
     """It ended `siftui audit --summary` and `--out` in a traceback (RecursionError)."""
     deep = tmp_path / "audit.jsonl"

@@ -129,7 +129,7 @@ def test_a_refused_call_shows_its_line_and_keeps_the_result(pdf: Path) -> None:
         assert screen.query_one("#ev-view", TextArea).text == before
         await type_call(app, pilot, "pdf_page_read {nope")
         await pilot.pause()
-        assert "not JSON" in str(screen.query_one("#ev-error", Static).render())
+        assert "not valid JSON" in str(screen.query_one("#ev-error", Static).render())
         assert len(screen.session.made) == 2  # not sent
 
     run(create_app(pdf, evidence=preview_factory), scenario)

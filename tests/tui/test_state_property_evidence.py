@@ -111,7 +111,7 @@ def run_evidence(pdf: Path, copied: list[str], steps: list[Action]) -> None:
             kind, value = steps[-1]
             error = str(screen.query_one("#ev-error", Static).render())
             if kind == "call" and value.endswith("{nope"):  # not sent: said why
-                assert error.startswith("the arguments are not JSON")
+                assert error.startswith("the arguments are not valid JSON")
             elif kind == "call":  # a refused call says its line; an answered one clears it
                 assert error == session.made[-1].result.message
             screen.action_focus_view()

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from siftui.core.json_input import json_or_none
+
 MAX_LINE_CHARS = 10_000_000
 """A script line longer than this is not read as a call (its JSON is not parsed)."""
 
@@ -38,10 +40,7 @@ def parse_call(line: str) -> ScriptCall | None:
     """The call a script line holds, or None when it holds none."""
     if len(line) > MAX_LINE_CHARS:
         return None
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
+    value = json_or_none(line)
     if not isinstance(value, dict) or not isinstance(value.get("tool"), str):
         return None
     if set(value) - {"tool", "arguments"}:

@@ -19,7 +19,8 @@ import json
 import re
 from typing import Any
 
-from siftui.core.docjson import is_whole_number, json_value
+from siftui.core.docjson import is_whole_number
+from siftui.core.json_input import json_value
 from siftui.core.word.model import SCOPES, DocxDoc, Para, Story, Table
 
 KIND = "docx"

@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from siftui.core.json_input import json_or_none
 from siftui.core.kinds import DOCUMENT_SUFFIXES
 from siftui.core.messages import quoted
 from siftui.sources.audit.document import sha256_or_none
@@ -94,10 +95,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
         for line in bounded_lines(stream):
             if isinstance(line, TooLong):
                 continue
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):  # thousands of [: Python's parser recurses
-                continue
+            value = json_or_none(line)
             if is_record(value):
                 records.append(value)
     return records

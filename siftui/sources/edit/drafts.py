@@ -29,6 +29,7 @@ from typing import Any
 
 from siftui.core.edit.history import History
 from siftui.core.edit.operations import Transaction, transaction_from_json, transaction_to_json
+from siftui.core.json_input import json_value
 
 __all__ = ["DraftStore", "KeptDraft", "default_drafts_folder"]
 
@@ -177,7 +178,7 @@ class DraftStore:
         target = self.where(path)
         try:
             first, *changes = target.read_bytes().split(b"\n")
-            record = json.loads(first)
+            record = json_value(first)
             if record.get("format") != FORMAT or record.get("path") != path:
                 raise ValueError("another format or another file's draft")
             history = History(
@@ -186,12 +187,12 @@ class DraftStore:
                 undone=[transaction_from_json(one) for one in record["undone"]],
             )
             for change in changes[:-1]:  # each whole line ends in a newline
-                _replay(history, json.loads(change))
+                _replay(history, json_value(change))
             # a last line without its newline was cut short by a crash: not a change
             return KeptDraft(path, str(record["sha256"]), history, target)
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        except (OSError, ValueError, KeyError, TypeError):
             self.set_aside(path, "unreadable")
             return None
 

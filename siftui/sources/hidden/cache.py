@@ -19,6 +19,7 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.findings import Inspection, finding_from_json, finding_json
+from siftui.core.json_input import json_value
 from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity
 from siftui.sources.cache_slot import CacheSlot
 from siftui.sources.filehash import file_sha256
@@ -61,11 +62,9 @@ def decode(data: bytes, key: str) -> Inspection:
     if not data.startswith(MAGIC):
         raise ValueError("not a siftui hidden-text entry")
     try:
-        body: Any = json.loads(zlib.decompress(data[len(MAGIC) :]))
+        body: Any = json_value(zlib.decompress(data[len(MAGIC) :]))
     except zlib.error as error:
         raise ValueError(str(error)) from None
-    except RecursionError:  # a damaged entry nesting deeper than the parser goes: a miss
-        raise ValueError("nested too deeply") from None
     if not isinstance(body, dict) or body.get("key") != key:
         raise ValueError("another key")
     page_count, inspected, findings, unextracted = (

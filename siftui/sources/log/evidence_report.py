@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from siftui.core.json_input import json_or_none
 from siftui.core.tools.continuation import ReadOn, WhileMore
 from siftui.core.tools.table import continuation_of, entry_of, logged_as
 from siftui.sources.log.calllog import LogEntry
@@ -81,10 +82,7 @@ def _retry(later: Sequence[tuple[int, LogEntry]]) -> StaleRetry:
 def _result(entry: LogEntry) -> dict[str, Any] | None:
     if entry.result is None:
         return None
-    try:
-        value = json.loads(entry.result.text)
-    except (ValueError, RecursionError):  # a log's text may nest deeper than the parser goes
-        return None
+    value = json_or_none(entry.result.text)  # a log's text may be no JSON Python reads
     return value if isinstance(value, dict) else None
 
 

@@ -5,11 +5,11 @@ line naming it, or skipped with that line."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from typing import Any
 
+from siftui.core.json_input import json_value
 from siftui.core.messages import quoted
 from siftui.core.render import Rendered
 from siftui.core.tools.table import FIRST_LOGGED, logged_as
@@ -193,10 +193,4 @@ def _line_data(line: bytes) -> Any:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON: {error.msg}") from None
-    except RecursionError:
-        raise ValueError("not valid JSON: nested too deeply") from None
-    return data
+    return json_value(text)

@@ -9,13 +9,13 @@ bytes they send.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from siftui.core.doc import Doc
+from siftui.core.json_input import json_or_none
 from siftui.core.unreadable import UnreadablePage
 
 
@@ -47,10 +47,7 @@ class Result:
         """The JSON value of the last text block (None when it is not JSON)."""
         if self.is_error or not self.texts:
             return None
-        try:
-            return json.loads(self.texts[-1])
-        except (ValueError, RecursionError):
-            return None
+        return json_or_none(self.texts[-1])
 
 
 class Preview(Protocol):

@@ -14,6 +14,7 @@ from typing import Any
 from siftui.core.arguments import utf16_length
 from siftui.core.evidence.script import call_line
 from siftui.core.halfblocks import Pixels
+from siftui.core.json_input import NotJson, json_value
 from siftui.core.tools.table import entry_of
 from siftui.tui.evidence.model import Result
 
@@ -41,13 +42,9 @@ def parse_call_text(text: str) -> tuple[str, Any] | str:
     if not rest.strip():
         return tool, {}
     try:
-        arguments = json.loads(rest)
-    except ValueError as error:
-        reason = getattr(error, "msg", str(error))
-        return f"the arguments are not JSON: {reason}"
-    except RecursionError:
-        return "the arguments are not JSON: nested too deeply"
-    return tool, arguments
+        return tool, json_value(rest)
+    except NotJson as error:
+        return f"the arguments are {error}"
 
 
 def next_call(made: Made) -> tuple[str, dict[str, Any]] | None:
