@@ -127,7 +127,9 @@ class TmuxApp:
             if self.dead():
                 raise AssertionError(f"the app exited while waiting for {what}:\n{screen}")
             if time.monotonic() > deadline:
-                raise AssertionError(f"no {what} after {timeout:.0f} s; the screen:\n{screen}")
+                raise AssertionError(
+                    f"no {what} after {timeout:.0f} s ({self.describe()}); the screen:\n{screen}"
+                )
             time.sleep(POLL)
 
     def wait_text(self, *texts: str, timeout: float = STEP_TIMEOUT) -> str:
@@ -175,7 +177,8 @@ class TmuxApp:
         return how
 
     def describe(self) -> str:
-        """The pane's state and the app process, for failure messages."""
+        """The pane's state, and the app process's threads (what each waits on) and its
+        children's (a clipboard helper, say), for failure messages."""
         out = (
             self.tmux(
                 "display-message",
@@ -189,7 +192,16 @@ class TmuxApp:
         )
         pid = out.rpartition("pid=")[2]
         ps = subprocess.run(
-            ["ps", "-L", "-o", "pid,ppid,lwp,stat,wchan:30,etime,args", "-p", pid],
+            [
+                "ps",
+                "-L",
+                "-o",
+                "pid,ppid,lwp,stat,wchan:30,etime,args",
+                "-p",
+                pid,
+                "--ppid",
+                pid,
+            ],
             capture_output=True,
             check=False,
         )
