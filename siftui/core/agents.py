@@ -36,6 +36,8 @@ TOKENIZERS = ("o200k_base", "cl100k_base")
 _KEYS = {"name", "unit", "limit", "warn", "tokenizer", "estimate", "source", "date", "note"}
 _TABLE = re.compile(r"^\s*\[\[\s*agent\s*\]\]")
 _AT = re.compile(r"\s*\(at line ([0-9]+), column [0-9]+\)$")
+# More decimal digits than Python turns into an int (4,300; TOML lets _ part them).
+_LONG_NUMBER = re.compile(r"[0-9](?:_?[0-9]){4300}")
 _SHORT = {"o200k_base": "o200k", "cl100k_base": "cl100k"}
 
 
@@ -138,6 +140,10 @@ def parse_agents(text: str, where: str, base: Sequence[Agent] = ()) -> list[Agen
         raise AgentsError(f"{where}: line {line}: not valid TOML: {reason}") from None
     except RecursionError:  # arrays or tables thousands deep: tomllib recurses
         raise AgentsError(f"{where}: not valid TOML: nested too deeply") from None
+    except ValueError:  # the only other one: Python's int conversion refuses the digits
+        found = _LONG_NUMBER.search(text)
+        at = f" line {text.count(chr(10), 0, found.start()) + 1}:" if found else ""
+        raise AgentsError(f"{where}:{at} not valid TOML: a number too long to read") from None
     extra = sorted(set(data) - {"agent"})
     if extra:
         raise AgentsError(f'{where}: line 1: unknown top-level key "{extra[0]}" (use [[agent]])')

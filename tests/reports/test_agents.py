@@ -95,6 +95,17 @@ def test_nesting_deeper_than_the_parser_goes_is_one_line() -> None:
     assert str(caught.value) == "agents.toml: not valid TOML: nested too deeply"
 
 
+@pytest.mark.parametrize("digits", ["9" * 5_000, "1_000" * 1_300], ids=["digits", "parted"])
+def test_a_number_too_long_to_read_names_its_line(digits: str) -> None:
+    """tomllib turns a decimal integer into an int, which Python refuses past 4,300
+    digits with a plain ValueError: a user's agents.toml holding one ended `siftui render
+    --check-agents` (and the TUI's start) in a traceback."""
+    text = f'[[agent]]\nname = "big"\nunit = "chars"\nlimit = {digits}\n'
+    with pytest.raises(AgentsError) as caught:
+        parse_agents(text, "agents.toml")
+    assert str(caught.value) == "agents.toml: line 4: not valid TOML: a number too long to read"
+
+
 def test_not_utf8_names_its_line(tmp_path: Path) -> None:
     user = tmp_path / "agents.toml"
     user.write_bytes(b'[[agent]]\nname = "\xff"\n')
