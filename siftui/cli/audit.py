@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import time
@@ -33,6 +32,7 @@ from siftui.cli.common import (
     check_seconds,
     whole_number,
 )
+from siftui.core.json_text import json_line
 from siftui.core.messages import file_error, quoted
 from siftui.sources.interrupts import Interrupted, interrupted_as_our_own
 
@@ -216,7 +216,7 @@ def _audit(args: argparse.Namespace) -> tuple[list[dict[str, Any]], TextIO] | No
                 if store is not None:
                     store.append(record)
                 else:
-                    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sys.stdout.write(json_line(record) + "\n")
                     sys.stdout.flush()
                 if progress is not None:
                     progress.step()

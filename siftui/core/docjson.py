@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from siftui.core.doc import Doc, OutlineItem
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_value
 
 
 class BadDocJson(ValueError):

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_or_none
 
 NO_READER = "no siftui reader is running (start one with: siftui reader --root DIR)"
 _NAME = re.compile(r"reader-([0-9]{1,10})\.json")

@@ -35,7 +35,7 @@ from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_or_none
 from siftui.serve.wire import clip, dump_message
 from siftui.sources.output import encode_utf8
 

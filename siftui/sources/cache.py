@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from siftui import __version__
 from siftui.core.doc import Doc, OutlineItem
 from siftui.core.docjson import is_whole_number
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_value
 from siftui.core.unreadable import Extraction, UnreadablePage
 from siftui.sources.extract import extract_report
 from siftui.sources.filehash import file_sha256

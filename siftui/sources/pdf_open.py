@@ -160,6 +160,8 @@ def open_document(
     it later (or never: a helper process reading chunks of pages).
     """
     where = Path(path) if data is not None else check_file(path)
+    if data is None and not _utf8_name(where):
+        data = where.read_bytes()  # MuPDF could not open it by that name
     pymupdf = quiet_pymupdf()
     pymupdf.TOOLS.reset_mupdf_warnings()
     filetype = _type_hint(where, data)
@@ -198,6 +200,17 @@ def open_document(
         document.close()
         raise
     return document
+
+
+def _utf8_name(path: Path) -> bool:
+    """Whether MuPDF can open ``path`` by name: PyMuPDF hands it the name in UTF-8, and a
+    name whose bytes are not UTF-8 (Python holds each bad byte as a lone surrogate) has
+    no such form; such a file is opened from its bytes instead."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @functools.cache

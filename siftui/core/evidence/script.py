@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_or_none
 
 MAX_LINE_CHARS = 10_000_000
 """A script line longer than this is not read as a call (its JSON is not parsed)."""

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from siftui.core.docjson import is_whole_number
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_value
 from siftui.core.word.model import SCOPES, DocxDoc, Para, Story, Table
 
 KIND = "docx"

@@ -11,12 +11,11 @@ records one line at a time, flushed.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_line, json_or_none
 from siftui.core.kinds import DOCUMENT_SUFFIXES
 from siftui.core.messages import quoted
 from siftui.sources.audit.document import sha256_or_none
@@ -139,7 +138,7 @@ class Records:
     def append(self, record: dict[str, Any]) -> None:
         if self._stream is None:
             self._stream = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
-        self._stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._stream.write(json_line(record) + "\n")
         self._stream.flush()
         self.records.append(record)
 

@@ -20,7 +20,6 @@ removes drafts.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import secrets
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any
 
 from siftui.core.edit.history import History
 from siftui.core.edit.operations import Transaction, transaction_from_json, transaction_to_json
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_line, json_value
 
 __all__ = ["DraftStore", "KeptDraft", "default_drafts_folder"]
 
@@ -52,7 +51,7 @@ class _Written:
 
 
 def _line(record: dict[str, object]) -> bytes:
-    return json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+    return json_line(record).encode("utf-8") + b"\n"  # a file name need not be UTF-8
 
 
 def _event(before: _Written, sha256: str, history: History) -> dict[str, object] | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from siftui import __version__
 from siftui.core.findings import Inspection, finding_from_json, finding_json
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_value
 from siftui.sources.cache import TEMP_PREFIX, DocCache, file_identity
 from siftui.sources.cache_slot import CacheSlot
 from siftui.sources.filehash import file_sha256

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_or_none
 from siftui.core.tools.continuation import ReadOn, WhileMore
 from siftui.core.tools.table import continuation_of, entry_of, logged_as
 from siftui.sources.log.calllog import LogEntry

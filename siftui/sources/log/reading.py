@@ -9,7 +9,7 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from siftui.core.json_input import json_value
+from siftui.core.json_text import json_value
 from siftui.core.messages import quoted
 from siftui.core.render import Rendered
 from siftui.core.tools.table import FIRST_LOGGED, logged_as

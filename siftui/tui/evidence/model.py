@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from siftui.core.doc import Doc
-from siftui.core.json_input import json_or_none
+from siftui.core.json_text import json_or_none
 from siftui.core.unreadable import UnreadablePage
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from siftui.core.arguments import utf16_length
 from siftui.core.evidence.script import call_line
 from siftui.core.halfblocks import Pixels
-from siftui.core.json_input import NotJson, json_value
+from siftui.core.json_text import NotJson, json_value
 from siftui.core.tools.table import entry_of
 from siftui.tui.evidence.model import Result
 

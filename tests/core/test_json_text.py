@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from siftui.core.json_input import NotJson, json_or_none, json_value
+from siftui.core.json_text import NotJson, json_line, json_or_none, json_value
 
 DEEP = "[" * 100_000 + "]" * 100_000  # Python's parser recurses: past its limit
 LONG = "9" * 5_000  # past the 4,300 digits Python turns into an int
@@ -55,3 +55,15 @@ def test_the_caller_names_the_error() -> None:
         json_value(LONG, BadThing)
     with pytest.raises(BadThing, match=r"^not valid JSON: nested too deeply$"):
         json_value(DEEP, BadThing)
+
+
+def test_a_line_keeps_every_name_and_is_valid_utf8() -> None:
+    """A file name that is not UTF-8 holds lone surrogates: written as JSON escapes, the
+    line is UTF-8 and reads back to the same string; other text is written as it is."""
+    value = {"path": "store/\udcff\udcfe name.pdf", "title": "中文 🙂", "n": [1, None]}
+    line = json_line(value)
+    assert "\n" not in line
+    assert line.encode("utf-8").decode("utf-8") == line  # encodes: no lone surrogate left
+    assert '"store/\\udcff\\udcfe name.pdf"' in line and "中文 🙂" in line
+    assert json_value(line) == value
+    assert json_line({"a": "plain"}) == '{"a": "plain"}'

@@ -1,20 +1,31 @@
-"""Reading JSON that siftui did not write just now, with one wording of why it cannot.
+"""JSON text that crosses siftui's edge: read with one wording of why it cannot be, and
+written so that any file name survives.
 
-Python's reader refuses more than malformed text. Valid JSON nesting thousands deep
-makes its parser recurse past the interpreter's limit (a RecursionError, which is no
-ValueError), and a number of more than 4,300 digits is refused by its int conversion
+Reading. Python's reader refuses more than malformed text. Valid JSON nesting thousands
+deep makes its parser recurse past the interpreter's limit (a RecursionError, which is
+no ValueError), and a number of more than 4,300 digits is refused by its int conversion
 (a plain ValueError naming an interpreter setting). Documents' JSON forms, call logs,
 session scripts, audit records, cache entries, kept drafts and the reader's address
 file all reach here, so each of them is refused in one line, as bad JSON, and never
 ends in a traceback.
+
+Writing. A file name that is not UTF-8 reaches Python as text holding lone surrogates
+(its undecodable bytes, one each), which no UTF-8 encoder takes: written as it is, a
+record naming such a file ended the write in a UnicodeEncodeError. :func:`json_line`
+writes each lone surrogate as JSON's own escape (``\\udcff``), so the text is valid
+UTF-8 and a reader gets the same string back, and with it the file's name as bytes
+(:func:`os.fsencode`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-__all__ = ["NotJson", "json_or_none", "json_value"]
+__all__ = ["NotJson", "json_line", "json_or_none", "json_value"]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class NotJson(ValueError):
@@ -44,3 +55,11 @@ def json_or_none(text: str | bytes) -> Any:
         return json_value(text)
     except NotJson:
         return None
+
+
+def json_line(value: Any) -> str:
+    """``value`` as one line of JSON: non-ASCII text as it is, each lone surrogate as
+    its ``\\uXXXX`` escape (JSON's syntax is ASCII, so one can only be inside a string,
+    where the escape means the same code point)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
