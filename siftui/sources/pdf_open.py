@@ -6,12 +6,13 @@ first page range) and siftui.sources.hidden read pages through it."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -160,8 +161,6 @@ def open_document(
     it later (or never: a helper process reading chunks of pages).
     """
     where = Path(path) if data is not None else check_file(path)
-    if data is None and not _utf8_name(where):
-        data = where.read_bytes()  # MuPDF could not open it by that name
     pymupdf = quiet_pymupdf()
     pymupdf.TOOLS.reset_mupdf_warnings()
     filetype = _type_hint(where, data)
@@ -172,7 +171,8 @@ def open_document(
         if data is not None:
             document = opener(stream=data, filetype=filetype)
         else:
-            document = opener(where, filetype=filetype)
+            with _name_for_mupdf(where) as name:
+                document = opener(name, filetype=filetype)
     except Exception as error:  # PyMuPDF raises several types for unreadable input
         reason = open_failure(error, where, _mupdf_notes(), filetype)
         raise NotReadable(f"{quoted(where)}: not a document siftui can read ({reason})") from None
@@ -202,15 +202,28 @@ def open_document(
     return document
 
 
-def _utf8_name(path: Path) -> bool:
-    """Whether MuPDF can open ``path`` by name: PyMuPDF hands it the name in UTF-8, and a
-    name whose bytes are not UTF-8 (Python holds each bad byte as a lone surrogate) has
-    no such form; such a file is opened from its bytes instead."""
+@contextlib.contextmanager
+def _name_for_mupdf(path: Path) -> Iterator[str]:
+    """A name MuPDF opens ``path`` by. PyMuPDF hands MuPDF the name in UTF-8, which a name
+    whose bytes are not UTF-8 (Python holds each bad byte as a lone surrogate) does not
+    have: such a file is opened through the name of a descriptor of it (/proc/self/fd/N,
+    or /dev/fd/N where there is no /proc), which MuPDF resolves to the same file, so its
+    bytes are not copied into memory (by each helper process, too). MuPDF keeps its own
+    handle: the descriptor is closed once it has opened the file."""
+    name = os.fspath(path)
     try:
-        os.fspath(path).encode("utf-8")
+        name.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return True
+        pass
+    else:
+        yield name
+        return
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        folder = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+        yield f"{folder}/{descriptor}"
+    finally:
+        os.close(descriptor)
 
 
 @functools.cache

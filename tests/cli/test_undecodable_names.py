@@ -26,15 +26,28 @@ def _store(tmp_path: Path) -> tuple[Path, Path]:
     return store, odd
 
 
-def test_mupdf_opens_it_from_its_bytes(tmp_path: Path) -> None:
-    """PyMuPDF hands MuPDF the name in UTF-8: it said the file was no document."""
+def test_mupdf_opens_it_through_a_descriptor(tmp_path: Path) -> None:
+    """PyMuPDF hands MuPDF the name in UTF-8: it said the file was no document. Opened by
+    a descriptor's name, not from a copy of its bytes (a stream has no name)."""
     _, odd = _store(tmp_path)
     document = open_document(odd)
     try:
         assert document.page_count == 1
         assert "kept text" in document[0].get_text()
+        assert document.name.startswith(("/proc/self/fd/", "/dev/fd/"))
     finally:
         document.close()
+
+
+def test_helper_processes_read_it_too(tmp_path: Path) -> None:
+    """From 256 pages on, helper processes open the file by its name as well: the answer is
+    the same bytes as for a copy with a plain name."""
+    plain = make_pdf(tmp_path / "plain.pdf", [f"page {number} text" for number in range(300)])
+    odd = tmp_path / os.fsdecode(RAW)
+    odd.write_bytes(plain.read_bytes())
+    rendered = [siftui("render", path, "--no-cache", "--pages", "250-300") for path in (plain, odd)]
+    assert all(done.returncode == 0 for done in rendered), rendered[1].stderr.decode()
+    assert rendered[0].stdout == rendered[1].stdout and b"page 299 text" in rendered[1].stdout
 
 
 def test_an_audit_reads_it_and_records_its_name(tmp_path: Path) -> None:
