@@ -143,6 +143,10 @@ def _command(name: str) -> Callable[[Sequence[str]], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
+        from siftui.sources.cache import max_bytes_problem  # refused before any command runs
+
+        if (problem := max_bytes_problem()) is not None:
+            raise UsageError(problem)
         if arguments and arguments[0] in COMMANDS:
             return _command(arguments[0])(arguments[1:])
         return _cmd_tui(arguments)

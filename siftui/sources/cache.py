@@ -30,7 +30,8 @@ read-only or full disk) never stop a read: the Doc is extracted as if there
 were no cache.
 
 Size: at most ``SIFTUI_CACHE_MAX_BYTES`` (default 512 MiB; 0 turns writing
-off); after each write the entries used least recently (a hit touches the
+off; any other value than a whole number of bytes stops the command line at start, in
+one line); after each write the entries used least recently (a hit touches the
 entry's modification time) are removed until the total fits.
 """
 
@@ -79,12 +80,26 @@ def cache_dir() -> Path:
 
 
 def max_bytes_from_env() -> int:
+    """The cache's size from SIFTUI_CACHE_MAX_BYTES; the default when it is unset or not
+    a number (the library never stops on it: the command line refuses such a value at
+    start, :func:`max_bytes_problem`), none written when it is 0 or below."""
     text = os.environ.get(MAX_BYTES_ENV, "").strip()
     try:
         value = int(text)
     except ValueError:
         return DEFAULT_MAX_BYTES
     return max(0, value)
+
+
+def max_bytes_problem() -> str | None:
+    """Why SIFTUI_CACHE_MAX_BYTES is no size, in one line; None when it is unset, empty or
+    a whole number of bytes in ASCII digits (18 at most). Taken silently, ``1G`` or ``-1``
+    left the user not knowing why the cache was not the size they set."""
+    text = os.environ.get(MAX_BYTES_ENV, "").strip()
+    if not text or (text.isascii() and text.isdigit() and len(text) <= 18):
+        return None
+    shown = text if len(text) <= 40 else f"{text[:40]}..."
+    return f"{MAX_BYTES_ENV} must be a whole number of bytes (0 writes no cache), not {shown!r}"
 
 
 def cache_key(

@@ -614,3 +614,28 @@ def test_an_image_only_page_of_the_corpus() -> None:
         f"siftui: warning: {CORPUS / 'c03-29.pdf'}: page 1 has no text "
         "(it may be an image; OCR with --ocr)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("1G", "'1G'"), ("-1", "'-1'"), ("1e9", "'1e9'"), ("9" * 5_000, "'" + "9" * 40 + "...'")],
+    ids=["suffix", "negative", "float", "digits"],
+)
+@pytest.mark.parametrize("command", [["render"], [], ["mcp", "--root", "."]])
+def test_a_cache_size_that_is_no_number_stops_the_command(
+    rich: Path, value: str, shown: str, command: list[str]
+) -> None:
+    """SIFTUI_CACHE_MAX_BYTES=1G was taken as the default and -1 as no cache, silently:
+    the user never learnt why the cache was not the size they set. Refused at start, in
+    one line, by every command (the TUI's `siftui FILE` included)."""
+    env = {**os.environ, "SIFTUI_CACHE_MAX_BYTES": value}
+    done = siftui(*command, *([rich] if command != ["mcp", "--root", "."] else []), env=env)
+    said = "SIFTUI_CACHE_MAX_BYTES must be a whole number of bytes (0 writes no cache), not "
+    assert one_line_error(done, 2) == said + shown
+
+
+@pytest.mark.parametrize("value", ["0", "1000", " 5000 ", ""])
+def test_a_cache_size_in_bytes_is_taken(rich: Path, value: str) -> None:
+    env = {**os.environ, "SIFTUI_CACHE_MAX_BYTES": value}
+    done = siftui("render", rich, env=env)
+    assert done.returncode == 0 and b"error" not in done.stderr, done.stderr
