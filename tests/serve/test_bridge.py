@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from concurrent.futures import Future
@@ -24,7 +25,7 @@ from support.http_host import client, result_lines, serving
 from support.pdfs import make_pdf
 
 from siftui.serve.edit.state import EditHost
-from siftui.serve.reader_file import ReaderAddress, write_reader_file
+from siftui.serve.reader_file import ReaderAddress, runtime_folder, write_reader_file
 from siftui.sources.edit.drafts import DraftStore
 
 TIMEOUT = 60
@@ -194,3 +195,79 @@ def test_progress_notifications_pass_the_bridge(tmp_path: Path, runtime: dict[st
     assert told and told[0][:2] == (5, 300)
     assert told[0][2] == "waiting for the person's decision: 5 of 300 s"
     assert json.loads(saved[0][0])["saved"] is True
+
+
+NOT_PRIVATE = "not a private folder of this user ({}); remove it, or set XDG_RUNTIME_DIR"
+
+
+def test_a_folder_open_to_others_or_a_link_is_trusted_by_neither_side(
+    runtime: dict[str, str], tmp_path: Path
+) -> None:
+    """/tmp/siftui-<uid> (the folder without XDG_RUNTIME_DIR) is a name any user can take
+    first: the bridge read any reader file there and forwarded an agent's calls to the
+    URL it named, and the reader wrote its token into it. A folder that is a link, or that
+    other users may enter, is now refused by both, in one line."""
+    folder = runtime_folder()
+    folder.parent.mkdir(parents=True)
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)
+    done = bridge(runtime)
+    said = NOT_PRIVATE.format("open to other users: mode 777")
+    assert done.returncode == 1 and done.stderr.decode() == f"{folder}: {said}\n"
+    # The reader's side: its own folder, made under a loose umask, is closed, then used.
+    address = ReaderAddress(os.getpid(), "http://127.0.0.1:1/mcp", "t")
+    path = write_reader_file(address)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.unlink()
+    folder.rmdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    folder.symlink_to(elsewhere)
+    with pytest.raises(PermissionError) as caught:
+        write_reader_file(address)
+    assert str(caught.value) == f"[Errno 1] {NOT_PRIVATE.format('a symbolic link')}: '{folder}'"
+    assert list(elsewhere.iterdir()) == []
+    done = bridge(runtime)
+    expected = f"{folder}: {NOT_PRIVATE.format('a symbolic link')}\n"
+    assert done.returncode == 1 and done.stderr.decode() == expected
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="giving a folder to another user needs root")
+def test_another_users_folder_is_trusted_by_neither_side(runtime: dict[str, str]) -> None:
+    folder = runtime_folder()
+    folder.mkdir(parents=True, mode=0o700)
+    os.chown(folder, 4242, 4242)
+    with pytest.raises(PermissionError, match="owned by user 4242; this user is 0"):
+        write_reader_file(ReaderAddress(os.getpid(), "http://127.0.0.1:1/mcp", "t"))
+    done = bridge(runtime)
+    said = NOT_PRIVATE.format("owned by user 4242; this user is 0")
+    assert done.returncode == 1 and done.stderr.decode() == f"{folder}: {said}\n"
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["readable by others", "a link", "https", "another host", "no port"],
+)
+def test_a_reader_file_others_could_have_made_is_no_reader(
+    change: str, runtime: dict[str, str], tmp_path: Path
+) -> None:
+    """The file must be this user's alone and name a loopback http address: the host
+    serves 127.0.0.1 only, and anything else would send an agent's calls away."""
+    url = {
+        "https": "https://127.0.0.1:1/mcp",
+        "another host": "http://192.0.2.7:8080/mcp",
+        "no port": "http://127.0.0.1/mcp",
+    }.get(change, "http://127.0.0.1:1/mcp")
+    path = write_reader_file(ReaderAddress(os.getpid(), url, "t"))
+    if change == "readable by others":
+        path.chmod(0o644)
+    elif change == "a link":
+        real = tmp_path / "real.json"
+        real.write_bytes(path.read_bytes())
+        real.chmod(0o600)
+        path.unlink()
+        path.symlink_to(real)
+    done = bridge(runtime)
+    line = "no siftui reader is running (start one with: siftui reader --root DIR)\n"
+    assert done.returncode == 1 and done.stderr.decode() == line
