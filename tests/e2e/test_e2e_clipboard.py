@@ -95,8 +95,12 @@ class ClipApp(TmuxApp):
         """c; the X clipboard once the app reports the copy, and the new tmux buffer."""
         self.wait_text(COPY_FOOTER)
         before = set(self.buffers())
+        seen = len(self.screens)
         self.keys("c")
-        self.wait_text("Copied", timeout=60)
+        try:
+            self.wait_text("Copied", timeout=60)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}\n{self.notices_since(seen)}") from None
         deadline = time.monotonic() + 5
         new: list[str] = []
         while not new and time.monotonic() < deadline:
@@ -104,6 +108,19 @@ class ClipApp(TmuxApp):
             time.sleep(0.05)
         buffer = self.tmux("show-buffer", "-b", new[0]).stdout if new else None
         return self.xclip(), buffer
+
+    def notices_since(self, seen: int) -> str:
+        """Every line of a notice on the screens captured since ``seen``: a copy's notice
+        shows for 8 s, so a wait that missed "Copied" may have passed another one."""
+        words = ("Copied", "Sent ", "Not copied", "Still opening", "Nothing to copy", "System")
+        lines = {
+            line.strip()
+            for screen in self.screens[seen:]
+            for line in screen.splitlines()
+            if any(word in line for word in words)
+        }
+        shown = "\n".join(sorted(lines)) or "(none)"
+        return f"notice lines seen in {len(self.screens) - seen} screens since c:\n{shown}"
 
     def set_outcap(self, value: int) -> None:
         """Tab from the pages input to the OutCap number, type it, Enter."""
