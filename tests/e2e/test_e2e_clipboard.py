@@ -110,17 +110,17 @@ class ClipApp(TmuxApp):
         return self.xclip(), buffer
 
     def notices_since(self, seen: int) -> str:
-        """Every line of a notice on the screens captured since ``seen``: a copy's notice
-        shows for 8 s, so a wait that missed "Copied" may have passed another one."""
-        words = ("Copied", "Sent ", "Not copied", "Still opening", "Nothing to copy", "System")
-        lines = {
-            line.strip()
-            for screen in self.screens[seen:]
-            for line in screen.splitlines()
-            if any(word in line for word in words)
-        }
-        shown = "\n".join(sorted(lines)) or "(none)"
-        return f"notice lines seen in {len(self.screens) - seen} screens since c:\n{shown}"
+        """Each notice on the screens captured since ``seen``, whole: a copy's notice shows
+        for 8 s, so a wait that missed "Copied" may have passed another one."""
+        notices: list[str] = []
+        for screen in self.screens[seen:]:
+            # A notice is drawn at the right, each of its lines after a "▌".
+            lines = [line.partition("▌")[2].strip(" │─╭╮╰╯") for line in screen.splitlines()]
+            text = " ".join(line for line in lines if line)
+            if text and text not in notices:
+                notices.append(text)
+        shown = "\n".join(notices) or "(none)"
+        return f"notices seen in {len(self.screens) - seen} screens since c:\n{shown}"
 
     def set_outcap(self, value: int) -> None:
         """Tab from the pages input to the OutCap number, type it, Enter."""
