@@ -9,6 +9,7 @@ confirmed by reading the text back.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,6 +26,13 @@ def osc52_too_large(text: str) -> bool:
 
 SYSTEM_SECONDS = 20.0
 """How long the system clipboard may take to take the text and give it back."""
+
+READ_BACK_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+"""Waits before reading the clipboard again when it did not give the text back: xclip and
+wl-copy serve the text from a process they fork, which may hold the selection only a
+moment after the copy has returned (xclip takes it before forking, but Xlib sends that
+request at the child's next call), so a loaded machine's first read-back can find the old
+text or none. About 3 s in all, within SYSTEM_SECONDS."""
 
 
 def copy_system(text: str, seconds: float = SYSTEM_SECONDS) -> str | None:
@@ -56,6 +64,11 @@ def _copy_and_read_back(text: str) -> str | None:
     try:
         pyperclip.copy(text)
         back = pyperclip.paste()
+        for pause in READ_BACK_PAUSES:
+            if back == text:
+                break
+            time.sleep(pause)
+            back = pyperclip.paste()
     except pyperclip.PyperclipException as error:
         return _first_line(str(error)) or "no system clipboard"
     except (OSError, UnicodeError) as error:
