@@ -5,9 +5,10 @@ defaults use (the messages are listed there). Pure: standard library only."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any, Final
+
+from siftui.core.text import LONE_SURROGATE
 
 __all__ = [
     "MAX_QUOTED",
@@ -39,7 +40,6 @@ TYPE_NAMES: Final = {
     "array": "an array",
 }
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # What a quoted key must not hold for the message to stay one valid line: C0 controls and
 # DEL, the other characters str.splitlines breaks at, and surrogates (not UTF-8).
 _ESCAPES: Final = (
@@ -98,7 +98,7 @@ def check_value(
     if kind == "string":
         if not isinstance(value, str):
             raise ArgumentError(f'argument "{key}" must be a string')
-        if _SURROGATE.search(value):
+        if LONE_SURROGATE.search(value):
             raise ArgumentError(f'argument "{key}" is not valid text')
         low, high = rules.get("minLength"), rules.get("maxLength")
         if low is not None or high is not None:

@@ -20,12 +20,11 @@ UTF-8 and a reader gets the same string back, and with it the file's name as byt
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-__all__ = ["NotJson", "json_line", "json_or_none", "json_value"]
+from siftui.core.text import LONE_SURROGATE
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+__all__ = ["NotJson", "json_line", "json_or_none", "json_value"]
 
 
 class NotJson(ValueError):
@@ -62,4 +61,4 @@ def json_line(value: Any) -> str:
     its ``\\uXXXX`` escape (JSON's syntax is ASCII, so one can only be inside a string,
     where the escape means the same code point)."""
     text = json.dumps(value, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)

@@ -8,9 +8,18 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_DIGITS", "collapse_whitespace", "typed_number", "without_surrogates"]
+__all__ = [
+    "LONE_SURROGATE",
+    "MAX_DIGITS",
+    "collapse_whitespace",
+    "typed_number",
+    "without_surrogates",
+]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point in a Python str: always a lone half (a decoded JSON string or
+UTF-8 joins every valid pair into one code point), so not valid text, with no UTF-8
+form; a name's undecodable byte is held as one too."""
 # A number with more significant digits than this is beyond every page or paragraph
 # count; int() would refuse a digit string past 4300 digits with a plain ValueError.
 MAX_DIGITS = 18
@@ -26,7 +35,7 @@ def without_surrogates(text: str) -> str:
     """``text`` with every lone surrogate (a Doc read from JSON can hold one, and it
     has no UTF-8 form) as U+FFFD: one code point for one, so positions and
     lengths stay those of the original."""
-    return _SURROGATE.sub("\ufffd", text)
+    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 def typed_number(digits: str) -> int:

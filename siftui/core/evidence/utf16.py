@@ -12,11 +12,11 @@ from bisect import bisect_left
 
 from siftui.core.budget import CHARS, Unit
 from siftui.core.evidence.wire import EscapeIndex
+from siftui.core.text import LONE_SURROGATE
 
 __all__ = ["Utf16Text", "has_lone_surrogate", "unit_length"]
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def unit_length(text: str) -> int:
@@ -32,7 +32,7 @@ def has_lone_surrogate(text: str) -> bool:
     A decoded JSON string joins every valid pair into one code point, so any
     surrogate left in a Python str is a lone half: not valid text.
     """
-    return _SURROGATE.search(text) is not None
+    return LONE_SURROGATE.search(text) is not None
 
 
 class Utf16Text:
