@@ -67,6 +67,11 @@ def not_private(folder: Path) -> str | None:
         return "a symbolic link"
     if not stat.S_ISDIR(info.st_mode):
         return "not a folder"
+    return _not_this_users_alone(info)
+
+
+def _not_this_users_alone(info: os.stat_result) -> str | None:
+    """Why a file or folder so described is not this user's alone; None when it is."""
     if info.st_uid != os.getuid():
         return f"owned by user {info.st_uid}; this user is {os.getuid()}"
     if info.st_mode & 0o077:
@@ -130,9 +135,7 @@ def _read(path: Path, pid: int) -> ReaderAddress | None:
         return None
     with open(fd, "rb") as handle:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
-            return None
-        if info.st_mode & 0o077:
+        if not stat.S_ISREG(info.st_mode) or _not_this_users_alone(info) is not None:
             return None
         try:
             data = json_or_none(handle.read(64 * 1024))
